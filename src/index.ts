@@ -1,0 +1,10 @@
+/**
+ * better-fs-tools: agent file tools (read, write, edit, apply_patch, list, glob, grep, bash)
+ * over pluggable storage backends. This core entry imports no backend and nothing from `node:`.
+ *
+ * @module
+ */
+export * from "./fs/types.js";
+export * from "./tools/result.js";
+export * from "./tools/tool.js";
+export * from "./tools/state.js";

@@ -1,0 +1,161 @@
+/**
+ * Tool results: what every core tool returns. A result is made of parts the model sees
+ * (`text`, or `media` for images) plus structured fields for the host.
+ *
+ * Expected failures (missing file, no match, denied path) are results with `ok: false`, never
+ * thrown errors: the model reads the text part and acts on it.
+ *
+ * @module
+ */
+import type { FsErrorCode } from "../fs/types.js";
+
+/** A text part of a result, shown to the model as is. */
+export interface TextPart {
+  readonly type: "text";
+  readonly text: string;
+}
+
+/** A media part (an image), shown to the model as a file part. */
+export interface MediaPart {
+  readonly type: "media";
+  /** IANA media type, e.g. `image/png`. */
+  readonly mediaType: string;
+  /** The bytes, base64-encoded (no `data:` prefix). */
+  readonly data: string;
+}
+
+export type ResultPart = TextPart | MediaPart;
+
+/**
+ * Why a tool call failed. Filesystem codes keep their Node names; the others are the tools' own:
+ * - `EINPUT`: the input does not fit the tool's schema or rules;
+ * - `ENOMATCH`: the old text or patch context was not found;
+ * - `EAMBIGUOUS`: the old text or context matched more than once;
+ * - `ENOTREAD`: write or edit of an existing file that was not read in this session;
+ * - `ESTALE`: the file changed since it was read;
+ * - `EBINARY`: binary content where text was needed;
+ * - `EFBIG`: over a size cap;
+ * - `EILSEQ`: not valid UTF-8;
+ * - `EDENIED`: refused by the gate (outside the workspace with no rule, or a refused command);
+ * - `ETIMEDOUT`: a command ran past its timeout.
+ */
+export type ToolErrorCode =
+  | FsErrorCode
+  | "EINPUT"
+  | "ENOMATCH"
+  | "EAMBIGUOUS"
+  | "ENOTREAD"
+  | "ESTALE"
+  | "EBINARY"
+  | "EFBIG"
+  | "EILSEQ"
+  | "EDENIED"
+  | "ETIMEDOUT";
+
+/** The error of a failed tool call. `message` is what the model sees. */
+export interface ToolError {
+  readonly code: ToolErrorCode;
+  readonly message: string;
+  /** The path concerned, where there is one (absolute). */
+  readonly path?: string;
+}
+
+interface ResultBase {
+  /** false when the call failed; `error` then says why and `parts` carries the same message. */
+  readonly ok: boolean;
+  /** What the model sees. */
+  readonly parts: readonly ResultPart[];
+  /** Set when `ok` is false. */
+  readonly error?: ToolError;
+}
+
+/** Result of `read` (and of views in the presets). */
+export interface ReadResult extends ResultBase {
+  readonly kind: "read";
+  /** Absolute path read. */
+  readonly path?: string;
+  /** Total lines in the file (text reads). */
+  readonly totalLines?: number;
+  /** First line returned, 1-based. */
+  readonly startLine?: number;
+  /** Last line returned, 1-based, inclusive. */
+  readonly endLine?: number;
+  /** True when fewer lines were returned than asked, because of a cap. */
+  readonly truncated?: boolean;
+}
+
+/** One file changed by a mutation. */
+export interface FileChange {
+  readonly action: "added" | "updated" | "deleted" | "moved";
+  /** Absolute path (the destination for `moved`). */
+  readonly path: string;
+  /** Source path for `moved`. */
+  readonly from?: string;
+  /** Bytes written, where bytes were written. */
+  readonly bytes?: number;
+}
+
+/** Result of `write`, `edit`, `apply_patch`. */
+export interface MutationResult extends ResultBase {
+  readonly kind: "mutation";
+  readonly changes: readonly FileChange[];
+}
+
+/** Result of `bash`. */
+export interface ShellResult extends ResultBase {
+  readonly kind: "shell";
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Process exit code; 124 on timeout, as `timeout(1)` does. */
+  readonly exitCode: number;
+  readonly timedOut?: boolean;
+  /** Path of the full output under `tool-outputs/` when it was cut. */
+  readonly outputPath?: string;
+}
+
+/** Result of `list`, `glob`, `grep`. */
+export interface SearchResult extends ResultBase {
+  readonly kind: "search";
+  /** Number of entries or matches found (before caps). */
+  readonly count: number;
+  readonly truncated?: boolean;
+}
+
+export type ToolResult = ReadResult | MutationResult | ShellResult | SearchResult;
+
+/** A text-only part list. */
+export function textParts(text: string): readonly ResultPart[] {
+  return [{ type: "text", text }];
+}
+
+/**
+ * Build a failed result of the given kind whose single text part is the error message.
+ *
+ * @example
+ * ```ts
+ * errorResult("read", { code: "ENOENT", message: "File not found: /a.txt", path: "/a.txt" });
+ * ```
+ */
+export function errorResult<K extends ToolResult["kind"]>(
+  kind: K,
+  error: ToolError,
+): Extract<ToolResult, { kind: K }> {
+  const base = { kind, ok: false, parts: textParts(error.message), error };
+  const extra =
+    kind === "mutation"
+      ? { changes: [] }
+      : kind === "shell"
+        ? { stdout: "", stderr: error.message, exitCode: 1 }
+        : kind === "search"
+          ? { count: 0 }
+          : {};
+  return { ...base, ...extra } as unknown as Extract<ToolResult, { kind: K }>;
+}
+
+/** The text of all text parts, joined by newlines. */
+export function resultText(result: { readonly parts: readonly ResultPart[] }): string {
+  return result.parts
+    .filter((part): part is TextPart => part.type === "text")
+    .map((part) => part.text)
+    .join("\n");
+}

@@ -1,0 +1,71 @@
+/**
+ * The shape of a core tool and of a signature (the model-facing dialect of a tool).
+ *
+ * @module
+ */
+import type { ToolResult } from "./result.js";
+
+/** A JSON Schema object (draft 2020-12 / draft-07 subset), as plain data. */
+export type JsonSchema = { readonly [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/** What the host passes to a tool call; the AI SDK adapter fills `host` from its call options. */
+export interface ToolCall {
+  /** The AI SDK tool call id, or any id the host chooses. */
+  readonly toolCallId?: string;
+  /** Aborts the call (bash kills the command; long walks stop early). */
+  readonly abortSignal?: AbortSignal;
+  /** Whatever the host's framework hands the tool (AI SDK: messages, context, abortSignal). */
+  readonly host?: {
+    readonly messages?: readonly unknown[];
+    readonly context?: unknown;
+    readonly abortSignal?: AbortSignal;
+  };
+}
+
+/** Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a tool error the model reads. */
+export class ToolInputError extends Error {
+  override readonly name = "ToolInputError";
+  readonly [Symbol.for("better-fs-tools.error.ToolInputError")] = true;
+  static isInstance(value: unknown): value is ToolInputError {
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[Symbol.for("better-fs-tools.error.ToolInputError")] === true
+    );
+  }
+}
+
+/**
+ * A framework-free tool. `execute` never throws for expected failures (it returns a result with
+ * `ok: false`); it throws only for programmer errors or aborts.
+ */
+export interface CoreTool<Input, Result extends ToolResult = ToolResult> {
+  /** The core name: `read`, `write`, `edit`, `apply_patch`, `list`, `glob`, `grep`, `bash`. */
+  readonly name: string;
+  /** Description for the model (the default signature's). */
+  readonly description: string;
+  /** JSON Schema of the core input (the default signature). */
+  readonly inputSchema: JsonSchema;
+  /** Check an input against the core rules and return it typed; throws {@link ToolInputError}. */
+  validate(input: unknown): Input;
+  /** Run the tool. */
+  execute(input: Input, call?: ToolCall): Promise<Result>;
+}
+
+/**
+ * A model-facing dialect of a core tool: its name, its parameters' JSON Schema, the mapping to
+ * the core input, and optionally a different rendering of the result.
+ */
+export interface ToolSignature<CoreInput, ModelInput = Record<string, unknown>, Result extends ToolResult = ToolResult> {
+  /** The tool name the model calls. */
+  readonly name: string;
+  /** The description the model reads; defaults to the core tool's. */
+  readonly description?: string;
+  /** JSON Schema of the model input (an object). The AI SDK adapter converts it to strict mode. */
+  readonly inputSchema: JsonSchema;
+  /** Model input → core input. Throws {@link ToolInputError} naming the signature's parameters. */
+  toInput(input: ModelInput): CoreInput;
+  /** Re-render a core result for this dialect (e.g. `cat -n` numbering, `Error: ...` strings). */
+  toResult?(result: Result, input: ModelInput): Result;
+}
