@@ -8,3 +8,4 @@ export * from "./fs/types.js";
 export * from "./tools/result.js";
 export * from "./tools/tool.js";
 export * from "./tools/state.js";
+export * from "./tools/context.js";
