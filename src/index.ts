@@ -9,3 +9,5 @@ export * from "./tools/result.js";
 export * from "./tools/tool.js";
 export * from "./tools/state.js";
 export * from "./tools/context.js";
+export * from "./fs/path.js";
+export * from "./fs/gate.js";
