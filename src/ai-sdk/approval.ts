@@ -1,0 +1,84 @@
+/**
+ * AI SDK tool approval (`needsApproval`) wired to the gate's `approve`: the adapter asks the
+ * gate, before the call, whether it would need approval for the paths or command of the input;
+ * an approved call then runs with an `approve` that admits exactly those requests.
+ *
+ * @module
+ */
+import type { Access, ApprovalRequest, PermissionOptions } from "../fs/gate.js";
+import { createContextResolver, type ToolContextOptions } from "../tools/context.js";
+import type { ToolCall } from "../tools/tool.js";
+
+/** A path or command a core input touches, as the gate is asked about it. */
+export type ApprovalTarget =
+  | { readonly path: string; readonly access: Access }
+  | { readonly command: string };
+
+const PATCH_PATH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
+
+/**
+ * The paths or command a core input touches: `path` (read → read access, other tools → write),
+ * the file headers of a `patch` (`*** Add File:`, `*** Update File:`, `*** Delete File:`,
+ * `*** Move to:`), or a bash `command`.
+ *
+ * @param toolName - the core tool's name (`read`, `write`, `edit`, `apply_patch`, `bash`, ...).
+ * @param input - the core input (after `signature.toInput`).
+ * @returns the targets, empty when the input names none.
+ */
+export function approvalTargets(toolName: string, input: unknown): ApprovalTarget[] {
+  if (typeof input !== "object" || input === null) return [];
+  const record = input as Record<string, unknown>;
+  const targets: ApprovalTarget[] = [];
+  const access: Access = toolName === "read" ? "read" : toolName === "list" || toolName === "glob" || toolName === "grep" ? "list" : "write";
+  if (typeof record["path"] === "string") targets.push({ path: record["path"], access });
+  for (const key of ["patch", "input"]) {
+    const patch = record[key];
+    if (typeof patch === "string") {
+      for (const match of patch.matchAll(PATCH_PATH_LINE)) targets.push({ path: (match[1] as string).trim(), access: "write" });
+    }
+  }
+  if (typeof record["command"] === "string") targets.push({ command: record["command"] });
+  return targets;
+}
+
+/** Two approval requests ask about the same thing. */
+function sameRequest(a: ApprovalRequest, b: ApprovalRequest): boolean {
+  return a.tool === b.tool && a.path === b.path && a.command === b.command;
+}
+
+/**
+ * Ask the gate which approvals a call would need, without granting any.
+ *
+ * @param factory - the factory's name (for the context resolver's messages).
+ * @param options - the tool's shared options; `permissions.allow` is kept, `approve` replaced.
+ * @returns the approval requests the gate made (empty: the rules admit every target, or refuse it outright).
+ */
+export async function probeApprovals(
+  factory: string,
+  options: ToolContextOptions,
+  targets: readonly ApprovalTarget[],
+  call: ToolCall,
+): Promise<ApprovalRequest[]> {
+  const requests: ApprovalRequest[] = [];
+  const permissions: PermissionOptions = {
+    allow: options.permissions?.allow ?? [],
+    approve: (request) => {
+      requests.push(request);
+      return false;
+    },
+  };
+  const context = await createContextResolver(factory, { ...options, permissions })(call);
+  for (const target of targets) {
+    if ("command" in target) await context.gate.checkCommand(target.command);
+    else await context.gate.check(target.path, target.access);
+  }
+  return requests;
+}
+
+/** Permissions whose `approve` admits exactly the given requests (what the user approved). */
+export function approvedPermissions(allow: PermissionOptions["allow"], approved: readonly ApprovalRequest[]): PermissionOptions {
+  return {
+    allow: allow ?? [],
+    approve: (request) => approved.some((item) => sameRequest(item, request)),
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * One core tool → one AI SDK 7 tool: strict schema, input validation through the signature and
+ * the core check, the AI SDK call options as `call.host`, and results mapped for the model.
+ *
+ * @module
+ */
+import { jsonSchema, type FlexibleSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
+import type { PermissionOptions } from "../fs/gate.js";
+import type { ToolResult } from "../tools/result.js";
+import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall, type ToolSignature } from "../tools/tool.js";
+import type { ToolContextOptions } from "../tools/context.js";
+import { approvalTargets, approvedPermissions, probeApprovals } from "./approval.js";
+import { toAiSdkOutput } from "./output.js";
+import { toStrictSchema } from "./strict-schema.js";
+
+/** Tool-specific context the AI SDK validates (`toolsContext[name]`) and hands to the tool. */
+export type AiSdkToolContext = Record<string, unknown>;
+
+/** An AI SDK tool made from a core tool: model input in, the whole core result out. */
+export type AiSdkFsTool<ModelInput = Record<string, unknown>, Result extends ToolResult = ToolResult, Context = AiSdkToolContext> = Tool<
+  ModelInput,
+  Result,
+  Context
+> & { readonly strict: true };
+
+/** Adapter options every AI SDK tool factory takes, besides its core factory's options. */
+export interface AiSdkAdapterOptions<CoreInput, ModelInput, Result extends ToolResult, Context> {
+  /** The model-facing dialect (name, parameters, mapping). Default: the core tool's own schema and name. */
+  readonly signature?: ToolSignature<CoreInput, ModelInput, Result>;
+  /**
+   * Schema of this tool's entry in the AI SDK's `toolsContext`. The AI SDK validates the entry and
+   * the core receives it as `call.host.context`, so `fs`/`state` functions can pick a workspace
+   * per request.
+   */
+  readonly contextSchema?: FlexibleSchema<Context>;
+  /**
+   * Ask the user through AI SDK tool approval (`needsApproval`) instead of `permissions.approve`:
+   * a call whose paths or command the gate would put to `approve` needs approval; once approved,
+   * the gate admits exactly those requests for that call. Cannot be combined with `permissions.approve`.
+   * @default false
+   */
+  readonly needsApproval?: boolean;
+}
+
+/** What {@link toAiSdkTool} needs besides the adapter options. */
+export interface AiSdkToolSource<CoreInput, Result extends ToolResult> {
+  /** The factory's name, for error messages (`createAiSdkReadTool`). */
+  readonly factory: string;
+  /** The core tool. */
+  readonly core: CoreTool<CoreInput, Result>;
+  /**
+   * The shared options the core was made with (for approval probes), and a way to make the same
+   * core tool with other permissions (for approved calls). Needed only with `needsApproval`.
+   */
+  readonly approval?: {
+    readonly contextOptions: ToolContextOptions;
+    readonly withPermissions: (permissions: PermissionOptions) => CoreTool<CoreInput, Result>;
+  };
+}
+
+/** The property names of a signature's schema (in order), for messages. */
+function parameterNames(schema: JsonSchema): string[] {
+  const properties = schema["properties"];
+  return typeof properties === "object" && properties !== null && !Array.isArray(properties) ? Object.keys(properties) : [];
+}
+
+function requiredNames(schema: JsonSchema): string[] {
+  const required = schema["required"];
+  return Array.isArray(required) ? required.filter((item): item is string => typeof item === "string") : [];
+}
+
+/** The `ToolCall` a core tool sees for an AI SDK execution. */
+function toToolCall(options: { toolCallId: string; messages: readonly unknown[]; abortSignal?: AbortSignal; context?: unknown }): ToolCall {
+  return {
+    toolCallId: options.toolCallId,
+    abortSignal: options.abortSignal,
+    host: { messages: options.messages, context: options.context, abortSignal: options.abortSignal },
+  };
+}
+
+/**
+ * Turn a core tool into an AI SDK 7 tool (`strict: true`).
+ *
+ * The signature's schema is converted with {@link toStrictSchema}. Model input is checked by the
+ * schema's `validate` hook: `null` for an optional parameter becomes absent, keys outside the
+ * signature's parameters and missing required ones are refused, then `signature.toInput` and the
+ * core `validate` run, so checks strict mode dropped (minLength, ...) still apply. A refusal is a
+ * {@link ToolInputError} the AI SDK hands to the model as a tool error. `execute` returns the
+ * whole core result (after `signature.toResult`); `toModelOutput` maps it with {@link toAiSdkOutput}.
+ *
+ * @param source - the core tool and the factory name used in messages.
+ * @param options - signature, contextSchema, needsApproval.
+ * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.
+ * @throws TypeError when the schema cannot be expressed in strict mode (see {@link toStrictSchema}),
+ *   or when `needsApproval` is set together with `permissions.approve`, or without an approval source.
+ * @example
+ * ```ts
+ * const read = toAiSdkTool({ factory: "myRead", core: createReadTool({ fs }) }, {});
+ * await generateText({ model, tools: { read }, prompt });
+ * ```
+ */
+export function toAiSdkTool<CoreInput, ModelInput, Result extends ToolResult, Context = AiSdkToolContext>(
+  source: AiSdkToolSource<CoreInput, Result>,
+  options: AiSdkAdapterOptions<CoreInput, ModelInput, Result, Context>,
+): AiSdkFsTool<ModelInput, Result, Context> {
+  const { core, factory } = source;
+  const signature: ToolSignature<CoreInput, ModelInput, Result> = options.signature ?? {
+    name: core.name,
+    description: core.description,
+    inputSchema: core.inputSchema,
+    toInput: (input) => input as unknown as CoreInput,
+  };
+  const name = signature.name;
+  const strict = toStrictSchema(signature.inputSchema, name);
+  const parameters = parameterNames(signature.inputSchema);
+  const required = requiredNames(signature.inputSchema);
+  const expected = `Expected ${parameters.join(", ")}`;
+
+  const check = (value: unknown): ModelInput => {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw new ToolInputError(`${name} input must be an object. ${expected}`);
+    }
+    const input = strict.stripNulls(value) as Record<string, unknown>;
+    const unknownKeys = Object.keys(input).filter((key) => !parameters.includes(key));
+    if (unknownKeys.length > 0) {
+      throw new ToolInputError(`Unknown ${name} input key${unknownKeys.length > 1 ? "s" : ""}: ${unknownKeys.join(", ")}. ${expected}`);
+    }
+    const missing = required.filter((key) => input[key] === undefined);
+    if (missing.length > 0) {
+      throw new ToolInputError(`Missing ${name} input key${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}. ${expected}`);
+    }
+    core.validate(signature.toInput(input as ModelInput));
+    return input as ModelInput;
+  };
+
+  const inputSchema = jsonSchema<ModelInput>(strict.schema as JSONSchema7, {
+    validate: (value) => {
+      try {
+        return { success: true, value: check(value) };
+      } catch (error) {
+        if (ToolInputError.isInstance(error)) return { success: false, error };
+        throw error;
+      }
+    },
+  });
+
+  const approval = source.approval;
+  if (options.needsApproval === true) {
+    if (approval === undefined) throw new TypeError(`${factory} needsApproval needs the core tool's options`);
+    if (approval.contextOptions.permissions?.approve !== undefined) {
+      throw new TypeError(`${factory} needsApproval replaces permissions.approve: set one of them`);
+    }
+  }
+  const approvalMode = options.needsApproval === true && approval !== undefined;
+
+  const run = async (input: ModelInput, executionOptions: ToolExecutionOptions<Context>): Promise<Result> => {
+    const call = toToolCall(executionOptions);
+    const coreInput = core.validate(signature.toInput(input));
+    let runner = core;
+    if (approvalMode) {
+      const requests = await probeApprovals(factory, approval.contextOptions, approvalTargets(core.name, coreInput), call);
+      if (requests.length > 0) runner = approval.withPermissions(approvedPermissions(approval.contextOptions.permissions?.allow, requests));
+    }
+    const result = await runner.execute(coreInput, call);
+    return signature.toResult ? signature.toResult(result, input) : result;
+  };
+
+  const made = {
+    description: signature.description ?? core.description,
+    inputSchema,
+    strict: true,
+    ...(options.contextSchema === undefined ? {} : { contextSchema: options.contextSchema }),
+    ...(approvalMode
+      ? {
+          needsApproval: async (input: ModelInput, needsOptions: { toolCallId: string; messages: unknown[]; context: unknown }) => {
+            const call = toToolCall(needsOptions);
+            const coreInput = core.validate(signature.toInput(input));
+            const requests = await probeApprovals(factory, approval.contextOptions, approvalTargets(core.name, coreInput), call);
+            return requests.length > 0;
+          },
+        }
+      : {}),
+    execute: run,
+    toModelOutput: ({ output }: { output: Result }) => toAiSdkOutput(output),
+  };
+  return made as unknown as AiSdkFsTool<ModelInput, Result, Context>;
+}
