@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { playwright } from "@vitest/browser-playwright";
+import { BROWSER_ALIASES } from "./scripts/browser-aliases.mjs";
 
 /** Chromium flags for this machine's closed network and root user (see README, "Testing"). */
 export const CHROMIUM_ARGS = [
@@ -25,6 +26,10 @@ export default defineConfig({
         },
       },
       {
+        // memfs imports node:buffer, node:events, node:path, node:stream, node:url: the same
+        // browser modules the package build bundles into dist/fs/memory.browser.js.
+        resolve: { alias: BROWSER_ALIASES },
+        optimizeDeps: { include: ["memfs"] },
         test: {
           name: "browser",
           include: ["test/**/*.browser.test.ts"],
