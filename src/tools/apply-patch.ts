@@ -1,0 +1,506 @@
+/**
+ * `apply_patch`: the Codex patch envelope as a core tool. A patch adds, deletes, updates and
+ * moves files in one call; it is parsed, checked and computed entirely in memory first, then
+ * written, all or nothing.
+ *
+ * Differences from the reference tool (codex-rs/apply-patch), on purpose:
+ * - **Atomic.** Nothing is written until every operation has been computed; if a write fails
+ *   midway, the files already written are restored (and directories it created removed). The
+ *   reference applies operation by operation, so a failure after a successful `Add File` leaves
+ *   that file behind (its scenario 015); here the tree stays as it was.
+ * - **Ambiguity is an error.** Context is searched forward only, with the reference's fallbacks
+ *   (exact, trailing whitespace ignored, surrounding whitespace ignored, Unicode punctuation
+ *   normalised), but a pass that matches more than one place fails with `EAMBIGUOUS` instead of
+ *   taking the first.
+ * - **Line endings and BOM are kept** per file (CRLF stays CRLF, new lines included).
+ * - A hunk with only `+` lines after an `@@ context` line is inserted right after that line
+ *   (the reference appends it at the end of the file); without context it is appended.
+ * - Read-before-write: with a `state` store, updating, deleting, moving or overwriting
+ *   (`Add File` or `Move to` onto an existing file) needs a prior read of that file in the
+ *   session, and the file must not have changed since (`ENOTREAD`, `ESTALE`), as for `edit`.
+ *
+ * @module
+ */
+import type { FileSystem } from "../fs/types.js";
+import { FsError } from "../fs/types.js";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { errorResult, textParts, type FileChange, type MutationResult, type ToolError } from "./result.js";
+import { decodeUtf8, encodeUtf8, formatBytes } from "./text.js";
+import type { CoreTool, ToolCall } from "./tool.js";
+import { parsePatch, type PatchOperation } from "./apply-patch-parser.js";
+import { applyChunks } from "./apply-patch-update.js";
+
+/** Largest file an update will read and rewrite: 10 MiB. Larger files are refused with `EFBIG`. */
+export const DEFAULT_MAX_PATCH_FILE_BYTES = 10 * 1024 * 1024;
+
+/** How many backend calls a commit keeps in flight: 32 (OPFS is 2.5–4× faster so than one at a time). */
+export const PATCH_WRITE_CONCURRENCY = 32;
+
+/** The core input of `apply_patch`. */
+export interface ApplyPatchInput {
+  /** The whole patch, from `*** Begin Patch` to `*** End Patch` (a heredoc wrapper is accepted). */
+  readonly patch: string;
+}
+
+/** Options of {@link createApplyPatchTool}. */
+export interface ApplyPatchToolOptions extends ToolContextOptions {
+  /**
+   * Largest file, in bytes, an `Update File` section reads and rewrites.
+   * @default DEFAULT_MAX_PATCH_FILE_BYTES (10 MiB)
+   */
+  readonly maxFileBytes?: number;
+}
+
+const FACTORY = "createApplyPatchTool";
+const OPTION_KEYS = [...CONTEXT_OPTION_KEYS, "maxFileBytes"] as const;
+
+const INPUT_SPEC: InputSpec = {
+  patch: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "The entire patch, from '*** Begin Patch' to '*** End Patch'.",
+  },
+};
+
+/** The description the model reads (the default signature's). */
+export const APPLY_PATCH_DESCRIPTION = `Edit files with a patch. Adds, deletes, updates and moves files in one call; the whole patch applies or nothing does.
+Format:
+*** Begin Patch
+*** Add File: path/new.ts
++every line of the new file, each starting with +
+*** Delete File: path/old.ts
+*** Update File: path/file.ts
+*** Move to: path/renamed.ts   (optional)
+@@ class or function the change is in   (optional; repeat @@ lines to narrow down)
+ unchanged context line (leading space)
+-line to remove
++line to add
+*** End of File   (optional: the hunk ends at the end of the file)
+*** End Patch
+Give about 3 unchanged lines before and after each change, copied exactly; start each further change in a file with @@. Paths are relative to the working directory. A hunk must match exactly one place in the file.`;
+
+/** A file's state before the patch. */
+type Original =
+  | { readonly kind: "file"; readonly bytes: Uint8Array }
+  | { readonly kind: "absent" }
+  | { readonly kind: "directory" };
+
+/** A file's state as the patch goes: text to write, or gone. */
+type Pending = { readonly kind: "file"; readonly text: string; readonly bom: boolean } | { readonly kind: "absent" };
+
+interface Resolved {
+  readonly operation: PatchOperation;
+  readonly path: string;
+  readonly moveTo?: string;
+}
+
+type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ToolError };
+
+const NOTHING_CHANGED = "Nothing was changed.";
+
+function fail(code: ToolError["code"], message: string, path?: string): { ok: false; error: ToolError } {
+  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
+}
+
+function header(operation: PatchOperation): string {
+  const kind = operation.type === "add" ? "Add File" : operation.type === "delete" ? "Delete File" : "Update File";
+  return `'*** ${kind}: ${operation.path}' (patch line ${operation.line})`;
+}
+
+async function loadOriginal(fs: FileSystem, path: string): Promise<Step<Original>> {
+  try {
+    return { ok: true, value: { kind: "file", bytes: await fs.readFile(path) } };
+  } catch (error) {
+    if (FsError.isInstance(error)) {
+      if (error.code === "ENOENT") return { ok: true, value: { kind: "absent" } };
+      if (error.code === "EISDIR") return { ok: true, value: { kind: "directory" } };
+      return fail(error.code, error.message, path);
+    }
+    throw error;
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Run `tasks` with at most `limit` in flight; returns each task's outcome in order. */
+async function settleBounded<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<PromiseSettledResult<T>[]> {
+  const results: PromiseSettledResult<T>[] = new Array(tasks.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < tasks.length) {
+      const index = next;
+      next += 1;
+      try {
+        results[index] = { status: "fulfilled", value: await (tasks[index] as () => Promise<T>)() };
+      } catch (reason) {
+        results[index] = { status: "rejected", reason };
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+function parentOf(path: string): string {
+  const index = path.lastIndexOf("/");
+  return index <= 0 ? "/" : path.slice(0, index);
+}
+
+/** Directories above `path` that do not exist yet, deepest first. */
+async function missingParents(fs: FileSystem, path: string, known: Map<string, boolean>): Promise<string[]> {
+  const missing: string[] = [];
+  for (let dir = parentOf(path); dir !== "/"; dir = parentOf(dir)) {
+    let exists = known.get(dir);
+    if (exists === undefined) {
+      try {
+        await fs.stat(dir);
+        exists = true;
+      } catch {
+        exists = false;
+      }
+      known.set(dir, exists);
+    }
+    if (exists) break;
+    missing.push(dir);
+  }
+  return missing;
+}
+
+/**
+ * Create the `apply_patch` core tool.
+ *
+ * The tool takes `{ patch }` and returns a {@link MutationResult} whose `changes` list each file
+ * `added`, `updated`, `moved` (`from` → `path`) and `deleted`, in patch order, and whose text is
+ * `Success. Updated the following files:` followed by `A path`, `M path`,
+ * `M new (moved from old)` and `D path` lines (paths as the model wrote them, relative to `cwd`).
+ *
+ * Expected failures return an error result and change no file:
+ * - `EINPUT`: the patch does not parse (the message names the patch line);
+ * - `ENOENT`: `Update File`/`Delete File` of a missing file; `EISDIR`: of a directory;
+ * - `ENOMATCH`/`EAMBIGUOUS`: a hunk's lines are not found / found at several places (the
+ *   message names the file, the hunk number, its `@@` context, and lists the lines looked for);
+ * - `EILSEQ`: the file to update is not valid UTF-8; `EFBIG`: it is over `maxFileBytes`;
+ * - `ENOTREAD`/`ESTALE`: with a `state` store, a file changed by the patch was not read first,
+ *   or changed since it was read;
+ * - `EDENIED` (or what the gate says): a path outside the workspace with no rule;
+ * - a backend error while writing (e.g. `ENOSPC`): the files already written are restored.
+ *
+ * @param options - the shared tool context options plus `maxFileBytes` (bytes).
+ * @returns a {@link CoreTool} named `apply_patch`.
+ * @throws TypeError for an unknown option key, a missing `fs`, or a `maxFileBytes` that is not a
+ *   positive integer.
+ * @example
+ * ```ts
+ * const applyPatch = createApplyPatchTool({ fs: memoryFileSystem(), state: memoryStore() });
+ * const result = await applyPatch.execute({
+ *   patch: "*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch",
+ * });
+ * // result.parts[0].text === "Success. Updated the following files:\nA hello.txt"
+ * ```
+ */
+export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<ApplyPatchInput, MutationResult> {
+  assertKnownOptions(FACTORY, options, OPTION_KEYS);
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PATCH_FILE_BYTES;
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes <= 0) {
+    throw new TypeError(`${FACTORY} maxFileBytes must be a positive integer (bytes), got ${String(options.maxFileBytes)}`);
+  }
+  const resolve = createContextResolver(FACTORY, options);
+
+  return {
+    name: "apply_patch",
+    description: APPLY_PATCH_DESCRIPTION,
+    inputSchema: specSchema(INPUT_SPEC),
+    validate(input: unknown): ApplyPatchInput {
+      return checkInput<ApplyPatchInput>("apply_patch", input, INPUT_SPEC);
+    },
+    async execute(input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> {
+      const parsed = parsePatch(input.patch);
+      if (!parsed.ok) {
+        return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
+      }
+      const ctx = await resolve(call);
+      const resolved: Resolved[] = [];
+      for (const operation of parsed.operations) {
+        const step = await resolvePaths(ctx, operation);
+        if (!step.ok) {
+          return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+        }
+        resolved.push(step.value);
+      }
+      const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
+      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes));
+    },
+  };
+}
+
+async function resolvePaths(ctx: ToolContext, operation: PatchOperation): Promise<Step<Resolved>> {
+  const checks: Array<Promise<Awaited<ReturnType<ToolContext["gate"]["check"]>>>> =
+    operation.type === "add"
+      ? [ctx.gate.check(operation.path, "write")]
+      : operation.type === "delete"
+        ? [ctx.gate.check(operation.path, "write")]
+        : [ctx.gate.check(operation.path, "read"), ctx.gate.check(operation.path, "write")];
+  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(ctx.gate.check(operation.moveTo, "write"));
+  const outcomes = await Promise.all(checks);
+  for (const outcome of outcomes) {
+    if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
+  }
+  const path = (outcomes[0] as { path: string }).path;
+  if (operation.type === "update" && operation.moveTo !== undefined) {
+    const moveTo = (outcomes[outcomes.length - 1] as { path: string }).path;
+    return { ok: true, value: moveTo === path ? { operation, path } : { operation, path, moveTo } };
+  }
+  return { ok: true, value: { operation, path } };
+}
+
+async function applyLocked(
+  ctx: ToolContext,
+  resolved: readonly Resolved[],
+  paths: readonly string[],
+  maxFileBytes: number,
+): Promise<MutationResult> {
+  const fs = ctx.gate.fs;
+  const originals = new Map<string, Original>();
+  const loads = await Promise.all(paths.map((path) => loadOriginal(fs, path)));
+  for (const [i, load] of loads.entries()) {
+    if (!load.ok) return errorResult("mutation", { ...load.error, message: `${load.error.message}\n${NOTHING_CHANGED}` });
+    originals.set(paths[i] as string, load.value);
+  }
+  const computed = computeChanges(ctx, resolved, originals, maxFileBytes);
+  if (!computed.ok) {
+    return errorResult("mutation", { ...computed.error, message: `${computed.error.message}\n${NOTHING_CHANGED}` });
+  }
+  const { pending, changes, summary } = computed.value;
+
+  // Read-before-write: every existing file the patch changes must have been read, unchanged since.
+  if (ctx.state !== undefined) {
+    for (const [path, next] of pending) {
+      const original = originals.get(path);
+      if (original?.kind !== "file") continue;
+      if (next.kind === "file" && sameBytes(encodeText(next), original.bytes)) continue;
+      const record = await ctx.state.get(path);
+      const shown = ctx.gate.display(path);
+      if (record === undefined) {
+        return errorResult("mutation", {
+          code: "ENOTREAD",
+          message: `${shown} has not been read in this session. Read it first, then apply the patch again.\n${NOTHING_CHANGED}`,
+          path,
+        });
+      }
+      if (record.digest !== (await ctx.digest(original.bytes))) {
+        return errorResult("mutation", {
+          code: "ESTALE",
+          message: `${shown} has changed since it was last read. Read it again, then apply the patch again.\n${NOTHING_CHANGED}`,
+          path,
+        });
+      }
+    }
+  }
+
+  const writes: Array<{ path: string; bytes: Uint8Array }> = [];
+  const removals: string[] = [];
+  for (const [path, next] of pending) {
+    const original = originals.get(path) ?? { kind: "absent" };
+    if (next.kind === "file") {
+      const bytes = encodeText(next);
+      if (original.kind === "file" && sameBytes(bytes, original.bytes)) continue;
+      writes.push({ path, bytes });
+    } else if (original.kind === "file") {
+      removals.push(path);
+    }
+  }
+  const committed = await commit(fs, writes, removals, originals, (path) => ctx.gate.display(path));
+  if (!committed.ok) return errorResult("mutation", committed.error);
+
+  if (ctx.state !== undefined) {
+    const now = ctx.clock();
+    for (const [path, next] of pending) {
+      if (next.kind === "file") {
+        await ctx.state.set(path, { digest: await ctx.digest(encodeText(next)), atMs: now });
+      } else {
+        await ctx.state.delete(path);
+      }
+    }
+  }
+  const byteCounts = new Map(writes.map((w) => [w.path, w.bytes.length]));
+  const withBytes = changes.map((change): FileChange => {
+    if (change.action === "deleted") return change;
+    const next = pending.get(change.path);
+    const bytes = byteCounts.get(change.path) ?? (next?.kind === "file" ? encodeText(next).length : undefined);
+    return bytes === undefined ? change : { ...change, bytes };
+  });
+  return {
+    kind: "mutation",
+    ok: true,
+    parts: textParts(`Success. Updated the following files:\n${summary.join("\n")}`),
+    changes: withBytes,
+  };
+}
+
+function encodeText(pending: { readonly text: string; readonly bom: boolean }): Uint8Array {
+  return encodeUtf8(pending.bom ? `\uFEFF${pending.text}` : pending.text);
+}
+
+function computeChanges(
+  ctx: ToolContext,
+  resolved: readonly Resolved[],
+  originals: ReadonlyMap<string, Original>,
+  maxFileBytes: number,
+): Step<{ pending: Map<string, Pending>; changes: FileChange[]; summary: string[] }> {
+  const pending = new Map<string, Pending>();
+  const changes: FileChange[] = [];
+  const summary: string[] = [];
+  const show = (path: string): string => ctx.gate.display(path);
+
+  /** The file at `path` as the patch has left it so far. */
+  const current = (path: string): Step<Pending | { kind: "directory" }> => {
+    const next = pending.get(path);
+    if (next !== undefined) return { ok: true, value: next };
+    const original = originals.get(path) ?? { kind: "absent" };
+    if (original.kind !== "file") return { ok: true, value: original };
+    if (original.bytes.length > maxFileBytes) {
+      return fail(
+        "EFBIG",
+        `${show(path)} is ${formatBytes(original.bytes.length)}, over the ${formatBytes(maxFileBytes)} apply_patch edits (maxFileBytes).`,
+        path,
+      );
+    }
+    const decoded = decodeUtf8(original.bytes);
+    if (!decoded.ok) {
+      return fail(
+        "EILSEQ",
+        `${show(path)} is not valid UTF-8 text (invalid byte at offset ${decoded.offset}); apply_patch only edits text files.`,
+        path,
+      );
+    }
+    return { ok: true, value: { kind: "file", text: decoded.text, bom: decoded.bom } };
+  };
+
+  for (const { operation, path, moveTo } of resolved) {
+    const where = header(operation);
+    if (operation.type === "add") {
+      if (originals.get(path)?.kind === "directory" && pending.get(path) === undefined) {
+        return fail("EISDIR", `Cannot add ${show(path)}: it is a directory (in ${where}).`, path);
+      }
+      pending.set(path, { kind: "file", text: operation.contents, bom: false });
+      changes.push({ action: "added", path });
+      summary.push(`A ${show(path)}`);
+      continue;
+    }
+    const state = current(path);
+    if (!state.ok) return state;
+    if (state.value.kind === "directory") {
+      const verb = operation.type === "delete" ? "delete" : "update";
+      return fail("EISDIR", `Cannot ${verb} ${show(path)}: it is a directory, not a file (in ${where}).`, path);
+    }
+    if (state.value.kind === "absent") {
+      const hint = operation.type === "update" ? " Use '*** Add File:' to create a file." : "";
+      const verb = operation.type === "delete" ? "delete" : "update";
+      return fail("ENOENT", `Cannot ${verb} ${show(path)}: no such file (in ${where}).${hint}`, path);
+    }
+    if (operation.type === "delete") {
+      pending.set(path, { kind: "absent" });
+      changes.push({ action: "deleted", path });
+      summary.push(`D ${show(path)}`);
+      continue;
+    }
+    const applied = applyChunks(state.value.text, operation.chunks, show(path));
+    if (!applied.ok) return fail(applied.failure.code, applied.failure.message, path);
+    const next: Pending = { kind: "file", text: applied.text, bom: state.value.bom };
+    if (moveTo === undefined) {
+      pending.set(path, next);
+      changes.push({ action: "updated", path });
+      summary.push(`M ${show(path)}`);
+      continue;
+    }
+    const destinationIsDirectory = pending.get(moveTo) === undefined && originals.get(moveTo)?.kind === "directory";
+    if (destinationIsDirectory) {
+      return fail("EISDIR", `Cannot move ${show(path)} to ${show(moveTo)}: the destination is a directory (in ${where}).`, moveTo);
+    }
+    pending.set(moveTo, next);
+    pending.set(path, { kind: "absent" });
+    changes.push({ action: "moved", path: moveTo, from: path });
+    summary.push(`M ${show(moveTo)} (moved from ${show(path)})`);
+  }
+  return { ok: true, value: { pending, changes, summary } };
+}
+
+/**
+ * Write then remove; on the first failure restore every file already touched and remove the
+ * directories the writes created, so the tree is as it was.
+ */
+async function commit(
+  fs: FileSystem,
+  writes: ReadonlyArray<{ path: string; bytes: Uint8Array }>,
+  removals: readonly string[],
+  originals: ReadonlyMap<string, Original>,
+  show: (path: string) => string,
+): Promise<{ ok: true } | { ok: false; error: ToolError }> {
+  const known = new Map<string, boolean>();
+  const createdDirs = new Set<string>();
+  for (const { path } of writes) {
+    if (originals.get(path)?.kind === "file") continue;
+    for (const dir of await missingParents(fs, path, known)) createdDirs.add(dir);
+  }
+  const done: string[] = [];
+  let failure: { path: string; reason: unknown } | undefined;
+  const writeOutcomes = await settleBounded(
+    writes.map(({ path, bytes }) => () => fs.writeFile(path, bytes)),
+    PATCH_WRITE_CONCURRENCY,
+  );
+  for (const [i, outcome] of writeOutcomes.entries()) {
+    const path = (writes[i] as { path: string }).path;
+    if (outcome.status === "fulfilled") done.push(path);
+    else failure ??= { path, reason: outcome.reason };
+  }
+  if (failure === undefined) {
+    const removeOutcomes = await settleBounded(
+      removals.map((path) => () => fs.rm(path)),
+      PATCH_WRITE_CONCURRENCY,
+    );
+    for (const [i, outcome] of removeOutcomes.entries()) {
+      const path = removals[i] as string;
+      if (outcome.status === "fulfilled") done.push(path);
+      else failure ??= { path, reason: outcome.reason };
+    }
+  }
+  if (failure === undefined) return { ok: true };
+
+  // Roll back: put every touched path back as it was.
+  const unrestored: string[] = [];
+  const restoreOutcomes = await settleBounded(
+    done.map((path) => async () => {
+      const original = originals.get(path) ?? { kind: "absent" };
+      if (original.kind === "file") await fs.writeFile(path, original.bytes);
+      else await fs.rm(path, { force: true });
+    }),
+    PATCH_WRITE_CONCURRENCY,
+  );
+  for (const [i, outcome] of restoreOutcomes.entries()) {
+    if (outcome.status === "rejected") unrestored.push(done[i] as string);
+  }
+  for (const dir of [...createdDirs].sort((a, b) => b.length - a.length)) {
+    try {
+      await fs.rm(dir);
+    } catch {
+      // Not empty (someone else wrote there) or already gone: leave it.
+    }
+  }
+  const reason = failure.reason;
+  const code: ToolError["code"] = FsError.isInstance(reason) ? reason.code : "EIO";
+  const detail = reason instanceof Error ? reason.message : String(reason);
+  const restored =
+    unrestored.length === 0
+      ? "Every file was restored: nothing was changed."
+      : `These files could not be restored: ${unrestored.map(show).join(", ")}.`;
+  return {
+    ok: false,
+    error: { code, message: `Writing ${show(failure.path)} failed: ${detail}. ${restored}`, path: failure.path },
+  };
+}
