@@ -1,0 +1,196 @@
+/**
+ * The Origin Private File System backend: `opfsFileSystem()` on the main thread (async handles,
+ * writes through `createWritable`), or with `worker` in a dedicated Worker (sync access handles
+ * kept open across calls) behind the same {@link FileSystem} interface. Also `isOpfsSupported()`
+ * and `webLocks()` for cross-tab locking.
+ *
+ * @module
+ */
+import { FsError, type FileSystem } from "./types.js";
+import { createOpfsCore } from "./opfs-core.js";
+import { mainThreadIo } from "./opfs-main-io.js";
+import { OPFS_CONNECT_KIND, opfsRpcClient, type OpfsConnectMessage } from "./opfs-rpc.js";
+import { DEFAULT_OPFS_ROOT, describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "./opfs-root.js";
+
+export { webLocks, DEFAULT_WEB_LOCKS_PREFIX, type WebLocksOptions } from "./opfs-locks.js";
+export { DEFAULT_OPFS_ROOT, OPFS_FALLBACK_HINT } from "./opfs-root.js";
+export { DEFAULT_SYNC_HANDLE_IDLE_MS, DEFAULT_MAX_SYNC_HANDLES } from "./opfs-sync-io.js";
+export { STALE_FILE_RETRIES } from "./opfs-main-io.js";
+
+/** How long a call waits for a file that another tab or Worker holds open, in milliseconds. */
+export const DEFAULT_OPFS_BUSY_TIMEOUT_MS = 3_000;
+
+/** Options of {@link opfsFileSystem}. */
+export interface OpfsFileSystemOptions {
+  /**
+   * The workspace root: a path under the origin's OPFS root (created on first call), or a
+   * `FileSystemDirectoryHandle` (e.g. from `showDirectoryPicker`, or a test double). Several
+   * workspaces can share an origin under different roots.
+   * @default DEFAULT_OPFS_ROOT ("/better-fs-tools")
+   */
+  readonly root?: string | FileSystemDirectoryHandle;
+  /**
+   * Run the file I/O in a dedicated Worker with sync access handles: `true` starts the
+   * package's own Worker (`opfs-worker.js` beside this module), or pass a `Worker` that loaded
+   * `better-fs-tools/opfs-worker`. Several file systems may share one Worker.
+   * @default false
+   */
+  readonly worker?: boolean | Worker;
+  /** How long a call waits for a file another tab or Worker holds open before `EBUSY`, in milliseconds. @default DEFAULT_OPFS_BUSY_TIMEOUT_MS */
+  readonly busyTimeoutMs?: number;
+  /** Worker only: a sync access handle idle this long is closed, in milliseconds. @default DEFAULT_SYNC_HANDLE_IDLE_MS */
+  readonly syncHandleIdleMs?: number;
+  /** Worker only: at most this many sync access handles stay open. @default DEFAULT_MAX_SYNC_HANDLES */
+  readonly maxSyncHandles?: number;
+}
+
+/** The OPFS backend: a {@link FileSystem} plus `root` and `close()`. */
+export interface OpfsFileSystem extends FileSystem {
+  /** The root as given (`/better-fs-tools`), or `<handle name>` for an injected handle. */
+  readonly root: string;
+  /** Close open handles; with `worker: true`, end the Worker. Calls after `close()` reject with `EIO`. */
+  close(): Promise<void>;
+}
+
+const OPTION_KEYS = ["root", "worker", "busyTimeoutMs", "syncHandleIdleMs", "maxSyncHandles"] as const;
+
+function checkMs(options: OpfsFileSystemOptions, key: "busyTimeoutMs" | "syncHandleIdleMs" | "maxSyncHandles"): void {
+  const value = options[key];
+  if (value === undefined) return;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`opfsFileSystem: option "${key}" must be a non-negative finite number, got ${String(value)}`);
+  }
+}
+
+function isDirectoryHandle(value: unknown): value is FileSystemDirectoryHandle {
+  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "directory";
+}
+
+/**
+ * True when OPFS works in this context: the API exists and the origin's root can be opened
+ * (opaque origins and some private modes refuse it).
+ *
+ * @returns a promise of `true` or `false`; never rejects.
+ * @example
+ * ```ts
+ * const fs = (await isOpfsSupported()) ? opfsFileSystem() : idbFileSystem();
+ * ```
+ */
+export async function isOpfsSupported(): Promise<boolean> {
+  if (!hasOpfsApi()) return false;
+  try {
+    await navigator.storage.getDirectory();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A {@link FileSystem} over the Origin Private File System, rooted at a subdirectory.
+ *
+ * - Main thread (default): writes go through `createWritable`, a swap file that replaces the
+ *   old content only on `close()`; a failed write aborts it and leaves the old content. Swap
+ *   files (`*.crswap`) are hidden from `readdir`. A `File` that went stale while being read
+ *   (`NotReadableError`) is fetched again.
+ * - `worker`: the same calls run in a dedicated Worker through sync access handles held open
+ *   across calls (capability `syncAccess`); the main thread talks to it over a `MessagePort`.
+ * - `rename` uses `FileSystemFileHandle.move()` where present; otherwise, and for directories,
+ *   it copies, then removes the source only once the copy is complete.
+ * - No symlinks (capability `symlink` not declared). Directories report `mtimeMs` 0.
+ *
+ * The root is reached lazily, on the first call.
+ *
+ * @param options - root, worker and timeouts; see {@link OpfsFileSystemOptions}.
+ * @returns the backend; every method rejects with `FsError`: `ENOENT`, `EISDIR`, `ENOTDIR`,
+ *   `EEXIST`, `ENOTEMPTY`, `EINVAL` (a name OPFS refuses: `\`), `EBUSY` (held open by another
+ *   tab or Worker past `busyTimeoutMs`), `ENOSPC` (quota; the message gives the bytes asked and
+ *   the quota left, and the old content is intact), `ENOTSUP` on the first call where OPFS is
+ *   refused (naming the `idb` fallback), `EIO` otherwise.
+ * @throws FsError `ENOTSUP` at creation where `navigator.storage.getDirectory` (or `Worker`,
+ *   for `worker: true`) does not exist, naming the fallback `better-fs-tools/idb`;
+ *   TypeError for an unknown option or a bad value, naming the option.
+ * @example
+ * ```ts
+ * import { opfsFileSystem, webLocks } from "better-fs-tools/opfs";
+ * const fs = opfsFileSystem({ root: "/projects/demo", worker: true });
+ * await fs.writeFile("/src/a.ts", new TextEncoder().encode("export {};\n"));
+ * ```
+ */
+export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSystem {
+  if (typeof options !== "object" || options === null) throw new TypeError("opfsFileSystem: options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`opfsFileSystem: unknown option "${key}" (known: ${OPTION_KEYS.join(", ")})`);
+    }
+  }
+  const root = options.root ?? DEFAULT_OPFS_ROOT;
+  if (typeof root !== "string" && !isDirectoryHandle(root)) {
+    throw new TypeError('opfsFileSystem: option "root" must be a path string or a FileSystemDirectoryHandle');
+  }
+  if (typeof root === "string" && root.split("/").includes("..")) {
+    throw new TypeError(`opfsFileSystem: option "root" must not contain "..", got "${root}"`);
+  }
+  const worker = options.worker ?? false;
+  if (typeof worker !== "boolean" && (typeof worker !== "object" || worker === null || typeof worker.postMessage !== "function")) {
+    throw new TypeError('opfsFileSystem: option "worker" must be true, false or a Worker');
+  }
+  checkMs(options, "busyTimeoutMs");
+  checkMs(options, "syncHandleIdleMs");
+  checkMs(options, "maxSyncHandles");
+  const label = describeRoot(root);
+  if (typeof root === "string" && !hasOpfsApi()) throw opfsUnavailableError(label);
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_OPFS_BUSY_TIMEOUT_MS;
+
+  if (worker === false) {
+    const core = createOpfsCore({ getRoot: () => resolveOpfsRoot(root), io: mainThreadIo(), busyTimeoutMs });
+    return Object.assign(core, { root: label });
+  }
+
+  if (worker === true && typeof Worker !== "function") {
+    throw new FsError("ENOTSUP", { syscall: "opfs", path: label, detail: "Worker is not available in this context; use opfsFileSystem() without worker" });
+  }
+  const target = worker === true ? new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" }) : worker;
+  const channel = new MessageChannel();
+  const client = opfsRpcClient(channel.port1);
+  const onError = (event: Event) => {
+    const message = event instanceof ErrorEvent ? event.message : event.type;
+    client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: `the OPFS worker failed: ${message || "could not load opfs-worker.js"}` }));
+  };
+  target.addEventListener("error", onError);
+  const connect: OpfsConnectMessage = {
+    kind: OPFS_CONNECT_KIND,
+    port: channel.port2,
+    root,
+    busyTimeoutMs,
+    ...(options.syncHandleIdleMs === undefined ? {} : { syncHandleIdleMs: options.syncHandleIdleMs }),
+    ...(options.maxSyncHandles === undefined ? {} : { maxSyncHandles: options.maxSyncHandles }),
+  };
+  target.postMessage(connect, [channel.port2]);
+  let closed = false;
+  return {
+    name: "opfs",
+    capabilities: { syncAccess: true },
+    root: label,
+    readFile: client.readFile,
+    writeFile: client.writeFile,
+    stat: client.stat,
+    lstat: client.lstat,
+    readdir: client.readdir,
+    mkdir: client.mkdir,
+    rm: client.rm,
+    rename: client.rename,
+    realpath: client.realpath,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await client.close();
+      } finally {
+        client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" }));
+        target.removeEventListener("error", onError);
+        if (worker === true) target.terminate();
+      }
+    },
+  };
+}
