@@ -1,0 +1,419 @@
+/**
+ * The Node backend (`better-fs-tools/node`): a {@link FileSystem} over `node:fs`, jailed to its
+ * allowed roots by the backend itself, so even a caller that bypasses the gate cannot leave them.
+ * Also `nodeDigest`, SHA-256 through `node:crypto`.
+ *
+ * @module
+ */
+import { constants, promises as fsp, realpathSync, statSync, type Stats } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import nodePath from "node:path";
+import { FsError, type DirEntry, type FileStat, type FileSystem, type FileType } from "./types.js";
+import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "./path.js";
+import { toFsError } from "./node-errors.js";
+import type { Digest } from "../tools/state.js";
+
+/** The backend's name in messages and descriptions. */
+export const NODE_FILE_SYSTEM_NAME = "node";
+
+/** Options of {@link nodeFileSystem}. */
+export interface NodeFileSystemOptions {
+  /**
+   * A host directory shown as `/` (the backend's namespace is then that directory, like a
+   * chroot; absolute symlink targets are kept inside it). Must exist. Default: `/`, so paths
+   * are host paths as they are.
+   */
+  readonly root?: string;
+  /** Working directory in the backend's namespace (absolute). Default: `process.cwd()`, or `/` when `root` is given. */
+  readonly cwd?: string;
+  /**
+   * Directories (absolute, in the namespace) that every call must stay within after symlinks
+   * resolve; anything else rejects with `EACCES`. Default: `[cwd]`. Gate allow rules cannot
+   * reach past these: list here every directory a rule may admit.
+   */
+  readonly allowedRoots?: readonly string[];
+}
+
+/** A Node backend; `cwd` and `allowedRoots` are there to hand to the tools and the gate. */
+export interface NodeFileSystem extends FileSystem {
+  /** The working directory, in the namespace. */
+  readonly cwd: string;
+  /** The roots the backend is jailed to, in the namespace. */
+  readonly allowedRoots: readonly string[];
+  /** The host directory shown as `/`. */
+  readonly root: string;
+}
+
+const KNOWN_OPTIONS = ["root", "cwd", "allowedRoots"];
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const DEFAULT_FILE_MODE = 0o666;
+
+function typeOf(stats: Stats | { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileType {
+  if (stats.isSymbolicLink()) return "symlink";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFile()) return "file";
+  return "other";
+}
+
+function toFileStat(stats: Stats): FileStat {
+  return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+}
+
+function codeOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null ? ((error as { code?: string }).code ?? undefined) : undefined;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function absoluteOption(option: string, value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value) !== undefined) {
+    throw new TypeError(`nodeFileSystem ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
+  }
+  return resolvePath("/", value);
+}
+
+/**
+ * A backend over the host filesystem.
+ *
+ * Safety: every call resolves its path through the host's symlinks first (the parent for calls
+ * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`) and rejects with `EACCES`
+ * unless the real path lies within `allowedRoots` (and `root`). The path checked is the path
+ * used: files are opened with `O_NOFOLLOW`, so a leaf swapped for a symlink after the check
+ * fails with `ELOOP` instead of being followed. FIFOs, sockets and devices are refused with
+ * `ENOTSUP` (opened non-blocking, so a FIFO never hangs). Writes are atomic: the bytes go to a
+ * temporary file in the same directory (`O_EXCL`), are flushed to disk, and renamed over the
+ * target, so a crash or a full disk mid-write leaves the old content; an existing file keeps
+ * its permission bits. Errors are {@link FsError}s naming the caller's path.
+ *
+ * Limits: directories in the middle of a path are checked, then used by name; a directory
+ * swapped for a symlink in between is not caught (Node has no `openat`).
+ *
+ * @param options - see {@link NodeFileSystemOptions}.
+ * @returns a {@link NodeFileSystem} with capability `symlink`.
+ * @throws TypeError at creation for an unknown option, a path option that is not absolute, or
+ *   a `root` that is not an existing directory.
+ * @example
+ * ```ts
+ * import { nodeFileSystem } from "better-fs-tools/node";
+ * const fs = nodeFileSystem({ cwd: "/home/me/project" });
+ * const tools = createFsTools({ fs, cwd: fs.cwd, allowedRoots: fs.allowedRoots });
+ * // or a directory shown as "/": nodeFileSystem({ root: "/tmp/sandbox" })
+ * ```
+ */
+export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSystem {
+  if (typeof options !== "object" || options === null) throw new TypeError("nodeFileSystem needs an options object");
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.includes(key)) {
+      throw new TypeError(`nodeFileSystem got an unknown option "${key}". Known options: ${KNOWN_OPTIONS.join(", ")}`);
+    }
+  }
+  const root = options.root === undefined ? "/" : absoluteOption("root", options.root);
+  let hostRoot: string;
+  try {
+    hostRoot = realpathSync(root);
+    if (!statSync(hostRoot).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new TypeError(`nodeFileSystem root must be an existing directory, got ${JSON.stringify(options.root)}`);
+  }
+  const cwd =
+    options.cwd !== undefined ? absoluteOption("cwd", options.cwd) : options.root !== undefined ? "/" : resolvePath("/", process.cwd());
+  if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
+    throw new TypeError("nodeFileSystem allowedRoots must be an array of absolute paths");
+  }
+  const allowedRoots = Object.freeze(
+    options.allowedRoots === undefined || options.allowedRoots.length === 0
+      ? [cwd]
+      : options.allowedRoots.map((value, index) => absoluteOption(`allowedRoots[${index}]`, value)),
+  );
+  const jailText = allowedRoots.join(", ");
+
+  /** Namespace path → host path (lexical). */
+  function toHost(path: string, syscall: string): string {
+    const problem = checkPathInput(path);
+    if (problem !== undefined || !path.startsWith("/")) {
+      throw new FsError(problem?.code ?? "EINVAL", {
+        syscall,
+        path: typeof path === "string" ? path : String(path),
+        detail: problem?.reason ?? "backend paths must be absolute",
+      });
+    }
+    const clean = resolvePath("/", path);
+    return hostRoot === "/" ? clean : clean === "/" ? hostRoot : `${hostRoot}${clean}`;
+  }
+
+  /** Host path → namespace path, or undefined when outside `root`. */
+  function toNamespace(host: string): string | undefined {
+    if (!isWithin(hostRoot, host)) return undefined;
+    if (hostRoot === "/") return host;
+    return host === hostRoot ? "/" : host.slice(hostRoot.length);
+  }
+
+  const realRoots = new Map<string, string>();
+  async function jailRoots(): Promise<string[]> {
+    return Promise.all(
+      allowedRoots.map(async (value) => {
+        const cached = realRoots.get(value);
+        if (cached !== undefined) return cached;
+        const host = toHost(value, "realpath");
+        const real = await realHost(host, true, { count: 0 }, value, "realpath");
+        if (await exists(host)) realRoots.set(value, real);
+        return real;
+      }),
+    );
+  }
+
+  async function exists(host: string): Promise<boolean> {
+    try {
+      await fsp.lstat(host);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Resolve symlinks on the host, component by component, keeping missing names as given. */
+  async function realHost(host: string, follow: boolean, hops: { count: number }, shown: string, syscall: string): Promise<string> {
+    if (host === "/") return "/";
+    if (follow) {
+      try {
+        return await fsp.realpath(host);
+      } catch (error) {
+        if (!isMissing(error)) throw toFsError(error, syscall, shown);
+      }
+    }
+    const parent = await realHost(nodePath.dirname(host), true, hops, shown, syscall);
+    const candidate = nodePath.join(parent, nodePath.basename(host));
+    if (!follow) return candidate;
+    let stats: Stats;
+    try {
+      stats = await fsp.lstat(candidate);
+    } catch (error) {
+      if (isMissing(error)) return candidate;
+      throw toFsError(error, syscall, shown);
+    }
+    if (!stats.isSymbolicLink()) return candidate;
+    hops.count += 1;
+    if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall, path: shown });
+    const target = await fsp.readlink(candidate);
+    return realHost(nodePath.resolve(parent, target), true, hops, shown, syscall);
+  }
+
+  /**
+   * The real host path for a call: resolved (the leaf too when `follow`), inside `root` and the
+   * allowed roots, else FsError EACCES.
+   */
+  async function admit(path: string, syscall: string, follow: boolean, dest?: string): Promise<string> {
+    const host = toHost(path, syscall);
+    const real = await realHost(host, follow, { count: 0 }, path, syscall);
+    const inside = toNamespace(real);
+    const roots = await jailRoots();
+    if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
+      throw new FsError("EACCES", {
+        syscall,
+        path,
+        ...(dest === undefined ? {} : { dest }),
+        detail: `${inside ?? real} is outside the allowed roots ${jailText}`,
+      });
+    }
+    return real;
+  }
+
+  async function call<T>(syscall: string, path: string, run: () => Promise<T>, dest?: string): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toFsError(error, syscall, path, dest);
+    }
+  }
+
+  function refuseSpecial(path: string, syscall: string, stats: Stats): never {
+    const kind = stats.isFIFO()
+      ? "a FIFO"
+      : stats.isSocket()
+        ? "a socket"
+        : stats.isCharacterDevice() || stats.isBlockDevice()
+          ? "a device"
+          : "not a regular file";
+    throw new FsError("ENOTSUP", { syscall, path, detail: `${kind}; only regular files are read and written` });
+  }
+
+  const fs: NodeFileSystem = {
+    name: NODE_FILE_SYSTEM_NAME,
+    capabilities: Object.freeze({ symlink: true }),
+    cwd,
+    allowedRoots,
+    root: hostRoot,
+
+    readFile: (path) =>
+      call("open", path, async () => {
+        const real = await admit(path, "open", true);
+        const handle = await fsp.open(real, READ_FLAGS);
+        try {
+          const stats = await handle.stat();
+          if (stats.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
+          if (!stats.isFile()) refuseSpecial(path, "open", stats);
+          const data = await handle.readFile();
+          return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        } finally {
+          await handle.close();
+        }
+      }),
+
+    writeFile: (path, data) =>
+      call("open", path, async () => {
+        const real = await admit(path, "open", true);
+        const directory = nodePath.dirname(real);
+        try {
+          await fsp.mkdir(directory, { recursive: true });
+        } catch (error) {
+          if (codeOf(error) === "EEXIST") throw new FsError("ENOTDIR", { syscall: "open", path });
+          throw error;
+        }
+        let mode = DEFAULT_FILE_MODE;
+        try {
+          const existing = await fsp.lstat(real);
+          if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
+          if (existing.isFile()) mode = existing.mode & 0o7777;
+          else if (!existing.isSymbolicLink()) refuseSpecial(path, "open", existing);
+        } catch (error) {
+          if (!isMissing(error)) throw error;
+        }
+        const temporary = nodePath.join(directory, `.bft-${randomBytes(6).toString("hex")}.tmp`);
+        const handle = await fsp.open(temporary, TEMP_FLAGS, mode);
+        try {
+          try {
+            await handle.writeFile(data);
+            await handle.chmod(mode);
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+          await fsp.rename(temporary, real);
+        } catch (error) {
+          await fsp.rm(temporary, { force: true }).catch(() => undefined);
+          throw error;
+        }
+      }),
+
+    stat: (path) =>
+      call("stat", path, async () => {
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const stats = await fsp.lstat(await admit(path, "stat", true));
+          if (!stats.isSymbolicLink()) return toFileStat(stats);
+        }
+        throw new FsError("ELOOP", { syscall: "stat", path });
+      }),
+
+    lstat: (path) => call("lstat", path, async () => toFileStat(await fsp.lstat(await admit(path, "lstat", false)))),
+
+    readdir: (path) =>
+      call("scandir", path, async () => {
+        const real = await admit(path, "scandir", true);
+        const entries = await fsp.readdir(real, { withFileTypes: true });
+        const after = await fsp.lstat(real);
+        if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
+        return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+      }),
+
+    mkdir: (path, mkdirOptions) =>
+      call("mkdir", path, async () => {
+        const real = await admit(path, "mkdir", true);
+        if (mkdirOptions?.recursive === true) {
+          try {
+            const stats = await fsp.stat(real);
+            if (stats.isDirectory()) return;
+            throw new FsError("EEXIST", { syscall: "mkdir", path });
+          } catch (error) {
+            if (!isMissing(error)) throw error;
+          }
+          await fsp.mkdir(real, { recursive: true });
+          return;
+        }
+        await fsp.mkdir(real);
+      }),
+
+    rm: (path, rmOptions) =>
+      call("rm", path, async () => {
+        const real = await admit(path, "rm", false);
+        if (real === hostRoot) throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
+        let stats: Stats;
+        try {
+          stats = await fsp.lstat(real);
+        } catch (error) {
+          if (isMissing(error) && rmOptions?.force === true) return;
+          throw error;
+        }
+        if (!stats.isDirectory()) await fsp.unlink(real);
+        else if (rmOptions?.recursive === true) await fsp.rm(real, { recursive: true, force: true });
+        else await fsp.rmdir(real);
+      }),
+
+    rename: (from, to) =>
+      call(
+        "rename",
+        from,
+        async () => {
+          const realFrom = await admit(from, "rename", false, to);
+          const realTo = await admit(to, "rename", false, to);
+          if (realFrom === hostRoot || realTo === hostRoot) {
+            throw new FsError("EBUSY", { syscall: "rename", path: from, dest: to, detail: "the backend's root cannot be moved" });
+          }
+          await fsp.rename(realFrom, realTo);
+        },
+        to,
+      ),
+
+    realpath: (path) =>
+      call("realpath", path, async () => {
+        const real = await fsp.realpath(await admit(path, "realpath", true));
+        const inside = toNamespace(real);
+        if (inside === undefined) throw new FsError("EACCES", { syscall: "realpath", path, detail: `${real} is outside the root` });
+        return inside;
+      }),
+
+    symlink: (target, path) =>
+      call(
+        "symlink",
+        target,
+        async () => {
+          if (typeof target !== "string" || target === "" || target.includes("\0")) {
+            throw new FsError("EINVAL", { syscall: "symlink", path: String(target), dest: path });
+          }
+          const real = await admit(path, "symlink", false, path);
+          const hostTarget = target.startsWith("/") ? toHost(target, "symlink") : target;
+          await fsp.symlink(hostTarget, real);
+        },
+        path,
+      ),
+
+    readlink: (path) =>
+      call("readlink", path, async () => {
+        const target = await fsp.readlink(await admit(path, "readlink", false));
+        if (!target.startsWith("/") || hostRoot === "/") return target;
+        return toNamespace(target) ?? target;
+      }),
+  };
+  return Object.freeze(fs);
+}
+
+/**
+ * SHA-256 through `node:crypto`: the same 64 lowercase hex characters as `sha256Digest()`,
+ * without WebCrypto's copy and promise overhead.
+ *
+ * @returns a {@link Digest}.
+ * @example
+ * ```ts
+ * const tools = createFsTools({ fs, digest: nodeDigest() });
+ * await nodeDigest()(new TextEncoder().encode("abc"));
+ * // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+ * ```
+ */
+export function nodeDigest(): Digest {
+  return async (data) => createHash("sha256").update(data).digest("hex");
+}
+
+// Shell: the Node command runner is re-exported from this entry (better-fs-tools/node) below.
