@@ -42,6 +42,12 @@ export const STRICT_SCHEMA_FORMATS = [
   "uuid",
 ] as const;
 
+/**
+ * The upper bound given to an integer that has none: core tools accept only safe integers
+ * (`Number.isSafeInteger`), and strict mode can say so.
+ */
+export const STRICT_INTEGER_MAXIMUM = Number.MAX_SAFE_INTEGER;
+
 /** Keywords strict mode has no way to express: a schema using one is refused. */
 const REFUSED_KEYWORDS = ["not", "if", "then", "else", "patternProperties", "dependentRequired", "dependentSchemas", "dependencies"];
 
@@ -101,7 +107,8 @@ interface Plan {
  * property that was not required becomes required and nullable (`null` joins `type` and `enum`,
  * or the schema is wrapped in `anyOf` with `{ type: "null" }`); `oneOf` becomes `anyOf`; `allOf`
  * is merged into its parent; `const` becomes a one-value `enum`; root `definitions` become
- * `$defs` (and `#/definitions/` references follow); local `$ref` is kept; only
+ * `$defs` (and `#/definitions/` references follow); local `$ref` is kept; an integer with no upper
+ * bound gets `maximum: STRICT_INTEGER_MAXIMUM` (2^53 − 1, what the core checks accept); only
  * {@link STRICT_SCHEMA_KEYWORDS} are kept, and `format` only for {@link STRICT_SCHEMA_FORMATS}.
  *
  * @param schema - the signature's input schema (not modified).
@@ -217,6 +224,9 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
     for (const keyword of ["pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems"]) {
       if (merged[keyword] !== undefined) out[keyword] = merged[keyword] as JsonValue;
     }
+    if (types.includes("integer") && out["maximum"] === undefined && out["exclusiveMaximum"] === undefined) {
+      out["maximum"] = STRICT_INTEGER_MAXIMUM;
+    }
     const format = merged["format"];
     if (typeof format === "string" && (STRICT_SCHEMA_FORMATS as readonly string[]).includes(format)) out["format"] = format;
     return { schema: order(out), plan };
@@ -263,6 +273,11 @@ function nullable(schema: Mutable): Mutable {
   }
   if (type === undefined && schema["anyOf"] === undefined && schema["$ref"] === undefined && Array.isArray(schema["enum"])) {
     return schema["enum"].includes(null) ? schema : order({ ...schema, enum: [...schema["enum"], null] });
+  }
+  const branches = schema["anyOf"];
+  if (Array.isArray(branches) && Object.keys(schema).every((key) => key === "anyOf" || key === "description")) {
+    if (branches.some((branch) => deepEqual(branch, { type: "null" }))) return schema;
+    return order({ ...schema, anyOf: [...branches, { type: "null" }] });
   }
   const { description, ...rest } = schema;
   const wrapped: Mutable = { anyOf: [order(rest), { type: "null" }] };

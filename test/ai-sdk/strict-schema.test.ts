@@ -19,7 +19,7 @@ describe("toStrictSchema: conversion rules", () => {
         type: "object",
         properties: {
           path: { type: "string" },
-          offset: { type: "integer", minimum: 1, maximum: MAX },
+          offset: { type: "integer", minimum: 1 },
           limit: { type: "integer", minimum: 1, maximum: MAX },
         },
         required: ["path"],
@@ -64,7 +64,7 @@ describe("toStrictSchema: conversion rules", () => {
     {
       rule: "optional type array gains null once; already nullable stays",
       input: obj({ a: { type: ["string", "integer"] }, b: { type: ["string", "null"] } }, []),
-      output: obj({ a: { type: ["string", "integer", "null"] }, b: { type: ["string", "null"] } }, ["a", "b"], {
+      output: obj({ a: { type: ["string", "integer", "null"], maximum: MAX }, b: { type: ["string", "null"] } }, ["a", "b"], {
         additionalProperties: false,
       }),
     },
@@ -80,9 +80,9 @@ describe("toStrictSchema: conversion rules", () => {
       },
     },
     {
-      rule: "optional anyOf is wrapped in anyOf with null",
-      input: obj({ v: { anyOf: [{ type: "string" }, { type: "integer" }] } }, []),
-      output: obj({ v: { anyOf: [{ anyOf: [{ type: "string" }, { type: "integer" }] }, { type: "null" }] } }, ["v"], {
+      rule: "optional anyOf gains a null branch",
+      input: obj({ v: { anyOf: [{ type: "string" }, { type: "integer" }], description: "v" }, w: { anyOf: [{ type: "string" }, { type: "null" }] } }, []),
+      output: obj({ v: { description: "v", anyOf: [{ type: "string" }, { type: "integer", maximum: MAX }, { type: "null" }] }, w: { anyOf: [{ type: "string" }, { type: "null" }] } }, ["v", "w"], {
         additionalProperties: false,
       }),
     },
@@ -120,6 +120,15 @@ describe("toStrictSchema: conversion rules", () => {
       rule: "allOf members may repeat an equal keyword",
       input: obj({ n: { type: "integer", allOf: [{ type: "integer", minimum: 0 }, { maximum: 9 }] } }),
       output: obj({ n: { type: "integer", minimum: 0, maximum: 9 } }, ["n"], { additionalProperties: false }),
+    },
+    {
+      rule: "an integer without an upper bound gets the safe-integer maximum; a given bound is kept",
+      input: obj({ a: { type: "integer" }, b: { type: "integer", maximum: 5 }, c: { type: "integer", exclusiveMaximum: 5 }, d: { type: "number" } }),
+      output: obj(
+        { a: { type: "integer", maximum: MAX }, b: { type: "integer", maximum: 5 }, c: { type: "integer", exclusiveMaximum: 5 }, d: { type: "number" } },
+        ["a", "b", "c", "d"],
+        { additionalProperties: false },
+      ),
     },
     {
       rule: "const becomes a one-value enum",
@@ -204,6 +213,7 @@ describe("toStrictSchema: conversion rules", () => {
 
 describe("toStrictSchema: schemas strict mode cannot express", () => {
   const cases: Array<{ form: string; input: JsonSchema; message: string }> = [
+    { form: "root is not a schema object", input: [] as unknown as JsonSchema, message: "a root that is not an object at #" },
     { form: "root is a string", input: { type: "string" }, message: "a root that is not an object at #" },
     { form: "root is nullable", input: { type: ["object", "null"], properties: {} }, message: "a root that is not an object at #" },
     { form: "root is an anyOf", input: { anyOf: [{ type: "object" }] }, message: "a root that is not an object at #" },

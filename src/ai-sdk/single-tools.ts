@@ -1,0 +1,191 @@
+/**
+ * One AI SDK tool per core tool: `createAiSdkReadTool`, `createAiSdkEditTool`,
+ * `createAiSdkWriteTool`, `createAiSdkApplyPatchTool`, `createAiSdkBashTool`. Each takes its
+ * core factory's options plus `signature`, `contextSchema` and `needsApproval`, and shares
+ * nothing with other tools (its own locks; no read-before-write store unless one is passed).
+ *
+ * @module
+ */
+import type { PermissionOptions } from "../fs/gate.js";
+import { createApplyPatchTool } from "../tools/apply-patch.js";
+import { createBashTool } from "../tools/bash.js";
+import type { ToolContextOptions } from "../tools/context.js";
+import { createEditTool } from "../tools/edit.js";
+import { createReadTool } from "../tools/read.js";
+import type { ToolResult } from "../tools/result.js";
+import { memoryLocks } from "../tools/state.js";
+import type { CoreTool } from "../tools/tool.js";
+import { createWriteTool } from "../tools/write.js";
+import { toAiSdkTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
+
+/** The option keys the adapter adds to a core factory's options. */
+export const ADAPTER_OPTION_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
+
+type CoreFactory = (options: never) => CoreTool<unknown, ToolResult>;
+/** The options of a core factory. */
+export type CoreOptionsOf<F extends CoreFactory> = Parameters<F>[0];
+/** The core input of a core factory's tool. */
+export type CoreInputOf<F extends CoreFactory> = ReturnType<F> extends CoreTool<infer I, ToolResult> ? I : never;
+/** The result of a core factory's tool. */
+export type CoreResultOf<F extends CoreFactory> = ReturnType<F> extends CoreTool<unknown, infer R> ? R : never;
+
+/** Options of a single AI SDK tool factory: the core factory's options plus the adapter's. */
+export type AiSdkSingleToolOptions<F extends CoreFactory, ModelInput, Context> = CoreOptionsOf<F> &
+  AiSdkAdapterOptions<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>;
+
+/**
+ * Make an AI SDK tool from a core factory and its options (the adapter's keys split off).
+ * With `needsApproval`, approved calls run on a core made by the same factory with the same
+ * options (same locks, store, digest, clock) and an `approve` that admits what was approved.
+ *
+ * @internal shared by the single factories and the bundle.
+ */
+export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
+  factory: string,
+  coreFactory: F,
+  options: AiSdkSingleToolOptions<F, ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<F>, Context> {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${factory} needs an options object`);
+  const { signature, contextSchema, needsApproval, ...rest } = options as AiSdkAdapterOptions<unknown, ModelInput, ToolResult, Context> &
+    Record<string, unknown>;
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
+    throw new TypeError(`${factory} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
+  }
+  const coreOptions = { ...rest, locks: (rest["locks"] as ToolContextOptions["locks"]) ?? memoryLocks() } as unknown as ToolContextOptions;
+  const make = (extra: object): CoreTool<CoreInputOf<F>, CoreResultOf<F>> =>
+    (coreFactory as unknown as (options: object) => CoreTool<CoreInputOf<F>, CoreResultOf<F>>)({ ...coreOptions, ...extra });
+  const core = make({});
+  return toAiSdkTool<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>(
+    {
+      factory,
+      core,
+      approval: {
+        contextOptions: coreOptions,
+        withPermissions: (permissions: PermissionOptions) => make({ permissions }),
+      },
+    },
+    {
+      signature: signature as AiSdkAdapterOptions<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>["signature"],
+      contextSchema,
+      needsApproval,
+    },
+  );
+}
+
+/** Options of {@link createAiSdkReadTool}. */
+export type AiSdkReadToolOptions<ModelInput = CoreInputOf<typeof createReadTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
+  typeof createReadTool,
+  ModelInput,
+  Context
+>;
+/** Options of {@link createAiSdkEditTool}. */
+export type AiSdkEditToolOptions<ModelInput = CoreInputOf<typeof createEditTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
+  typeof createEditTool,
+  ModelInput,
+  Context
+>;
+/** Options of {@link createAiSdkWriteTool}. */
+export type AiSdkWriteToolOptions<ModelInput = CoreInputOf<typeof createWriteTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
+  typeof createWriteTool,
+  ModelInput,
+  Context
+>;
+/** Options of {@link createAiSdkApplyPatchTool}. */
+export type AiSdkApplyPatchToolOptions<
+  ModelInput = CoreInputOf<typeof createApplyPatchTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createApplyPatchTool, ModelInput, Context>;
+/** Options of {@link createAiSdkBashTool}. */
+export type AiSdkBashToolOptions<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
+  typeof createBashTool,
+  ModelInput,
+  Context
+>;
+
+/**
+ * The `read` tool for the AI SDK (strict schema; text as `N|text` lines, images as file parts).
+ *
+ * @param options - `createReadTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`read` by default).
+ * @throws TypeError at creation for an unknown or bad option (named), or a signature schema
+ *   strict mode cannot express (`read: strict mode cannot express ... at #/...`).
+ * @example
+ * ```ts
+ * const read = createAiSdkReadTool({ fs: memoryFileSystem({ files: { "/notes.txt": "one\n" } }) });
+ * await generateText({ model, tools: { read }, prompt: "Read /notes.txt" });
+ * ```
+ */
+export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTool>, Context = AiSdkToolContext>(
+  options: AiSdkReadToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createReadTool>, Context> {
+  return adaptCoreFactory("createAiSdkReadTool", createReadTool, options);
+}
+
+/**
+ * The `edit` tool for the AI SDK (exact-match replacement; see `createEditTool`).
+ *
+ * @param options - `createEditTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`edit` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const edit = createAiSdkEditTool({ fs, state: memoryStore() });
+ * ```
+ */
+export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTool>, Context = AiSdkToolContext>(
+  options: AiSdkEditToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createEditTool>, Context> {
+  return adaptCoreFactory("createAiSdkEditTool", createEditTool, options);
+}
+
+/**
+ * The `write` tool for the AI SDK (whole-file writes; see `createWriteTool`).
+ *
+ * @param options - `createWriteTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`write` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const write = createAiSdkWriteTool({ fs });
+ * ```
+ */
+export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWriteTool>, Context = AiSdkToolContext>(
+  options: AiSdkWriteToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createWriteTool>, Context> {
+  return adaptCoreFactory("createAiSdkWriteTool", createWriteTool, options);
+}
+
+/**
+ * The `apply_patch` tool for the AI SDK (Codex patch envelope; all or nothing).
+ *
+ * @param options - `createApplyPatchTool`'s options (`fs` required) plus `signature`
+ *   (e.g. `defaultPatchSignature()`, `freeformPatchSignature()`), `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`apply_patch` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const apply_patch = createAiSdkApplyPatchTool({ fs, signature: defaultPatchSignature() });
+ * ```
+ */
+export function createAiSdkApplyPatchTool<ModelInput = CoreInputOf<typeof createApplyPatchTool>, Context = AiSdkToolContext>(
+  options: AiSdkApplyPatchToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createApplyPatchTool>, Context> {
+  return adaptCoreFactory("createAiSdkApplyPatchTool", createApplyPatchTool, options);
+}
+
+/**
+ * The `bash` tool for the AI SDK: runs a command line with the runner you pass.
+ *
+ * @param options - `createBashTool`'s options (`fs`, `runner`, `env` ...) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`bash` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const bash = createAiSdkBashTool({ fs, runner: justBashCommandRunner({ fs }), env: shellEnv() });
+ * ```
+ */
+export function createAiSdkBashTool<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext>(
+  options: AiSdkBashToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createBashTool>, Context> {
+  return adaptCoreFactory("createAiSdkBashTool", createBashTool, options);
+}
