@@ -24,6 +24,7 @@
 import type { FileSystem } from "../fs/types.js";
 import { FsError } from "../fs/types.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
+import { checkFresh, recordSeen } from "./freshness.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { errorResult, textParts, type FileChange, type MutationResult, type ToolError } from "./result.js";
 import { decodeUtf8, encodeUtf8, formatBytes } from "./text.js";
@@ -106,7 +107,7 @@ function fail(code: ToolError["code"], message: string, path?: string): { ok: fa
 
 function header(operation: PatchOperation): string {
   const kind = operation.type === "add" ? "Add File" : operation.type === "delete" ? "Delete File" : "Update File";
-  return `'*** ${kind}: ${operation.path}' (patch line ${operation.line})`;
+  return `'*** ${kind}: ${operation.path}' at patch line ${operation.line}`;
 }
 
 async function loadOriginal(fs: FileSystem, path: string): Promise<Step<Original>> {
@@ -279,28 +280,12 @@ async function applyLocked(
   const { pending, changes, summary } = computed.value;
 
   // Read-before-write: every existing file the patch changes must have been read, unchanged since.
-  if (ctx.state !== undefined) {
-    for (const [path, next] of pending) {
-      const original = originals.get(path);
-      if (original?.kind !== "file") continue;
-      if (next.kind === "file" && sameBytes(encodeText(next), original.bytes)) continue;
-      const record = await ctx.state.get(path);
-      const shown = ctx.gate.display(path);
-      if (record === undefined) {
-        return errorResult("mutation", {
-          code: "ENOTREAD",
-          message: `${shown} has not been read in this session. Read it first, then apply the patch again.\n${NOTHING_CHANGED}`,
-          path,
-        });
-      }
-      if (record.digest !== (await ctx.digest(original.bytes))) {
-        return errorResult("mutation", {
-          code: "ESTALE",
-          message: `${shown} has changed since it was last read. Read it again, then apply the patch again.\n${NOTHING_CHANGED}`,
-          path,
-        });
-      }
-    }
+  for (const [path, next] of pending) {
+    const original = originals.get(path);
+    if (original?.kind !== "file") continue;
+    if (next.kind === "file" && sameBytes(encodeText(next), original.bytes)) continue;
+    const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch");
+    if (stale !== undefined) return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
   }
 
   const writes: Array<{ path: string; bytes: Uint8Array }> = [];
@@ -319,13 +304,9 @@ async function applyLocked(
   if (!committed.ok) return errorResult("mutation", committed.error);
 
   if (ctx.state !== undefined) {
-    const now = ctx.clock();
     for (const [path, next] of pending) {
-      if (next.kind === "file") {
-        await ctx.state.set(path, { digest: await ctx.digest(encodeText(next)), atMs: now });
-      } else {
-        await ctx.state.delete(path);
-      }
+      if (next.kind === "file") await recordSeen(ctx, path, encodeText(next));
+      else await ctx.state.delete(path);
     }
   }
   const byteCounts = new Map(writes.map((w) => [w.path, w.bytes.length]));
