@@ -1,0 +1,157 @@
+/**
+ * The packed package in a fresh Vite app with no configuration at all (no aliases, no polyfills,
+ * no optional peers installed): it builds, and the built page runs a memory filesystem write and
+ * read round trip in headless Chromium.
+ */
+import { createServer, type Server } from "node:http";
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium } from "playwright";
+import { build } from "vite";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../vitest.config.js";
+import { buildAndPack, createConsumer, type PackedPackage } from "./stage.js";
+
+const PAGE_TIMEOUT_MS = 30_000;
+
+const INDEX_HTML = `<!doctype html>
+<html><head><meta charset="utf-8"><title>consumer</title></head>
+<body><script type="module" src="/main.js"></script></body></html>
+`;
+
+const MAIN_JS = `import { memoryFileSystem } from "better-fs-tools/memory";
+import { FsError } from "better-fs-tools";
+
+async function main() {
+  const fs = memoryFileSystem({ files: { "/w/hello.txt": "héllo", "/w/logo.bin": new Uint8Array([0, 128, 255]) } });
+  await fs.writeFile("/w/deep/new.txt", new TextEncoder().encode("written in the browser"));
+  let missing = "";
+  try {
+    await fs.readFile("/w/missing.txt");
+  } catch (error) {
+    missing = (FsError.isInstance(error) ? "FsError " : "other ") + error.message;
+  }
+  return {
+    hello: new TextDecoder().decode(await fs.readFile("/w/hello.txt")),
+    logo: Array.from(await fs.readFile("/w/logo.bin")),
+    written: new TextDecoder().decode(await fs.readFile("/w/deep/new.txt")),
+    entries: (await fs.readdir("/w")).map((entry) => entry.name + ":" + entry.type).sort(),
+    missing,
+    globals: { process: typeof globalThis.process, Buffer: typeof globalThis.Buffer },
+  };
+}
+
+main().then(
+  (result) => { window.__result = result; document.title = "done"; },
+  (error) => { window.__result = { error: String(error && error.stack || error) }; document.title = "done"; },
+);
+`;
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+};
+
+function serve(root: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
+    const file = join(root, path === "/" ? "index.html" : path);
+    readFile(file).then(
+      (body) => {
+        response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
+        response.end(body);
+      },
+      () => {
+        response.writeHead(404);
+        response.end();
+      },
+    );
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}/` });
+    });
+  });
+}
+
+describe("a Vite app using the packed package with no configuration", () => {
+  let packed: PackedPackage;
+  let consumer: string;
+  let warnings: string[] = [];
+
+  beforeAll(async () => {
+    packed = await buildAndPack();
+    consumer = await createConsumer(packed, "consumer-vite");
+    await writeFile(join(consumer, "index.html"), INDEX_HTML);
+    await writeFile(join(consumer, "main.js"), MAIN_JS);
+    await build({
+      root: consumer,
+      configFile: false,
+      logLevel: "silent",
+      customLogger: {
+        info: () => {},
+        warn: (message) => warnings.push(message),
+        warnOnce: (message) => warnings.push(message),
+        error: (message) => warnings.push(message),
+        clearScreen: () => {},
+        hasErrorLogged: () => false,
+        hasWarned: false,
+      },
+      build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await packed?.cleanup();
+  });
+
+  it("installs without the optional peers (memfs, ai, idb-keyval, just-bash)", async () => {
+    const installed = await readdir(join(consumer, "node_modules"));
+    expect(["memfs", "ai", "idb-keyval", "just-bash"].filter((name) => installed.includes(name))).toEqual([]);
+  });
+
+  it("builds without Node built-in warnings and ships no node: import", async () => {
+    expect(warnings.filter((warning) => /externalized for browser|node:|Buffer|process/.test(warning))).toEqual([]);
+    const assets = join(consumer, "dist", "assets");
+    const scripts = (await readdir(assets)).filter((name) => name.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const name of scripts) {
+      const code = await readFile(join(assets, name), "utf8");
+      expect({ name, nodeImports: code.match(/["']node:[a-z_/]+["']/g) ?? [], external: code.includes("__vite-browser-external") }).toEqual({
+        name,
+        nodeImports: [],
+        external: false,
+      });
+    }
+  });
+
+  it("runs a memory filesystem round trip in headless Chromium", async () => {
+    const { server, url } = await serve(join(consumer, "dist"));
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    try {
+      const page = await browser.newPage();
+      const pageErrors: string[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error.message));
+      await page.goto(url);
+      await page.waitForFunction(() => document.title === "done", undefined, { timeout: PAGE_TIMEOUT_MS });
+      const result = await page.evaluate(() => (window as unknown as { __result: unknown }).__result);
+      expect({ result, pageErrors }).toEqual({
+        result: {
+          hello: "héllo",
+          logo: [0, 128, 255],
+          written: "written in the browser",
+          entries: ["deep:directory", "hello.txt:file", "logo.bin:file"],
+          missing: "FsError ENOENT: no such file or directory, open '/w/missing.txt'",
+          globals: { process: "undefined", Buffer: "undefined" },
+        },
+        pageErrors: [],
+      });
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  });
+});
