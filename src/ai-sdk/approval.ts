@@ -41,9 +41,18 @@ export function approvalTargets(toolName: string, input: unknown): ApprovalTarge
   return targets;
 }
 
-/** Two approval requests ask about the same thing. */
-function sameRequest(a: ApprovalRequest, b: ApprovalRequest): boolean {
-  return a.tool === b.tool && a.path === b.path && a.command === b.command;
+/**
+ * Whether an approved request covers another: the same command, or the same path with the same
+ * or a lesser access (an approved write also admits reading and listing that path, an approved
+ * read also admits listing it: tools `stat` what they read).
+ */
+function covers(approved: ApprovalRequest, request: ApprovalRequest): boolean {
+  if (approved.command !== undefined || request.command !== undefined) {
+    return approved.tool === request.tool && approved.command === request.command;
+  }
+  if (approved.path !== request.path) return false;
+  const rank = { listDir: 0, readFile: 1, writeFile: 2, runBash: 3 } as const;
+  return rank[request.tool] <= rank[approved.tool] && request.tool !== "runBash";
 }
 
 /**
@@ -79,6 +88,6 @@ export async function probeApprovals(
 export function approvedPermissions(allow: PermissionOptions["allow"], approved: readonly ApprovalRequest[]): PermissionOptions {
   return {
     allow: allow ?? [],
-    approve: (request) => approved.some((item) => sameRequest(item, request)),
+    approve: (request) => approved.some((item) => covers(item, request)),
   };
 }
