@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import {
+  baseName,
+  checkPathInput,
+  isWithin,
+  MAX_NAME_BYTES,
+  MAX_PATH_BYTES,
+  parentPath,
+  relativeTo,
+  resolvePath,
+  resolveRealPath,
+} from "../../src/fs/path.js";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+
+describe("checkPathInput", () => {
+  it.each([
+    ["", { code: "EINVAL", reason: "the path is empty" }],
+    ["   ", { code: "EINVAL", reason: "the path is empty" }],
+    ["a\0b", { code: "EINVAL", reason: "NUL bytes are not allowed in paths" }],
+    ["a\\b", { code: "EINVAL", reason: "backslashes are not allowed (use / to separate directories)" }],
+    ["..\\..\\etc", { code: "EINVAL", reason: "backslashes are not allowed (use / to separate directories)" }],
+    ["a".repeat(256), { code: "ENAMETOOLONG", reason: "a name in the path is 256 bytes long; the limit is 255 bytes" }],
+    [`${"a/".repeat(2048)}b`, { code: "ENAMETOOLONG", reason: "the path is 4097 bytes long; the limit is 4096 bytes" }],
+  ])("refuses %j", (input, expected) => {
+    expect(checkPathInput(input)).toEqual(expected);
+  });
+
+  it("refuses a non-string with its type", () => {
+    expect(checkPathInput(42)).toEqual({ code: "EINVAL", reason: "a path must be a string, got number" });
+    expect(checkPathInput(null)).toEqual({ code: "EINVAL", reason: "a path must be a string, got null" });
+  });
+
+  it.each(["a.txt", "report..final.md", "data ", '"data"', "%2e%2e/x", "．．/x", "/abs/ok", "a".repeat(MAX_NAME_BYTES)])(
+    "accepts %j",
+    (input) => {
+      expect(checkPathInput(input)).toBe(undefined);
+    },
+  );
+
+  it("counts bytes, not characters (a 3-byte character)", () => {
+    expect(checkPathInput("é".repeat(127))).toBe(undefined); // 254 bytes
+    expect(checkPathInput("€".repeat(86))).toEqual({
+      code: "ENAMETOOLONG",
+      reason: "a name in the path is 258 bytes long; the limit is 255 bytes",
+    });
+    expect(MAX_PATH_BYTES).toBe(4096);
+  });
+});
+
+describe("resolvePath", () => {
+  it.each([
+    ["/w", "a.txt", "/w/a.txt"],
+    ["/w", "./src/../a.txt", "/w/a.txt"],
+    ["/w", "../../etc/passwd", "/etc/passwd"],
+    ["/w", "../w-evil/x", "/w-evil/x"],
+    ["/w", "/etc/hosts", "/etc/hosts"],
+    ["/w", "a//b///c/", "/w/a/b/c"],
+    ["/w", "..", "/"],
+    ["/", "../../..", "/"],
+    ["/w", ".", "/w"],
+    ["/w", "report..final.md", "/w/report..final.md"],
+    ["/w", "...", "/w/..."],
+    ["/w", "%2e%2e/x", "/w/%2e%2e/x"],
+    ["/w", "．．/x", "/w/．．/x"],
+    ["/w", "data ", "/w/data "],
+  ])("resolvePath(%j, %j) is %j", (cwd, path, expected) => {
+    expect(resolvePath(cwd, path)).toBe(expected);
+  });
+});
+
+describe("isWithin, relativeTo, parentPath, baseName", () => {
+  it("compares name by name", () => {
+    expect([
+      isWithin("/w", "/w"),
+      isWithin("/w", "/w/a"),
+      isWithin("/w", "/w-evil"),
+      isWithin("/w", "/w-evil/a"),
+      isWithin("/w", "/"),
+      isWithin("/", "/x"),
+      isWithin("/w/a", "/w/ab"),
+    ]).toEqual([true, true, false, false, false, true, false]);
+  });
+
+  it("relativeTo", () => {
+    expect([relativeTo("/w", "/w/src/a.ts"), relativeTo("/w", "/w"), relativeTo("/w", "/etc/hosts"), relativeTo("/", "/a/b")]).toEqual([
+      "src/a.ts",
+      ".",
+      undefined,
+      "a/b",
+    ]);
+  });
+
+  it("parentPath and baseName", () => {
+    expect([parentPath("/a/b"), parentPath("/a"), parentPath("/"), baseName("/a/b"), baseName("/")]).toEqual(["/a", "/", "/", "b", ""]);
+  });
+});
+
+describe("resolveRealPath", () => {
+  async function fixture() {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/etc/hosts": "h", "/w/real/inner.txt": "i" } });
+    const symlink = fs.symlink!.bind(fs);
+    await symlink("/etc", "/w/link");
+    await symlink("/etc/hosts", "/w/leaf");
+    await symlink("/etc/not-yet", "/w/dangling");
+    await symlink("../etc", "/w/relative");
+    await symlink("real", "/w/alias");
+    await symlink("/w/loop-b", "/w/loop-a");
+    await symlink("/w/loop-a", "/w/loop-b");
+    await symlink("/w/missing-dir", "/w/dangling-dir");
+    return fs;
+  }
+
+  it.each([
+    ["/w/a.txt", "/w/a.txt"],
+    ["/w/new/file.txt", "/w/new/file.txt"],
+    ["/w/link/hosts", "/etc/hosts"],
+    ["/w/link/new.txt", "/etc/new.txt"],
+    ["/w/leaf", "/etc/hosts"],
+    ["/w/dangling", "/etc/not-yet"],
+    ["/w/relative/hosts", "/etc/hosts"],
+    ["/w/alias/inner.txt", "/w/real/inner.txt"],
+    ["/w/dangling-dir/x.txt", "/w/missing-dir/x.txt"],
+    ["/w/a.txt/below", "/w/a.txt/below"],
+    ["/", "/"],
+  ])("follows %j to %j", async (path, expected) => {
+    expect(await resolveRealPath(await fixture(), path)).toBe(expected);
+  });
+
+  it("keeps the last name with followLeaf: false, resolving the parent", async () => {
+    const fs = await fixture();
+    expect(await resolveRealPath(fs, "/w/leaf", { followLeaf: false })).toBe("/w/leaf");
+    expect(await resolveRealPath(fs, "/w/link/hosts", { followLeaf: false })).toBe("/etc/hosts");
+  });
+
+  it("stops a symlink loop with ELOOP", async () => {
+    const fs = await fixture();
+    await expect(resolveRealPath(fs, "/w/loop-a")).rejects.toMatchObject({ code: "ELOOP" });
+    await expect(resolveRealPath(fs, "/w/loop-a/x")).rejects.toMatchObject({ code: "ELOOP" });
+  });
+});
