@@ -1,0 +1,158 @@
+/**
+ * `justBashCommandRunner`: runs command lines in just-bash (a bash interpreter written in
+ * JavaScript) over one of our backends, through the gate. Works in browsers, Workers and Node;
+ * just-bash is imported on the first `run`, never before.
+ *
+ * @module
+ */
+import type { BashOptions } from "just-bash";
+import type { Gate } from "../fs/gate.js";
+import type { FileSystem } from "../fs/types.js";
+import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
+import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
+import { toJustBashFs } from "./to-just-bash-fs.js";
+
+/** Options of {@link justBashCommandRunner}. */
+export interface JustBashCommandRunnerOptions {
+  /**
+   * The files the shell sees: a {@link Gate} (its checked `gate.fs` is used), or a backend that
+   * is already gated (for example `gate.fs`). See {@link toJustBashFs}.
+   */
+  readonly fs: Gate | FileSystem;
+  /** Default working directory (absolute, in the backend's namespace). Default: the gate's `cwd`, or `/`. */
+  readonly cwd?: string;
+  /**
+   * just-bash execution limits (`maxCommandCount`, `maxOutputSize`, ...). `maxExecutionTimeMs`
+   * is replaced by each run's `timeoutMs` when that is lower.
+   */
+  readonly limits?: ExecutionLimits;
+  /** Passed to {@link toJustBashFs}: how long stats are reused within one run, in milliseconds. @default 1000 */
+  readonly statCacheMs?: number;
+}
+
+const OPTION_KEYS = ["fs", "cwd", "limits", "statCacheMs"] as const;
+
+/** just-bash's execution limits (`maxCommandCount`, `maxOutputSize`, `maxExecutionTimeMs`...). */
+export type ExecutionLimits = NonNullable<BashOptions["executionLimits"]>;
+
+/** just-bash's message when its execution deadline stops a script. */
+const DEADLINE_MESSAGE = /execution exceeded execution deadline/;
+
+/**
+ * The sentence a just-bash runner gives for tool descriptions.
+ *
+ * @param backendName - the backend's name (`memory`, `opfs`...), when known.
+ */
+export function describeJustBash(backendName?: string): string {
+  return (
+    "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools " +
+    "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the " +
+    `other tools${backendName === undefined ? "" : ` (${backendName} storage)`}; there are no real processes, no network and no package installs.`
+  );
+}
+
+function isGate(value: Gate | FileSystem): value is Gate {
+  const candidate = value as Partial<Gate>;
+  return typeof candidate.checkCommand === "function" && typeof candidate.check === "function";
+}
+
+/**
+ * A {@link CommandRunner} on just-bash over our files. Each run gets a fresh shell (variables,
+ * functions and `cd` do not carry over, files do) and a fresh stat cache; scripts run as real
+ * bash would run them (leading whitespace kept, so heredocs work).
+ *
+ * Timeouts: a run past `timeoutMs` is stopped by just-bash's execution deadline (which also
+ * stops busy loops) or by an abort at the next statement, and reports exit code 124 with
+ * `timedOut: true`. `abortSignal` stops it the same way with exit code 130.
+ *
+ * @param options - see {@link JustBashCommandRunnerOptions}.
+ * @returns a runner named `just-bash`.
+ * @throws TypeError at creation for an unknown option, a missing `fs`, a relative `cwd` or a
+ *   `limits` that is not an object. `run` rejects only when just-bash cannot be loaded.
+ * @example
+ * ```ts
+ * const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });
+ * const runner = justBashCommandRunner({ fs: gate });
+ * const out = await runner.run({ command: "echo hi | tr a-z A-Z", cwd: "/w", env: {}, timeoutMs: 5_000 });
+ * out.stdout; // "HI\n"
+ * ```
+ */
+export function justBashCommandRunner(options: JustBashCommandRunnerOptions): CommandRunner {
+  if (typeof options !== "object" || options === null) throw new TypeError("justBashCommandRunner needs an options object");
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`justBashCommandRunner got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
+    }
+  }
+  const source = options.fs;
+  if (source === undefined || source === null || typeof source !== "object") {
+    throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem that is already gated)");
+  }
+  const defaultCwd = options.cwd ?? (isGate(source) ? source.cwd : "/");
+  if (typeof defaultCwd !== "string" || !defaultCwd.startsWith("/")) {
+    throw new TypeError(`justBashCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
+  }
+  if (options.limits !== undefined && (typeof options.limits !== "object" || options.limits === null)) {
+    throw new TypeError("justBashCommandRunner limits must be an object of just-bash ExecutionLimits");
+  }
+  const limits: ExecutionLimits = { ...options.limits };
+  const backendName = isGate(source) ? source.backend.name : source.name;
+  // Validates statCacheMs now rather than on the first run.
+  toJustBashFs(source, { statCacheMs: options.statCacheMs, trusted: (work) => work() });
+
+  return {
+    name: "just-bash",
+
+    describe() {
+      return describeJustBash(backendName);
+    },
+
+    async run(run: CommandRunOptions): Promise<CommandOutput> {
+      const module = await loadJustBash();
+      const cwd = run.cwd ?? defaultCwd;
+      const fs = toJustBashFs(source, { statCacheMs: options.statCacheMs, trusted: trustedRunnerOf(module) });
+      if (run.abortSignal?.aborted) return { stdout: "", stderr: "bash: aborted before it started\n", exitCode: ABORT_EXIT_CODE, timedOut: false };
+      const cwdStat = await fs.stat(cwd).catch(() => undefined);
+      if (cwdStat === undefined || !cwdStat.isDirectory) {
+        return { stdout: "", stderr: `bash: cd: ${cwd}: No such file or directory\n`, exitCode: 1, timedOut: false };
+      }
+      const deadlineMs = Math.max(1, Math.min(run.timeoutMs, limits.maxExecutionTimeMs ?? Number.POSITIVE_INFINITY));
+      const bash = new module.Bash({
+        fs,
+        cwd,
+        env: { ...run.env },
+        executionLimits: { ...limits, maxExecutionTimeMs: deadlineMs },
+      });
+      const controller = new AbortController();
+      let timerFired = false;
+      let abortedByCaller = false;
+      const timer = setTimeout(() => {
+        timerFired = true;
+        controller.abort();
+      }, deadlineMs);
+      const onAbort = (): void => {
+        abortedByCaller = true;
+        controller.abort();
+      };
+      run.abortSignal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const result = await bash.exec(run.command, {
+          signal: controller.signal,
+          rawScript: true,
+          ...(run.stdin === undefined ? {} : { stdin: run.stdin }),
+        });
+        const stopped = result.exitCode === TIMEOUT_EXIT_CODE && (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr));
+        const timedOut = stopped && !abortedByCaller;
+        return {
+          stdout: result.stdout,
+          stderr: result.stderr,
+          exitCode: stopped && abortedByCaller ? ABORT_EXIT_CODE : result.exitCode,
+          timedOut,
+        };
+      } finally {
+        clearTimeout(timer);
+        run.abortSignal?.removeEventListener("abort", onAbort);
+      }
+    },
+  };
+}

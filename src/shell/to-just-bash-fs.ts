@@ -1,0 +1,372 @@
+/**
+ * Our backend as a just-bash store: `toJustBashFs(gate)` gives just-bash's `IFileSystem` over a
+ * gated {@link FileSystem}, so `cat`, `grep -rn`, `sed -i` and the rest see exactly the files the
+ * read, write and edit tools see, and pass the same gate.
+ *
+ * @module
+ */
+import type { BufferEncoding, ByteString, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from "just-bash";
+import type { Gate } from "../fs/gate.js";
+import { isWithin, resolvePath } from "../fs/path.js";
+import { FsError, type FileStat, type FileSystem } from "../fs/types.js";
+import { concatBytes, decodeBytes, encodeText, latin1FromUint8Array, type ByteEncoding } from "./bytes.js";
+import { loadJustBash, loadedJustBash, trustedRunnerOf, type TrustedRunner } from "./just-bash-module.js";
+
+/** How long a `stat`/`lstat` answer is reused by default, in milliseconds. */
+export const DEFAULT_STAT_CACHE_MS = 1_000;
+/** Permission bits reported for a file whose backend keeps none. */
+export const DEFAULT_FILE_MODE = 0o644;
+/** Permission bits reported for a directory whose backend keeps none. */
+export const DEFAULT_DIRECTORY_MODE = 0o755;
+
+/** Options of {@link toJustBashFs}. */
+export interface ToJustBashFsOptions {
+  /**
+   * How long a `stat`/`lstat` result (or its `ENOENT`) is reused, in milliseconds. Slow backends
+   * (OPFS) gain most: just-bash stats the same path many times in one command. Every write,
+   * removal or rename made through this adapter clears the cache; changes made by others show
+   * after at most this long. `0` turns the cache off.
+   * @default 1000
+   */
+  readonly statCacheMs?: number;
+  /**
+   * Runs each backend call as trusted host code. Default: just-bash's
+   * `DefenseInDepthBox.runTrustedAsync` in Node (its defense layer otherwise blocks host code
+   * such as memfs's `process.cwd()` while a script runs), a plain call in browsers.
+   */
+  readonly trusted?: TrustedRunner;
+}
+
+const OPTION_KEYS = ["statCacheMs", "trusted"] as const;
+
+/** just-bash's directory entry with types (not exported by name from its root). */
+type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
+
+/** just-bash's store with the name of the backend under it. */
+export interface JustBashFs extends IFileSystem {
+  /** The backend's name (`memory`, `opfs`, `node`...). */
+  readonly backendName: string;
+}
+
+function isGate(value: Gate | FileSystem): value is Gate {
+  const candidate = value as Partial<Gate>;
+  return typeof candidate.checkCommand === "function" && typeof candidate.check === "function" && candidate.fs !== undefined;
+}
+
+function encodingOf(options: { encoding?: BufferEncoding | null } | BufferEncoding | undefined | null): ByteEncoding {
+  if (typeof options === "string") return options;
+  return options?.encoding ?? "utf8";
+}
+
+function bytesOf(content: FileContent, options: { encoding?: BufferEncoding } | BufferEncoding | undefined): Uint8Array {
+  return typeof content === "string" ? encodeText(content, encodingOf(options)) : content;
+}
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/**
+ * Adapt a gated backend to just-bash's `IFileSystem` (every required method, plus
+ * `readFileBytes` and `readdirWithFileTypes`).
+ *
+ * - Paths from just-bash are normalised lexically (`resolvePath`) and then pass the gate, which
+ *   resolves symlinks and refuses what lies outside the allowed roots with `EACCES`.
+ * - Errors keep the backend's Node-style messages (`ENOENT: no such file or directory, open
+ *   '/a'`), which just-bash turns into `cat: a: No such file or directory`.
+ * - Writes are binary-safe: byte strings (`binary`/`latin1`) and `Uint8Array`s reach the
+ *   backend byte for byte.
+ * - `chmod` and `utimes` are kept by this adapter (our backends store no modes or times): `ls
+ *   -l` shows them until the adapter is dropped. Hard links (`ln` without `-s`) fail with
+ *   `ENOTSUP`; symlinks need a backend with `capabilities.symlink`, else `ENOTSUP` too.
+ * - Directories report size 0 on every backend, so `ls -l` prints the same on disk and in memory.
+ * - `getAllPaths` returns `[]` (just-bash then walks directories for globs).
+ *
+ * @param source - a {@link Gate} (its checked `gate.fs` is used), or a {@link FileSystem} that is
+ *   already gated (for example `gate.fs`). A raw backend passed here is used as is, unchecked:
+ *   pass the gate unless the host means the shell to see the whole backend.
+ * @param options - see {@link ToJustBashFsOptions}.
+ * @returns a fresh adapter with its own stat cache; create one per command run or per session.
+ * @throws TypeError for an unknown option, or a `statCacheMs` that is not a number ≥ 0.
+ * @example
+ * ```ts
+ * import { Bash } from "just-bash";
+ * const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });
+ * const bash = new Bash({ fs: toJustBashFs(gate), cwd: "/w" });
+ * await bash.exec("echo hi > a.txt && cat a.txt"); // stdout "hi\n"; the read tool sees /w/a.txt
+ * ```
+ */
+export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOptions = {}): JustBashFs {
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`toJustBashFs got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
+    }
+  }
+  const statCacheMs = options.statCacheMs ?? DEFAULT_STAT_CACHE_MS;
+  if (typeof statCacheMs !== "number" || !(statCacheMs >= 0)) {
+    throw new TypeError(`toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got ${String(statCacheMs)}`);
+  }
+  const fs: FileSystem = isGate(source) ? source.fs : source;
+  if (fs === undefined || typeof fs.readFile !== "function") {
+    throw new TypeError("toJustBashFs needs a Gate or a FileSystem");
+  }
+
+  // The defense layer of just-bash must let our backend code run; load it now (it is about to be
+  // used) so the first call can use its trusted runner.
+  const ready: Promise<TrustedRunner> =
+    options.trusted !== undefined
+      ? Promise.resolve(options.trusted)
+      : loadJustBash().then(trustedRunnerOf, () => trustedRunnerOf(undefined));
+  let trustedNow: TrustedRunner | undefined = options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
+  async function trusted<T>(work: () => Promise<T>): Promise<T> {
+    trustedNow ??= await ready;
+    return trustedNow(work);
+  }
+
+  const statCache = new Map<string, { readonly atMs: number; readonly stat: Promise<FileStat> }>();
+  const overrides = new Map<string, { mode?: number; mtime?: Date }>();
+
+  function changed(): void {
+    statCache.clear();
+  }
+
+  function dropOverridesUnder(path: string): void {
+    for (const key of [...overrides.keys()]) if (isWithin(path, key)) overrides.delete(key);
+  }
+
+  function statOf(path: string, follow: boolean): Promise<FileStat> {
+    if (statCacheMs === 0) return trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
+    const key = `${follow ? "s" : "l"}${path}`;
+    const now = Date.now();
+    const hit = statCache.get(key);
+    if (hit !== undefined && now - hit.atMs <= statCacheMs) return hit.stat;
+    const stat = trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
+    statCache.set(key, { atMs: now, stat });
+    // Only answers worth repeating stay: a stat or "not found"; other errors are retried.
+    stat.catch((error: unknown) => {
+      if (!isNotFound(error) && statCache.get(key)?.stat === stat) statCache.delete(key);
+    });
+    return stat;
+  }
+
+  function toFsStat(path: string, stat: FileStat): FsStat {
+    const override = overrides.get(path);
+    const isDirectory = stat.type === "directory";
+    const baseMode = stat.mode ?? (isDirectory ? DEFAULT_DIRECTORY_MODE : DEFAULT_FILE_MODE);
+    return {
+      isFile: stat.type === "file",
+      isDirectory,
+      isSymbolicLink: stat.type === "symlink",
+      mode: (override?.mode ?? baseMode) & 0o7777,
+      // Directory sizes differ by backend (4096 on disk, 0 in memory); 0 everywhere keeps listings backend-independent.
+      size: isDirectory ? 0 : stat.size,
+      mtime: override?.mtime ?? new Date(stat.mtimeMs),
+    };
+  }
+
+  const normal = (path: string): string => resolvePath("/", path);
+
+  async function readBytes(path: string): Promise<Uint8Array> {
+    return trusted(() => fs.readFile(normal(path)));
+  }
+
+  async function writeBytes(path: string, data: Uint8Array): Promise<void> {
+    const target = normal(path);
+    try {
+      await trusted(() => fs.writeFile(target, data));
+    } finally {
+      changed();
+      const override = overrides.get(target);
+      if (override !== undefined) delete override.mtime;
+    }
+  }
+
+  async function copy(from: string, to: string, recursive: boolean): Promise<void> {
+    const stat = await trusted(() => fs.lstat(from));
+    if (stat.type === "directory") {
+      if (!recursive) throw new FsError("EISDIR", { syscall: "cp", path: from, dest: to });
+      await trusted(() => fs.mkdir(to, { recursive: true }));
+      const entries = await trusted(() => fs.readdir(from));
+      for (const entry of entries) {
+        await copy(resolvePath(from, entry.name), resolvePath(to, entry.name), true);
+      }
+      return;
+    }
+    if (stat.type === "symlink" && fs.symlink !== undefined && fs.readlink !== undefined) {
+      const target = await trusted(() => fs.readlink!(from));
+      await trusted(() => fs.symlink!(target, to));
+      return;
+    }
+    const data = await trusted(() => fs.readFile(from));
+    await trusted(() => fs.writeFile(to, data));
+  }
+
+  async function mustExist(path: string, syscall: string): Promise<void> {
+    try {
+      await statOf(path, true);
+    } catch (error) {
+      if (FsError.isInstance(error) && error.code === "ENOENT") throw new FsError("ENOENT", { syscall, path, cause: error });
+      throw error;
+    }
+  }
+
+  const adapter: JustBashFs = {
+    backendName: fs.name,
+
+    async readFile(path, readOptions) {
+      return decodeBytes(await readBytes(path), encodingOf(readOptions));
+    },
+
+    async readFileBytes(path) {
+      // just-bash's ByteString is a latin1 string behind an opaque type.
+      return latin1FromUint8Array(await readBytes(path)) as unknown as ByteString;
+    },
+
+    async readFileBuffer(path) {
+      return readBytes(path);
+    },
+
+    async writeFile(path, content, writeOptions) {
+      await writeBytes(path, bytesOf(content, writeOptions));
+    },
+
+    async appendFile(path, content, writeOptions) {
+      const target = normal(path);
+      let existing: Uint8Array = new Uint8Array(0);
+      try {
+        existing = await trusted(() => fs.readFile(target));
+      } catch (error) {
+        if (!(FsError.isInstance(error) && error.code === "ENOENT")) throw error;
+      }
+      await writeBytes(target, concatBytes(existing, bytesOf(content, writeOptions)));
+    },
+
+    async exists(path) {
+      try {
+        await statOf(normal(path), true);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+
+    async stat(path) {
+      const target = normal(path);
+      return toFsStat(target, await statOf(target, true));
+    },
+
+    async lstat(path) {
+      const target = normal(path);
+      return toFsStat(target, await statOf(target, false));
+    },
+
+    async mkdir(path, mkdirOptions?: MkdirOptions) {
+      try {
+        await trusted(() => fs.mkdir(normal(path), { recursive: mkdirOptions?.recursive === true }));
+      } finally {
+        changed();
+      }
+    },
+
+    async readdir(path) {
+      const entries = await trusted(() => fs.readdir(normal(path)));
+      return entries.map((entry) => entry.name).sort();
+    },
+
+    async readdirWithFileTypes(path): Promise<DirentEntry[]> {
+      const entries = await trusted(() => fs.readdir(normal(path)));
+      return entries
+        .map((entry) => ({
+          name: entry.name,
+          isFile: entry.type === "file",
+          isDirectory: entry.type === "directory",
+          isSymbolicLink: entry.type === "symlink",
+        }))
+        .sort((first, second) => (first.name < second.name ? -1 : first.name > second.name ? 1 : 0));
+    },
+
+    async rm(path, rmOptions?: RmOptions) {
+      const target = normal(path);
+      try {
+        await trusted(() => fs.rm(target, { recursive: rmOptions?.recursive === true, force: rmOptions?.force === true }));
+      } finally {
+        changed();
+        dropOverridesUnder(target);
+      }
+    },
+
+    async cp(src, dest, cpOptions?: CpOptions) {
+      try {
+        await copy(normal(src), normal(dest), cpOptions?.recursive === true);
+      } finally {
+        changed();
+      }
+    },
+
+    async mv(src, dest) {
+      const from = normal(src);
+      try {
+        await trusted(() => fs.rename(from, normal(dest)));
+      } finally {
+        changed();
+        dropOverridesUnder(from);
+      }
+    },
+
+    resolvePath(base, path) {
+      return resolvePath(base === "" ? "/" : resolvePath("/", base), path);
+    },
+
+    getAllPaths() {
+      return [];
+    },
+
+    async chmod(path, mode) {
+      const target = normal(path);
+      await mustExist(target, "chmod");
+      overrides.set(target, { ...overrides.get(target), mode: mode & 0o7777 });
+    },
+
+    async symlink(target, linkPath) {
+      const link = normal(linkPath);
+      if (fs.symlink === undefined || fs.capabilities.symlink !== true) {
+        throw new FsError("ENOTSUP", { syscall: "symlink", path: target, dest: link, detail: `the ${fs.name} backend has no symlinks` });
+      }
+      try {
+        await trusted(() => fs.symlink!(target, link));
+      } finally {
+        changed();
+      }
+    },
+
+    async link(existingPath, newPath) {
+      throw new FsError("ENOTSUP", {
+        syscall: "link",
+        path: normal(existingPath),
+        dest: normal(newPath),
+        detail: "hard links are not supported; use cp or ln -s",
+      });
+    },
+
+    async readlink(path) {
+      const target = normal(path);
+      if (fs.readlink === undefined || fs.capabilities.symlink !== true) {
+        await trusted(() => fs.lstat(target));
+        throw new FsError("EINVAL", { syscall: "readlink", path: target });
+      }
+      return trusted(() => fs.readlink!(target));
+    },
+
+    async realpath(path) {
+      return trusted(() => fs.realpath(normal(path)));
+    },
+
+    async utimes(path, _atime, mtime) {
+      const target = normal(path);
+      await mustExist(target, "utime");
+      overrides.set(target, { ...overrides.get(target), mtime });
+    },
+  };
+  return adapter;
+}

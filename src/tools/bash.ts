@@ -1,0 +1,301 @@
+/**
+ * The `bash` tool: run a command line and get its stdout, stderr and exit code. By default the
+ * command runs in just-bash over the tools' own files (through the same gate), so `cat` sees
+ * what `write` wrote and `read` sees what `echo >` wrote; a host can pass another runner (the
+ * real `/bin/bash` of `nodeCommandRunner`, a sandbox).
+ *
+ * @module
+ */
+import type { Gate } from "../fs/gate.js";
+import { describeJustBash, justBashCommandRunner } from "../shell/just-bash-runner.js";
+import type { CommandOutput, CommandRunner } from "../shell/runner.js";
+import type { ShellEnv } from "../shell/shell-env.js";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { offloadOutput } from "./offload.js";
+import { errorResult, textParts, type ShellResult } from "./result.js";
+import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
+import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+
+/** Default command timeout: 2 minutes, in milliseconds. */
+export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
+/** Longest timeout a call may ask for by default: 10 minutes, in milliseconds. */
+export const DEFAULT_BASH_MAX_TIMEOUT_MS = 600_000;
+/** Output shown to the model by default: 30,000 bytes (UTF-8) of stdout and stderr together. */
+export const DEFAULT_BASH_MAX_OUTPUT_BYTES = 30_000;
+
+/** The `bash` tool's own options (besides {@link ToolContextOptions}). */
+export interface BashToolSettings {
+  /**
+   * Runs the commands. Default: just-bash over the tools' backend, through the tools' gate (in
+   * browsers, Workers and Node; just-bash is loaded on the first command).
+   */
+  readonly runner?: CommandRunner;
+  /**
+   * The commands' environment: a fixed object, or a {@link ShellEnv} (from `shellEnv`) read
+   * before each command. Nothing comes from `process.env` unless the host passes it. @default {}
+   */
+  readonly env?: ShellEnv | Readonly<Record<string, string>>;
+  /**
+   * Bytes (UTF-8) of output the model sees. Longer output is cut in the middle (the start and
+   * the end are kept) with a marker saying how much was removed, and saved whole under
+   * `tool-outputs/` for a ranged read. @default DEFAULT_BASH_MAX_OUTPUT_BYTES
+   */
+  readonly maxOutputBytes?: number;
+  /** Timeout of a call that gives none, in milliseconds. @default DEFAULT_BASH_TIMEOUT_MS */
+  readonly defaultTimeoutMs?: number;
+  /** Largest `timeout` a call may ask for, in milliseconds. @default DEFAULT_BASH_MAX_TIMEOUT_MS */
+  readonly maxTimeoutMs?: number;
+}
+
+/** Options of {@link createBashTool}. */
+export interface BashToolOptions extends ToolContextOptions, BashToolSettings {}
+
+/** Input of the `bash` tool. */
+export interface BashInput {
+  /** The command line, run as `bash -c` runs it. */
+  readonly command: string;
+  /** Timeout in milliseconds. @default the tool's `defaultTimeoutMs` */
+  readonly timeout?: number;
+  /** Working directory, relative to the tool's cwd or absolute. @default the tool's cwd */
+  readonly cwd?: string;
+}
+
+/** The keys of {@link BashToolSettings}. */
+export const BASH_SETTING_KEYS = ["runner", "env", "maxOutputBytes", "defaultTimeoutMs", "maxTimeoutMs"] as const;
+
+/** The fields of {@link BashInput}. */
+export const BASH_INPUT_SPEC: InputSpec = {
+  command: { type: "string", required: true, nonEmpty: true, description: "The bash command line to run." },
+  timeout: { type: "integer", min: 1, description: "Timeout in milliseconds; the command is stopped after it." },
+  cwd: { type: "string", nonEmpty: true, description: "Working directory for this command, relative to the default one or absolute." },
+};
+
+function positiveInteger(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`createBashTool ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** The model-facing text of an output: stdout, then stderr under a `[stderr]` line. */
+function renderBody(out: Pick<CommandOutput, "stdout" | "stderr">): string {
+  const withNewline = (text: string): string => (text === "" || text.endsWith("\n") ? text : `${text}\n`);
+  let body = withNewline(out.stdout);
+  if (out.stderr !== "") body += `[stderr]\n${withNewline(out.stderr)}`;
+  return body;
+}
+
+function countLines(bytes: Uint8Array, from: number, to: number): number {
+  let lines = 0;
+  for (let index = from; index < to; index++) if (bytes[index] === 10) lines++;
+  return lines;
+}
+
+/** Where to cut `bytes` to keep about `keepBytes`: half at the start, half at the end, on line ends when near. */
+function middleCut(bytes: Uint8Array, keepBytes: number): { headEnd: number; tailStart: number } {
+  const half = Math.floor(keepBytes / 2);
+  let headEnd = half;
+  while (headEnd > 0 && ((bytes[headEnd] ?? 0) & 0xc0) === 0x80) headEnd--;
+  const lineEnd = bytes.lastIndexOf(10, headEnd - 1);
+  if (lineEnd >= half / 2) headEnd = lineEnd + 1;
+  let tailStart = bytes.length - (keepBytes - half);
+  while (tailStart < bytes.length && ((bytes[tailStart] ?? 0) & 0xc0) === 0x80) tailStart++;
+  const lineStart = bytes.indexOf(10, tailStart);
+  if (lineStart >= 0 && lineStart + 1 - tailStart <= (keepBytes - half) / 2) tailStart = lineStart + 1;
+  return { headEnd, tailStart: Math.max(tailStart, headEnd) };
+}
+
+const decoder = new TextDecoder();
+
+/** Cut `text` in the middle to at most about `maxBytes`, with `marker(removedBytes, removedLines, headLines)` between. */
+function cutMiddle(
+  text: string,
+  maxBytes: number,
+  marker: (removedBytes: number, removedLines: number, headLines: number) => string,
+): { text: string; cut: boolean } {
+  if (text.length * 3 <= maxBytes) return { text, cut: false };
+  const bytes = encodeUtf8(text);
+  if (bytes.length <= maxBytes) return { text, cut: false };
+  const { headEnd, tailStart } = middleCut(bytes, maxBytes);
+  const head = decoder.decode(bytes.subarray(0, headEnd));
+  const tail = decoder.decode(bytes.subarray(tailStart));
+  const note = marker(tailStart - headEnd, countLines(bytes, headEnd, tailStart), countLines(bytes, 0, headEnd));
+  return { text: `${head}${head === "" || head.endsWith("\n") ? "" : "\n"}${note}\n${tail}`, cut: true };
+}
+
+function shortMarker(removedBytes: number, removedLines: number): string {
+  return `[… ${formatBytes(removedBytes)} (${plural(removedLines, "line")}) removed …]`;
+}
+
+/**
+ * Create the `bash` tool.
+ *
+ * Each call: the `cwd` input (if any) is resolved against the tool's cwd and checked by the gate
+ * (`listDir`); the command is checked by `gate.checkCommand` (`runBash` allow rules by prefix or
+ * glob, else the `approve` callback, else refused, with the rule to add in the message; with no
+ * `runBash` rules every command is admitted); then the runner runs it with the environment, the
+ * timeout and the call's abort signal.
+ *
+ * Result: `stdout`, `stderr`, `exitCode`, and one text part: stdout, then `[stderr]` and stderr,
+ * then `[exit code N]`. A non-zero exit is still `ok: true` (the command ran). Output over
+ * `maxOutputBytes` is cut in the middle with `[… 1.2 MiB (1,302,345 bytes) (20,000 lines)
+ * removed from the middle …]` naming the file under `tool-outputs/` that holds all of it
+ * (`outputPath`). Failures (`ok: false`): `ETIMEDOUT` (stopped at the timeout, exit code 124,
+ * partial output kept), `EDENIED` (command or cwd refused), `ENOENT`/`ENOTDIR` (cwd missing),
+ * `EIO` (the runner could not start, e.g. just-bash failed to load).
+ *
+ * @param options - the shared context options plus {@link BashToolSettings}.
+ * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.
+ * @throws TypeError at creation for an unknown option, a non-positive or non-integer number
+ *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, or an
+ *   `env` that is neither a function nor an object. `execute` rethrows the abort reason when the
+ *   call's abort signal fires.
+ * @example
+ * ```ts
+ * const bash = createBashTool({ fs: memoryFileSystem(), cwd: "/w" });
+ * const result = await bash.execute({ command: "echo hi > a.txt && cat a.txt" });
+ * result.stdout; // "hi\n"; result.parts[0].text === "hi\n[exit code 0]"
+ * ```
+ */
+export function createBashTool(options: BashToolOptions): CoreTool<BashInput, ShellResult> {
+  assertKnownOptions("createBashTool", options, [...CONTEXT_OPTION_KEYS, ...BASH_SETTING_KEYS]);
+  const resolve = createContextResolver("createBashTool", options);
+  const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_BASH_MAX_OUTPUT_BYTES);
+  const maxTimeoutMs = positiveInteger("maxTimeoutMs", options.maxTimeoutMs, DEFAULT_BASH_MAX_TIMEOUT_MS);
+  const defaultTimeoutMs = positiveInteger("defaultTimeoutMs", options.defaultTimeoutMs, Math.min(DEFAULT_BASH_TIMEOUT_MS, maxTimeoutMs));
+  if (defaultTimeoutMs > maxTimeoutMs) {
+    throw new TypeError(`createBashTool defaultTimeoutMs (${defaultTimeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`);
+  }
+  const runner = options.runner;
+  if (runner !== undefined && (typeof runner !== "object" || runner === null || typeof runner.run !== "function" || typeof runner.describe !== "function")) {
+    throw new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })");
+  }
+  const env = options.env;
+  if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
+    throw new TypeError("createBashTool env must be an object of strings or a function returning one (see shellEnv)");
+  }
+  const defaultRunners = new WeakMap<Gate, CommandRunner>();
+  const runnerFor = (gate: Gate): CommandRunner => {
+    if (runner !== undefined) return runner;
+    let made = defaultRunners.get(gate);
+    if (made === undefined) {
+      made = justBashCommandRunner({ fs: gate });
+      defaultRunners.set(gate, made);
+    }
+    return made;
+  };
+
+  const cwd = options.cwd ?? options.allowedRoots?.[0] ?? "/";
+  const engine =
+    runner?.describe() ?? describeJustBash(typeof options.fs === "function" ? undefined : options.fs.name);
+  const description =
+    `Run a bash command line and get its stdout, stderr and exit code. ${engine} ` +
+    `Working directory: ${cwd} (every call starts there; cd does not carry over; pass cwd to run elsewhere). ` +
+    `Timeout: ${formatCount(defaultTimeoutMs)} ms unless you pass timeout (at most ${formatCount(maxTimeoutMs)} ms). ` +
+    `Output over ${formatCount(maxOutputBytes)} bytes is cut in the middle and saved whole under tool-outputs/ for read.`;
+
+  const schema = specSchema(BASH_INPUT_SPEC);
+  const inputSchema = {
+    ...schema,
+    properties: {
+      ...(schema.properties as Record<string, unknown>),
+      timeout: { type: "integer", minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); the command is stopped after it.` },
+    },
+  } as typeof schema;
+
+  function validate(input: unknown): BashInput {
+    const checked = checkInput<BashInput>("bash", input, BASH_INPUT_SPEC);
+    if (checked.timeout !== undefined && checked.timeout > maxTimeoutMs) {
+      throw new ToolInputError(`bash input timeout must be ≤ ${maxTimeoutMs} (milliseconds), got ${checked.timeout}`);
+    }
+    return checked;
+  }
+
+  async function finish(ctx: ToolContext, out: CommandOutput, timeoutMs: number): Promise<ShellResult> {
+    const body = renderBody(out);
+    let outputPath: string | undefined;
+    const shown = await (async () => {
+      const bytes = encodeUtf8(body);
+      if (body.length * 3 <= maxOutputBytes || bytes.length <= maxOutputBytes) return body;
+      const saved = await offloadOutput(ctx, body, { thresholdBytes: 1, previewBytes: 1 });
+      outputPath = saved.path;
+      const where =
+        outputPath === undefined
+          ? "the full output could not be saved"
+          : `the full output (${formatBytes(bytes.length)}) is saved in ${ctx.gate.display(outputPath)}`;
+      return cutMiddle(body, maxOutputBytes, (removedBytes, removedLines, headLines) =>
+        `[… ${formatBytes(removedBytes)} (${plural(removedLines, "line")}) removed from the middle; ${where}` +
+        (outputPath === undefined ? "" : `: read it in ranges with read (offset=${headLines + 1}, limit=500) or search it with grep`) +
+        " …]",
+      ).text;
+    })();
+    const dropped = out.droppedBytes !== undefined && out.droppedBytes > 0 ? `[the runner dropped ${formatBytes(out.droppedBytes)} of output past its memory cap]\n` : "";
+    const stdout = cutMiddle(out.stdout, maxOutputBytes, shortMarker).text;
+    const stderr = cutMiddle(out.stderr, maxOutputBytes, shortMarker).text;
+    const fields = { stdout, stderr, exitCode: out.exitCode, ...(outputPath === undefined ? {} : { outputPath }) };
+    if (out.timedOut) {
+      const message =
+        `The command timed out after ${formatCount(timeoutMs)} ms and was stopped (exit code ${out.exitCode}). ` +
+        `Pass a larger timeout (at most ${formatCount(maxTimeoutMs)} ms), or split the work into shorter commands.`;
+      return {
+        kind: "shell",
+        ok: false,
+        parts: textParts(`${shown}${dropped}[${message}]`),
+        error: { code: "ETIMEDOUT", message },
+        ...fields,
+        timedOut: true,
+      };
+    }
+    return { kind: "shell", ok: true, parts: textParts(`${shown}${dropped}[exit code ${out.exitCode}]`), ...fields };
+  }
+
+  return {
+    name: "bash",
+    description,
+    inputSchema,
+    validate,
+    async execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      let directory = gate.cwd;
+      if (input.cwd !== undefined) {
+        const checked = await gate.check(input.cwd, "list");
+        if (!checked.ok) return errorResult("shell", checked.error);
+        directory = checked.path;
+        const display = gate.display(directory);
+        try {
+          const stat = await gate.fs.stat(directory);
+          if (stat.type !== "directory") {
+            return errorResult("shell", { code: "ENOTDIR", path: directory, message: `Cannot run in ${display}: it is not a directory.` });
+          }
+        } catch {
+          return errorResult("shell", { code: "ENOENT", path: directory, message: `Cannot run in ${display}: no such directory.` });
+        }
+      }
+      const allowed = await gate.checkCommand(input.command);
+      if (!allowed.ok) return errorResult("shell", allowed.error);
+
+      const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
+      const timeoutMs = input.timeout ?? defaultTimeoutMs;
+      const environment = typeof env === "function" ? env() : { ...env };
+      let out: CommandOutput;
+      try {
+        out = await runnerFor(gate).run({
+          command: input.command,
+          cwd: directory,
+          env: environment,
+          timeoutMs,
+          ...(abortSignal === undefined ? {} : { abortSignal }),
+        });
+      } catch (error) {
+        if (abortSignal?.aborted) throw abortSignal.reason;
+        const reason = error instanceof Error ? error.message : String(error);
+        return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
+      }
+      if (abortSignal?.aborted) throw abortSignal.reason;
+      return finish(ctx, out, timeoutMs);
+    },
+  };
+}
