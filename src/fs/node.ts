@@ -417,3 +417,4 @@ export function nodeDigest(): Digest {
 }
 
 // Shell: the Node command runner is re-exported from this entry (better-fs-tools/node) below.
+export { nodeCommandRunner, DEFAULT_NODE_MAX_OUTPUT_BYTES, DEFAULT_KILL_GRACE_MS, type NodeCommandRunnerOptions } from "../shell/node-runner.js";
