@@ -1,0 +1,120 @@
+/**
+ * `createFsTools`: the whole tool set over one backend, sharing one read-before-write store,
+ * one set of locks, one digest and one clock, so a `read` lets a later `edit` through and two
+ * mutations of one file (by edit, write or apply_patch) serialise.
+ *
+ * @module
+ */
+import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "./apply-patch.js";
+import { createBashTool, type BashInput, type BashToolSettings } from "./bash.js";
+import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
+import { createEditTool, type EditInput, type EditToolSettings } from "./edit.js";
+import { createGlobTool, type GlobInput, type GlobToolSettings } from "./glob.js";
+import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js";
+import { createListTool, type ListInput, type ListToolSettings } from "./list.js";
+import { createReadTool, type ReadInput, type ReadToolSettings } from "./read.js";
+import type { MutationResult, ReadResult, SearchResult, ShellResult } from "./result.js";
+import { memoryLocks, memoryStore, sha256Digest, systemClock, type FileStateStore } from "./state.js";
+import type { CoreTool } from "./tool.js";
+import { createWriteTool, type WriteInput, type WriteToolSettings } from "./write.js";
+
+/** The `apply_patch` tool's own options (those of {@link ApplyPatchToolOptions} beyond the shared ones). */
+export type ApplyPatchToolSettings = Omit<ApplyPatchToolOptions, keyof ToolContextOptions>;
+
+/** Options of {@link createFsTools}: the shared context, plus each tool's own settings under its name. */
+export interface FsToolsOptions extends Omit<ToolContextOptions, "state"> {
+  /**
+   * Read-before-write store shared by all tools. `false` turns the check off.
+   * @default a fresh {@link memoryStore} (one session)
+   */
+  readonly state?: PerCall<FileStateStore> | false;
+  readonly read?: ReadToolSettings;
+  readonly write?: WriteToolSettings;
+  readonly edit?: EditToolSettings;
+  readonly list?: ListToolSettings;
+  readonly glob?: GlobToolSettings;
+  readonly grep?: GrepToolSettings;
+  /** Settings of `apply_patch` (createApplyPatchTool, src/tools/apply-patch.ts). */
+  readonly applyPatch?: ApplyPatchToolSettings;
+  /** Settings of `bash` (createBashTool, src/tools/bash.ts). */
+  readonly bash?: BashToolSettings;
+}
+
+/** The tools of {@link createFsTools}, by core name. */
+export interface FsTools {
+  readonly read: CoreTool<ReadInput, ReadResult>;
+  readonly write: CoreTool<WriteInput, MutationResult>;
+  readonly edit: CoreTool<EditInput, MutationResult>;
+  readonly list: CoreTool<ListInput, SearchResult>;
+  readonly glob: CoreTool<GlobInput, SearchResult>;
+  readonly grep: CoreTool<GrepInput, SearchResult>;
+  readonly apply_patch: CoreTool<ApplyPatchInput, MutationResult>;
+  readonly bash: CoreTool<BashInput, ShellResult>;
+}
+
+const TOOL_SETTING_KEYS = ["read", "write", "edit", "list", "glob", "grep", "applyPatch", "bash"] as const;
+
+const FACTORY = "createFsTools";
+
+function settingsOf<T extends object>(options: FsToolsOptions, key: (typeof TOOL_SETTING_KEYS)[number]): T {
+  const value = options[key];
+  if (value === undefined) return {} as T;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError(`${FACTORY} ${key} must be an object of ${key} settings`);
+  }
+  for (const shared of CONTEXT_OPTION_KEYS) {
+    if (Object.hasOwn(value, shared)) {
+      throw new TypeError(`${FACTORY} ${key}.${shared}: shared options (${CONTEXT_OPTION_KEYS.join(", ")}) go at the top level, not under ${key}`);
+    }
+  }
+  return value as T;
+}
+
+/**
+ * Create every core tool over one backend with shared state.
+ *
+ * @param options - the shared context (`fs`, `cwd`, `allowedRoots`, `permissions`, `state`,
+ *   `locks`, `digest`, `clock`) and per-tool settings under `read`, `write`, `edit`, `list`,
+ *   `glob`, `grep`, `applyPatch`, `bash`.
+ * @returns `{ read, write, edit, list, glob, grep, apply_patch, bash }`. They share one store
+ *   (default {@link memoryStore}: edit and overwrite need a prior read and fail on a stale file),
+ *   one {@link memoryLocks}, one digest ({@link sha256Digest}) and one clock.
+ * @throws TypeError at creation for an unknown option (top level or in a tool's settings), a
+ *   shared option under a tool's key, or a bad value (named).
+ * @example
+ * ```ts
+ * const fs = memoryFileSystem({ files: { "/w/a.py": "debug = True\n" } });
+ * const tools = createFsTools({ fs, cwd: "/w" });
+ * await tools.read.execute({ path: "a.py" });
+ * await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" });
+ * ```
+ */
+export function createFsTools(options: FsToolsOptions): FsTools {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
+  const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTING_KEYS];
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(`${FACTORY} got an unknown option "${key}". Known options: ${known.join(", ")}`);
+    }
+  }
+  const shared: ToolContextOptions = {
+    fs: options.fs,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.allowedRoots !== undefined ? { allowedRoots: options.allowedRoots } : {}),
+    ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
+    ...(options.state === false ? {} : { state: options.state ?? memoryStore() }),
+    locks: options.locks ?? memoryLocks(),
+    digest: options.digest ?? sha256Digest(),
+    clock: options.clock ?? systemClock,
+  };
+  return Object.freeze({
+    read: createReadTool({ ...shared, ...settingsOf<ReadToolSettings>(options, "read") }),
+    write: createWriteTool({ ...shared, ...settingsOf<WriteToolSettings>(options, "write") }),
+    edit: createEditTool({ ...shared, ...settingsOf<EditToolSettings>(options, "edit") }),
+    list: createListTool({ ...shared, ...settingsOf<ListToolSettings>(options, "list") }),
+    glob: createGlobTool({ ...shared, ...settingsOf<GlobToolSettings>(options, "glob") }),
+    grep: createGrepTool({ ...shared, ...settingsOf<GrepToolSettings>(options, "grep") }),
+    apply_patch: createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") }),
+    bash: createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") }),
+  });
+}

@@ -1,0 +1,264 @@
+/**
+ * The `grep` tool: lines matching a JavaScript regular expression, as `path:line:text`, over a
+ * file or a directory tree (bounded concurrent walk, optional glob filter), with caps on matches
+ * and line length.
+ *
+ * Speed: each file is read and decoded once; the expression is tested on the whole text first
+ * (with the `m` flag) and lines are only looked at in files that match, and then only the lines
+ * around each hit, with no per-line allocation for the rest.
+ *
+ * @module
+ */
+import picomatch from "picomatch";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import { toolErrorFromFs } from "./fs-failure.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { offloadOutput } from "./offload.js";
+import { positiveIntegerOption } from "./read.js";
+import { errorResult, textParts, type SearchResult } from "./result.js";
+import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
+import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8Lenient, formatCount, plural } from "./text.js";
+import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { compareCodeUnits, createLimiter, walkFileSystem, walkFiles } from "./walk.js";
+
+/** Default most matching lines shown: 200. */
+export const DEFAULT_MAX_GREP_MATCHES = 200;
+
+/** Default longest matching line shown, in characters: 500; longer lines show a window around the match. */
+export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
+
+/** The `grep` tool's own options. */
+export interface GrepToolSettings extends SearchSettings {
+  /** Most matching lines shown; all are counted. @default DEFAULT_MAX_GREP_MATCHES */
+  readonly maxMatches?: number;
+  /** Longest line shown, in characters; longer ones are cut around the match with `…`. @default DEFAULT_MAX_GREP_LINE_LENGTH */
+  readonly maxLineLength?: number;
+}
+
+/** Options of {@link createGrepTool}. */
+export interface GrepToolOptions extends ToolContextOptions, GrepToolSettings {}
+
+/** Input of the `grep` tool. */
+export interface GrepInput {
+  /** A JavaScript regular expression (no slashes, no flags), tested against each line. */
+  readonly pattern: string;
+  /** File or directory to search. @default "." (the working directory) */
+  readonly path?: string;
+  /** Only files whose path (relative to `path`) matches this glob; a glob without `/` matches the file name (`*.ts`). */
+  readonly glob?: string;
+  /** Match letters case-insensitively. @default false */
+  readonly ignoreCase?: boolean;
+}
+
+/** The keys of {@link GrepToolSettings}. */
+export const GREP_SETTING_KEYS = ["maxMatches", "maxLineLength", ...SEARCH_SETTING_KEYS] as const;
+
+/** The fields of {@link GrepInput}. */
+export const GREP_INPUT_SPEC: InputSpec = {
+  pattern: { type: "string", required: true, nonEmpty: true, description: "JavaScript regular expression tested against each line, e.g. `function \\w+\\(` (escape regex characters for literal text)." },
+  path: { type: "string", nonEmpty: true, description: "File or directory to search, relative to the working directory or absolute. Omit for the working directory." },
+  glob: { type: "string", nonEmpty: true, description: "Only search files matching this glob, e.g. `*.ts` (file name) or `src/**/*.md` (path relative to path)." },
+  ignoreCase: { type: "boolean", description: "Case-insensitive matching. Default false." },
+};
+
+/** The default description of the `grep` tool. */
+export const GREP_DESCRIPTION =
+  "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
+  "Binary files are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed.";
+
+/**
+ * Compile the model's pattern: with the `u` flag when it is valid there (so `\p{L}` works),
+ * else without.
+ *
+ * @returns the per-line expression, or the syntax error's message.
+ */
+export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp | string {
+  const flags = ignoreCase ? "i" : "";
+  try {
+    return new RegExp(pattern, `${flags}u`);
+  } catch {
+    try {
+      return new RegExp(pattern, flags);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  }
+}
+
+interface FileHits {
+  readonly display: string;
+  readonly lines: number[];
+  readonly texts: string[];
+}
+
+/**
+ * Create the `grep` tool.
+ *
+ * @param options - the shared context options plus `maxMatches`, `maxLineLength` (characters),
+ *   `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
+ * @returns a {@link CoreTool} named `grep`: `path:line:text` lines sorted by path then line, at
+ *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
+ *   that says so; `count` is the number of matching lines. Failures: `EINPUT` (invalid regular
+ *   expression or glob), `ENOENT`, `EDENIED`.
+ * @throws TypeError at creation for an unknown option or a bad value.
+ * @example
+ * ```ts
+ * const grep = createGrepTool({ fs, cwd: "/w" });
+ * await grep.execute({ pattern: "TODO", glob: "*.ts" }); // "src/a.ts:12:// TODO: ..."
+ * ```
+ */
+export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, SearchResult> {
+  assertKnownOptions("createGrepTool", options, [...CONTEXT_OPTION_KEYS, ...GREP_SETTING_KEYS]);
+  const maxMatches = positiveIntegerOption("createGrepTool", "maxMatches", options.maxMatches, DEFAULT_MAX_GREP_MATCHES);
+  const maxLineLength = positiveIntegerOption("createGrepTool", "maxLineLength", options.maxLineLength, DEFAULT_MAX_GREP_LINE_LENGTH);
+  const settings = resolveSearchSettings("createGrepTool", options);
+  const resolve = createContextResolver("createGrepTool", options);
+  return {
+    name: "grep",
+    description: GREP_DESCRIPTION,
+    inputSchema: specSchema(GREP_INPUT_SPEC),
+    validate(input) {
+      const checked = checkInput<GrepInput>("grep", input, GREP_INPUT_SPEC);
+      const compiled = compileGrepPattern(checked.pattern, checked.ignoreCase === true);
+      if (typeof compiled === "string") throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
+      return checked;
+    },
+    async execute(input: GrepInput, call?: ToolCall): Promise<SearchResult> {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
+      if (typeof lineRe === "string") {
+        return errorResult("search", { code: "EINPUT", message: `Invalid regular expression ${JSON.stringify(input.pattern)}: ${lineRe}` });
+      }
+      let filter: ((path: string) => boolean) | undefined;
+      if (input.glob !== undefined) {
+        try {
+          filter = picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") });
+        } catch (error) {
+          return errorResult("search", { code: "EINPUT", message: `Invalid glob ${JSON.stringify(input.glob)}: ${error instanceof Error ? error.message : String(error)}` });
+        }
+      }
+      const checked = await gate.check(input.path ?? ".", "read");
+      if (!checked.ok) return errorResult("search", checked.error);
+      const root = checked.path;
+      const rootDisplay = gate.display(root) || ".";
+      const fs = walkFileSystem(gate, checked);
+      const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
+      const limit = createLimiter(settings.concurrency);
+      const hits: FileHits[] = [];
+      let searched = 0;
+
+      const searchFile = async (path: string): Promise<void> => {
+        let bytes: Uint8Array;
+        try {
+          bytes = await limit(() => fs.readFile(path));
+        } catch {
+          return; // vanished or unreadable during the walk: not a match
+        }
+        searched++;
+        // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
+        if (bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) return;
+        const text = decodeUtf8Lenient(bytes);
+        const found = matchLines(text, scanRe, lineRe, maxLineLength);
+        if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
+      };
+
+      try {
+        const stat = await fs.stat(root);
+        if (stat.type === "directory") {
+          await walkFiles({
+            fs,
+            root,
+            limit,
+            signal: call?.abortSignal,
+            ignoreDirectories: settings.ignoreDirectories,
+            onEntry: (path, relative, entry) => {
+              if (entry.type !== "file") return;
+              if (filter !== undefined && !filter(relative)) return;
+              return searchFile(path);
+            },
+          });
+        } else if (filter === undefined || filter(root.slice(root.lastIndexOf("/") + 1))) {
+          await searchFile(root);
+        }
+      } catch (error) {
+        return errorResult("search", toolErrorFromFs(error, root, rootDisplay));
+      }
+
+      let total = 0;
+      for (const file of hits) total += file.lines.length;
+      const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
+      if (total === 0) {
+        return {
+          kind: "search",
+          ok: true,
+          parts: textParts(`No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`),
+          count: 0,
+        };
+      }
+      hits.sort((a, b) => compareCodeUnits(a.display, b.display));
+      const out: string[] = [];
+      outer: for (const file of hits) {
+        for (let i = 0; i < file.lines.length; i++) {
+          if (out.length >= maxMatches) break outer;
+          out.push(`${file.display}:${file.lines[i]}:${file.texts[i]}`);
+        }
+      }
+      const truncated = total > out.length;
+      let text = out.join("\n");
+      if (truncated) {
+        text += `\n[Showed ${formatCount(out.length)} of ${formatCount(total)} matching lines in ${plural(hits.length, "file")}. Narrow the pattern, path or glob to see the rest.]`;
+      }
+      if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+      return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
+    },
+  };
+}
+
+/**
+ * The matching lines of `text`: `scanRe` (global, multiline) finds candidate positions in the
+ * whole text; each candidate's line is then tested with `lineRe` alone, so results are exactly
+ * "lines matching the expression". Returns undefined when nothing matches.
+ */
+function matchLines(
+  text: string,
+  scanRe: RegExp,
+  lineRe: RegExp,
+  maxLineLength: number,
+): { lines: number[]; texts: string[] } | undefined {
+  scanRe.lastIndex = 0;
+  let match = scanRe.exec(text);
+  if (match === null) return undefined;
+  const lines: number[] = [];
+  const texts: string[] = [];
+  let lineNumber = 1;
+  let counted = 0;
+  while (match !== null) {
+    const at = match.index;
+    const lineStart = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
+    let lineEnd = text.indexOf("\n", at);
+    if (lineEnd < 0) lineEnd = text.length;
+    for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < lineStart; nl = text.indexOf("\n", nl + 1)) lineNumber++;
+    counted = lineStart;
+    const bodyEnd = lineEnd > lineStart && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    const line = text.slice(lineStart, bodyEnd);
+    const inLine = lineRe.exec(line);
+    if (inLine !== null) {
+      lines.push(lineNumber);
+      texts.push(line.length > maxLineLength ? windowAround(line, inLine.index, maxLineLength) : line);
+    }
+    if (lineEnd >= text.length) break;
+    scanRe.lastIndex = lineEnd + 1;
+    match = scanRe.exec(text);
+  }
+  return lines.length === 0 ? undefined : { lines, texts };
+}
+
+/** At most `maxLength` characters of `line` around `at`, with `…` where it was cut. */
+function windowAround(line: string, at: number, maxLength: number): string {
+  let start = Math.max(0, Math.min(at - Math.floor(maxLength / 4), line.length - maxLength));
+  const code = line.charCodeAt(start);
+  if (start > 0 && code >= 0xdc00 && code <= 0xdfff) start++;
+  const end = start + cutIndexByChars(line.slice(start), maxLength);
+  return `${start > 0 ? "…" : ""}${line.slice(start, end)}${end < line.length ? "…" : ""}`;
+}

@@ -1,0 +1,133 @@
+/**
+ * The `list` tool: a directory's entries with sizes, directories marked with `/`, sorted, capped.
+ *
+ * @module
+ */
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import { toolErrorFromFs } from "./fs-failure.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { offloadOutput } from "./offload.js";
+import { positiveIntegerOption } from "./read.js";
+import { errorResult, textParts, type SearchResult } from "./result.js";
+import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
+import { formatCount, plural } from "./text.js";
+import type { CoreTool, ToolCall } from "./tool.js";
+import { compareCodeUnits, createLimiter, walkFileSystem } from "./walk.js";
+import type { DirEntry } from "../fs/types.js";
+
+/** Default most entries shown by `list`: 1,000. */
+export const DEFAULT_MAX_LIST_ENTRIES = 1000;
+
+/** The `list` tool's own options. */
+export interface ListToolSettings extends SearchSettings {
+  /** Most entries shown; the rest are counted. @default DEFAULT_MAX_LIST_ENTRIES */
+  readonly maxEntries?: number;
+}
+
+/** Options of {@link createListTool}. */
+export interface ListToolOptions extends ToolContextOptions, ListToolSettings {}
+
+/** Input of the `list` tool. */
+export interface ListInput {
+  /** Directory, relative to cwd or absolute. @default "." (the working directory) */
+  readonly path?: string;
+}
+
+/** The keys of {@link ListToolSettings}. */
+export const LIST_SETTING_KEYS = ["maxEntries", ...SEARCH_SETTING_KEYS] as const;
+
+/** The fields of {@link ListInput}. */
+export const LIST_INPUT_SPEC: InputSpec = {
+  path: { type: "string", nonEmpty: true, description: "Directory to list, relative to the working directory or absolute. Omit for the working directory." },
+};
+
+/** The default description of the `list` tool. */
+export const LIST_DESCRIPTION =
+  "List a directory: one entry per line, sorted by name, directories ending in `/`, files with their size in bytes, symlinks as `name@`. " +
+  "Use glob to find files by pattern across directories.";
+
+/**
+ * Create the `list` tool.
+ *
+ * @param options - the shared context options plus `maxEntries`, `concurrency` (stat calls in
+ *   flight) and `offload`.
+ * @returns a {@link CoreTool} named `list`: lines like `README.md (1,234 bytes)`, `src/`,
+ *   `link@ -> target`, sorted by name (UTF-16 code units), at most `maxEntries`, then
+ *   `[… N more entries not shown (M in all). ...]`. `count` is the number of entries. Failures:
+ *   `ENOENT`, `ENOTDIR` (a file: suggests read), `EDENIED`.
+ * @throws TypeError at creation for an unknown option or a bad value.
+ * @example
+ * ```ts
+ * const list = createListTool({ fs, cwd: "/w" });
+ * await list.execute({ path: "src" }); // "a.ts (120 bytes)\nlib/"
+ * ```
+ */
+export function createListTool(options: ListToolOptions): CoreTool<ListInput, SearchResult> {
+  assertKnownOptions("createListTool", options, [...CONTEXT_OPTION_KEYS, ...LIST_SETTING_KEYS]);
+  const maxEntries = positiveIntegerOption("createListTool", "maxEntries", options.maxEntries, DEFAULT_MAX_LIST_ENTRIES);
+  const settings = resolveSearchSettings("createListTool", options);
+  const resolve = createContextResolver("createListTool", options);
+  return {
+    name: "list",
+    description: LIST_DESCRIPTION,
+    inputSchema: specSchema(LIST_INPUT_SPEC),
+    validate: (input) => checkInput<ListInput>("list", input, LIST_INPUT_SPEC),
+    async execute(input: ListInput, call?: ToolCall): Promise<SearchResult> {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      const checked = await gate.check(input.path ?? ".", "list");
+      if (!checked.ok) return errorResult("search", checked.error);
+      const path = checked.path;
+      const display = gate.display(path) || ".";
+      const fs = walkFileSystem(gate, checked);
+      let entries: DirEntry[];
+      try {
+        const stat = await fs.stat(path);
+        if (stat.type !== "directory") {
+          return errorResult("search", {
+            code: "ENOTDIR",
+            path,
+            message: `${display} is a file, not a directory. Use read to see its content.`,
+          });
+        }
+        entries = await fs.readdir(path);
+      } catch (error) {
+        return errorResult("search", toolErrorFromFs(error, path, display));
+      }
+      entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+      if (entries.length === 0) {
+        return { kind: "search", ok: true, parts: textParts(`${display} is an empty directory.`), count: 0 };
+      }
+      const shown = entries.slice(0, maxEntries);
+      const limit = createLimiter(settings.concurrency);
+      const prefix = path === "/" ? "/" : `${path}/`;
+      const lines = await Promise.all(
+        shown.map(async (entry): Promise<string> => {
+          signalCheck(call);
+          if (entry.type === "directory") return `${entry.name}/`;
+          if (entry.type === "symlink") {
+            const target = fs.readlink === undefined ? undefined : await limit(() => fs.readlink!(prefix + entry.name)).catch(() => undefined);
+            return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
+          }
+          if (entry.type === "other") return `${entry.name} (special file)`;
+          const size = await limit(() => fs.stat(prefix + entry.name)).then(
+            (stat) => stat.size,
+            () => undefined,
+          );
+          return size === undefined ? entry.name : `${entry.name} (${plural(size, "byte")})`;
+        }),
+      );
+      let text = lines.join("\n");
+      const truncated = entries.length > shown.length;
+      if (truncated) {
+        text += `\n[… ${formatCount(entries.length - shown.length)} more ${entries.length - shown.length === 1 ? "entry" : "entries"} not shown (${formatCount(entries.length)} in all). Use glob with a pattern to narrow the list.]`;
+      }
+      if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+      return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
+    },
+  };
+}
+
+function signalCheck(call: ToolCall | undefined): void {
+  call?.abortSignal?.throwIfAborted();
+}

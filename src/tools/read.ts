@@ -1,0 +1,298 @@
+/**
+ * The `read` tool: a text file as numbered lines (`1|one`), a range of it by line, an image as a
+ * media part; binary, non-UTF-8, oversized files and directories give errors that say what to do.
+ *
+ * @module
+ */
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ContentConverter } from "./converter.js";
+import { toolErrorFromFs } from "./fs-failure.js";
+import { recordSeen } from "./freshness.js";
+import { imageConverter } from "./image.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { isToolOutputPath } from "./offload.js";
+import { errorResult, textParts, type ReadResult } from "./result.js";
+import {
+  cutIndexByBytes,
+  cutIndexByChars,
+  decodeUtf8,
+  formatBytes,
+  formatCount,
+  plural,
+  sniffBinary,
+  utf8Length,
+} from "./text.js";
+import type { CoreTool, ToolCall } from "./tool.js";
+
+/** Default read cap: 256 KiB of file content per call. */
+export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
+
+/** Default longest line shown: 2,000 characters (UTF-16 code units); longer lines are cut with a marker. */
+export const DEFAULT_MAX_LINE_LENGTH = 2000;
+
+/** The `read` tool's own options (besides {@link ToolContextOptions}). */
+export interface ReadToolSettings {
+  /**
+   * Read cap in bytes of file content. A read without `offset`/`limit` of a larger file is an
+   * `EFBIG` error with no content that says how to page; a ranged read stops at the cap and says
+   * where to continue. Files under `tool-outputs/` always page. @default DEFAULT_MAX_READ_BYTES
+   */
+  readonly maxBytes?: number;
+  /** Longest line shown, in characters; longer lines are cut with a marker. @default DEFAULT_MAX_LINE_LENGTH */
+  readonly maxLineLength?: number;
+  /** Converters for non-text files, tried in order. `[]` refuses images as binary. @default [imageConverter()] */
+  readonly converters?: readonly ContentConverter[];
+}
+
+/** Options of {@link createReadTool}. */
+export interface ReadToolOptions extends ToolContextOptions, ReadToolSettings {}
+
+/** Input of the `read` tool. */
+export interface ReadInput {
+  /** File path, relative to cwd or absolute. */
+  readonly path: string;
+  /** First line to return, 1-based. @default 1 */
+  readonly offset?: number;
+  /** Most lines to return. @default all (up to the read cap) */
+  readonly limit?: number;
+}
+
+/** The keys of {@link ReadToolSettings}. */
+export const READ_SETTING_KEYS = ["maxBytes", "maxLineLength", "converters"] as const;
+
+/** The fields of {@link ReadInput}, as the default signature shows them. */
+export const READ_INPUT_SPEC: InputSpec = {
+  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to read, relative to the working directory or absolute." },
+  offset: { type: "integer", min: 1, description: "First line to read, 1-based. Omit to start at line 1." },
+  limit: { type: "integer", min: 1, description: "Most lines to read. Omit to read to the end (within the read cap)." },
+};
+
+/** The default description of the `read` tool. */
+export const READ_DESCRIPTION =
+  "Read a file. Text comes back as numbered lines, `N|text` (the number and `|` are not part of the file). " +
+  "Use offset and limit (in lines, 1-based) to read part of a large file. Images come back as images. " +
+  "Binary files and directories are refused (use list for directories).";
+
+/** Check a positive integer option. */
+export function positiveIntegerOption(factory: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`${factory} ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Create the `read` tool.
+ *
+ * @param options - the shared context options plus `maxBytes` (bytes), `maxLineLength`
+ *   (characters) and `converters`.
+ * @returns a {@link CoreTool} named `read`. Its `execute` returns a {@link ReadResult}: numbered
+ *   lines (`1|one`), or for an image a text part and a media part. Failures are results with
+ *   `ok: false`: `ENOENT` (missing), `EISDIR` (a directory; suggests list), `EBINARY` (binary
+ *   content, with its size and type), `EILSEQ` (invalid UTF-8, with the byte offset), `EFBIG`
+ *   (over the cap without a range; says how to page), `EINPUT` (offset past the end), `EDENIED`
+ *   (refused by the gate). With a state store, a successful read records the file's digest.
+ * @throws TypeError at creation for an unknown option or a bad value.
+ * @example
+ * ```ts
+ * const read = createReadTool({ fs: memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\n" } }), cwd: "/w" });
+ * const result = await read.execute({ path: "a.txt" });
+ * // result.parts[0].text === "1|one\n2|two"
+ * ```
+ */
+export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, ReadResult> {
+  assertKnownOptions("createReadTool", options, [...CONTEXT_OPTION_KEYS, ...READ_SETTING_KEYS]);
+  const maxBytes = positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
+  const maxLineLength = positiveIntegerOption("createReadTool", "maxLineLength", options.maxLineLength, DEFAULT_MAX_LINE_LENGTH);
+  const converters = options.converters ?? [imageConverter()];
+  if (!Array.isArray(converters) || converters.some((c) => typeof c?.convert !== "function")) {
+    throw new TypeError("createReadTool converters must be an array of converters (objects with a convert function)");
+  }
+  const resolve = createContextResolver("createReadTool", options);
+
+  return {
+    name: "read",
+    description: READ_DESCRIPTION,
+    inputSchema: specSchema(READ_INPUT_SPEC),
+    validate: (input) => checkInput<ReadInput>("read", input, READ_INPUT_SPEC),
+    async execute(input: ReadInput, call?: ToolCall): Promise<ReadResult> {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      const checked = await gate.check(input.path, "read");
+      if (!checked.ok) return errorResult("read", checked.error);
+      const path = checked.path;
+      const display = gate.display(path);
+
+      let bytes: Uint8Array;
+      try {
+        const stat = await gate.fs.stat(path);
+        if (stat.type === "directory") {
+          return errorResult("read", {
+            code: "EISDIR",
+            path,
+            message: `${display} is a directory, not a file. Use list to see what it contains.`,
+          });
+        }
+        if (stat.type !== "file") {
+          return errorResult("read", { code: "EINVAL", path, message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.` });
+        }
+        bytes = await gate.fs.readFile(path);
+      } catch (error) {
+        return errorResult("read", toolErrorFromFs(error, path, display));
+      }
+
+      const binary = sniffBinary(bytes);
+      if (binary !== undefined) {
+        for (const converter of converters) {
+          const outcome = await converter.convert({ bytes, path, displayPath: display });
+          if (outcome === undefined) continue;
+          if ("error" in outcome) return errorResult("read", { ...outcome.error, path });
+          await recordSeen(ctx, path, bytes);
+          return { kind: "read", ok: true, path, parts: outcome.parts };
+        }
+        return errorResult("read", {
+          code: "EBINARY",
+          path,
+          message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
+        });
+      }
+
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) {
+        let line = 1;
+        for (let i = 0; i < decoded.offset; i++) if (bytes[i] === 10) line++;
+        const bad = bytes[decoded.offset] ?? 0;
+        return errorResult("read", {
+          code: "EILSEQ",
+          path,
+          message:
+            `Cannot read ${display}: it is not valid UTF-8 (byte 0x${bad.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${formatCount(decoded.offset)}, line ${formatCount(line)}). ` +
+            "It may use another encoding (Latin-1, Windows-1252, UTF-16); it is not shown, to avoid replacement characters.",
+        });
+      }
+
+      const text = decoded.text;
+      const lines = scanLines(text);
+      const totalLines = lines.count;
+      const ranged = input.offset !== undefined || input.limit !== undefined;
+      const exempt = isToolOutputPath(gate, path);
+
+      if (!ranged && !exempt && bytes.length > maxBytes) {
+        const fit = Math.max(1, Math.floor((totalLines * maxBytes) / bytes.length));
+        let message =
+          `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
+          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${formatCount(Math.min(fit, totalLines)).replace(/,/g, "")}, then continue from the next line; or search it with grep.`;
+        if (lines.longest > maxLineLength) {
+          message += ` Its lines are long (the longest has ${formatCount(lines.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so grep is the better way to find something in it.`;
+        }
+        return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
+      }
+
+      if (totalLines === 0) {
+        await recordSeen(ctx, path, bytes);
+        return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
+      }
+      const startLine = input.offset ?? 1;
+      if (startLine > totalLines) {
+        return {
+          ...errorResult("read", {
+            code: "EINPUT",
+            path,
+            message: `offset ${startLine} is past the end of ${display}, which has ${plural(totalLines, "line")}.`,
+          }),
+          path,
+          totalLines,
+        };
+      }
+      const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
+      // Count bytes only when the content might not fit: every byte of the file is at most one byte out.
+      const budget = bytes.length > maxBytes ? maxBytes : Infinity;
+      const page = formatLines(text, startLine, lastWanted, maxLineLength, budget);
+      await recordSeen(ctx, path, bytes);
+
+      let out = page.text;
+      if (page.truncated) {
+        out += page.cutFirst
+          ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file with grep to find what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
+          : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+      } else if (ranged && page.endLine < totalLines) {
+        out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+      }
+      return {
+        kind: "read",
+        ok: true,
+        path,
+        parts: textParts(out),
+        totalLines,
+        startLine,
+        endLine: page.endLine,
+        truncated: page.truncated,
+      };
+    },
+  };
+}
+
+/** Number of lines (a final line without `\n` counts; a trailing `\n` does not start one) and the longest, in characters. */
+function scanLines(text: string): { count: number; longest: number } {
+  if (text.length === 0) return { count: 0, longest: 0 };
+  let count = 0;
+  let longest = 0;
+  let start = 0;
+  for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+    if (end - start > longest) longest = end - start;
+    count++;
+    start = end + 1;
+  }
+  if (start < text.length) {
+    count++;
+    if (text.length - start > longest) longest = text.length - start;
+  }
+  return { count, longest };
+}
+
+/**
+ * Lines `first..last` (1-based, inclusive) as `N|text`, cut at `maxLineLength` characters, stopping
+ * before the shown content (line text plus newline, in UTF-8 bytes) passes `budget`. A trailing
+ * `\r` is not shown. When the first line alone does not fit, what fits of it is shown (`cutFirst`).
+ */
+function formatLines(
+  text: string,
+  first: number,
+  last: number,
+  maxLineLength: number,
+  budget: number,
+): { text: string; endLine: number; truncated: boolean; cutFirst: boolean } {
+  let start = 0;
+  for (let n = 1; n < first; n++) start = text.indexOf("\n", start) + 1;
+  const chunks: string[] = [];
+  let used = 0;
+  for (let line = first; line <= last; line++) {
+    let end = text.indexOf("\n", start);
+    const next = end < 0 ? text.length : end + 1;
+    if (end < 0) end = text.length;
+    if (end > start && text.charCodeAt(end - 1) === 13) end--;
+    let body = text.slice(start, end);
+    let keep = body.length;
+    if (keep > maxLineLength) keep = cutIndexByChars(body, maxLineLength);
+    if (budget !== Infinity) {
+      const size = utf8Length(keep === body.length ? body : body.slice(0, keep)) + 1;
+      if (used + size > budget) {
+        if (chunks.length > 0) return { text: chunks.join("\n"), endLine: line - 1, truncated: true, cutFirst: false };
+        keep = cutIndexByBytes(body.slice(0, keep), budget - 1);
+        chunks.push(`${line}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`);
+        return { text: chunks[0]!, endLine: line, truncated: true, cutFirst: true };
+      }
+      used += size;
+    }
+    if (keep < body.length) body = body.slice(0, keep) + cutMarker(body.length - keep);
+    chunks.push(`${line}|${body}`);
+    start = next;
+  }
+  return { text: chunks.join("\n"), endLine: last, truncated: false, cutFirst: false };
+}
+
+/** The marker ending a cut line. */
+function cutMarker(rest: number): string {
+  return `… [cut: ${plural(rest, "more character")} on this line]`;
+}

@@ -1,0 +1,111 @@
+/**
+ * The `write` tool: create or replace a file with the given text, creating parent directories.
+ *
+ * @module
+ */
+import { FsError } from "../fs/types.js";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import { toolErrorFromFs } from "./fs-failure.js";
+import { checkFresh, recordSeen } from "./freshness.js";
+import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { errorResult, textParts, type MutationResult } from "./result.js";
+import { encodeUtf8 } from "./text.js";
+import type { CoreTool, ToolCall } from "./tool.js";
+
+/** The `write` tool's own options (none yet; the key exists so bundles can pass settings later). */
+export type WriteToolSettings = Record<never, never>;
+
+/** Options of {@link createWriteTool}. */
+export interface WriteToolOptions extends ToolContextOptions, WriteToolSettings {}
+
+/** Input of the `write` tool. */
+export interface WriteInput {
+  /** File path, relative to cwd or absolute. */
+  readonly path: string;
+  /** The whole new content, written as UTF-8 exactly as given. */
+  readonly content: string;
+}
+
+/** The keys of {@link WriteToolSettings}. */
+export const WRITE_SETTING_KEYS = [] as const;
+
+/** The fields of {@link WriteInput}. */
+export const WRITE_INPUT_SPEC: InputSpec = {
+  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to write, relative to the working directory or absolute. Missing parent directories are created." },
+  content: { type: "string", required: true, description: "The complete new content of the file." },
+};
+
+/** The default description of the `write` tool. */
+export const WRITE_DESCRIPTION =
+  "Create a file, or replace an existing file's whole content. Parent directories are created. " +
+  "An existing file must be read first in this session. To change part of a file, use edit.";
+
+/**
+ * Create the `write` tool.
+ *
+ * @param options - the shared context options.
+ * @returns a {@link CoreTool} named `write` whose result text is `wrote N bytes to PATH`, with a
+ *   change `added` (new file) or `updated`. Failures (`ok: false`, nothing written): `EISDIR` (the
+ *   target is a directory), `ENOTDIR` (a parent is a file), `ENOTREAD`/`ESTALE` (with a state
+ *   store: an existing file not read in this session, or changed since), `EDENIED`, backend
+ *   errors such as `ENOSPC` or `EROFS`. Writes to one path are serialised by `locks`.
+ * @throws TypeError at creation for an unknown option.
+ * @example
+ * ```ts
+ * const write = createWriteTool({ fs, cwd: "/w" });
+ * await write.execute({ path: "src/new.ts", content: "export {};\n" }); // "wrote 11 bytes to src/new.ts"
+ * ```
+ */
+export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput, MutationResult> {
+  assertKnownOptions("createWriteTool", options, [...CONTEXT_OPTION_KEYS, ...WRITE_SETTING_KEYS]);
+  const resolve = createContextResolver("createWriteTool", options);
+  return {
+    name: "write",
+    description: WRITE_DESCRIPTION,
+    inputSchema: specSchema(WRITE_INPUT_SPEC),
+    validate: (input) => checkInput<WriteInput>("write", input, WRITE_INPUT_SPEC),
+    async execute(input: WriteInput, call?: ToolCall): Promise<MutationResult> {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      const checked = await gate.check(input.path, "write");
+      if (!checked.ok) return errorResult("mutation", checked.error);
+      const path = checked.path;
+      const display = gate.display(path);
+      return ctx.locks.run([path], async () => {
+        let existed = false;
+        try {
+          const stat = await gate.fs.stat(path);
+          if (stat.type === "directory") {
+            return errorResult("mutation", {
+              code: "EISDIR",
+              path,
+              message: `Cannot write ${display}: it is a directory. Choose a file path inside it.`,
+            });
+          }
+          existed = true;
+          if (ctx.state !== undefined) {
+            const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite");
+            if (stale !== undefined) return errorResult("mutation", stale);
+          }
+        } catch (error) {
+          if (!(FsError.isInstance(error) && error.code === "ENOENT")) {
+            return errorResult("mutation", toolErrorFromFs(error, path, display));
+          }
+        }
+        const data = encodeUtf8(input.content);
+        try {
+          await gate.fs.writeFile(path, data);
+        } catch (error) {
+          return errorResult("mutation", toolErrorFromFs(error, path, display));
+        }
+        await recordSeen(ctx, path, data);
+        return {
+          kind: "mutation",
+          ok: true,
+          parts: textParts(`wrote ${data.length} ${data.length === 1 ? "byte" : "bytes"} to ${display}`),
+          changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
+        };
+      });
+    },
+  };
+}
