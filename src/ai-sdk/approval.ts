@@ -19,7 +19,7 @@ const PATCH_PATH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (
 /**
  * The paths or command a core input touches: `path` (read → read access, other tools → write),
  * the file headers of a `patch` (`*** Add File:`, `*** Update File:`, `*** Delete File:`,
- * `*** Move to:`), or a bash `command`.
+ * `*** Move to:`), or a bash `command` (and its `cwd`, listed).
  *
  * @param toolName - the core tool's name (`read`, `write`, `edit`, `apply_patch`, `bash`, ...).
  * @param input - the core input (after `signature.toInput`).
@@ -37,7 +37,10 @@ export function approvalTargets(toolName: string, input: unknown): ApprovalTarge
       for (const match of patch.matchAll(PATCH_PATH_LINE)) targets.push({ path: (match[1] as string).trim(), access: "write" });
     }
   }
-  if (typeof record["command"] === "string") targets.push({ command: record["command"] });
+  if (typeof record["command"] === "string") {
+    if (typeof record["cwd"] === "string") targets.push({ path: record["cwd"], access: "list" });
+    targets.push({ command: record["command"] });
+  }
   return targets;
 }
 

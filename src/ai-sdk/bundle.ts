@@ -114,6 +114,9 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
 ): { readonly tools: AiSdkFsToolSet<O> } {
   assertKnownOptions(FACTORY, options, [...CONTEXT_OPTION_KEYS, ...Object.keys(BUNDLE_TOOL_KEYS), "contextSchema", "needsApproval"]);
   const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } = options as AiSdkFsToolsOptions<unknown>;
+  if (contextOptions.fs === undefined || contextOptions.fs === null) {
+    throw new TypeError(`${FACTORY} needs an fs option (a FileSystem, or a function of the call returning one)`);
+  }
   const shared: ToolContextOptions = {
     ...contextOptions,
     locks: contextOptions.locks ?? memoryLocks(),

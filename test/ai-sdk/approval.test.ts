@@ -123,6 +123,7 @@ describe("needsApproval wired to the gate", () => {
       { path: "d.txt", access: "write" },
     ]);
     expect(approvalTargets("bash", { command: "ls /" })).toStrictEqual([{ command: "ls /" }]);
+    expect(approvalTargets("bash", { command: "ls", cwd: "/o" })).toStrictEqual([{ path: "/o", access: "list" }, { command: "ls" }]);
     expect(approvalTargets("read", "x")).toStrictEqual([]);
   });
 });

@@ -1,0 +1,170 @@
+import { generateText, isStepCount } from "ai";
+import { describe, expect, test } from "vitest";
+import { z } from "zod";
+import { createAiSdkFsTools, createAiSdkReadTool, toAiSdkOutput } from "../../src/ai-sdk/index.js";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { FileSystem } from "../../src/fs/types.js";
+import { memoryStore, sha256Digest } from "../../src/tools/state.js";
+import type { ToolSignature } from "../../src/tools/tool.js";
+import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
+
+/** A 1×1 PNG (70 bytes). */
+const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const png = (): Uint8Array => Uint8Array.from(atob(PNG_BASE64), (char) => char.charCodeAt(0));
+const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
+const decoder = new TextDecoder();
+
+describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, memory fs)", () => {
+  test("read, a refused input, edit, write and an image read across steps", async () => {
+    const fs = memoryFileSystem({ files: { "/w/notes.txt": "one\ntwo\n", "/w/logo.png": png() } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: memoryStore() });
+    expect(Object.keys(tools)).toStrictEqual(["read", "edit", "write"]);
+    const model = scriptedModel([
+      { calls: [{ tool: "read", input: { path: "notes.txt", offset: null, limit: null } }] },
+      { calls: [{ tool: "read", input: { file: "notes.txt" } }] },
+      { calls: [{ tool: "edit", input: { path: "notes.txt", oldText: "two", newText: "deux", replaceAll: null } }] },
+      { calls: [{ tool: "write", input: { path: "new/hello.txt", content: "hi\n" } }] },
+      { calls: [{ tool: "read", input: { path: "logo.png", offset: null, limit: null } }] },
+      { text: "done" },
+    ]);
+    const result = await generateText({ model, tools, prompt: "work", stopWhen: isStepCount(10) });
+    expect(result.text).toBe("done");
+    expect(result.steps).toHaveLength(6);
+
+    const outputs = toolOutputsSentAt(model, 5);
+    expect(outputs[0]).toStrictEqual({ toolName: "read", output: text("1|one\n2|two") });
+    expect(outputs[1]).toStrictEqual({
+      toolName: "read",
+      output: {
+        type: "error-text",
+        value:
+          'AI_InvalidToolInputError: Invalid input for tool read: AI_TypeValidationError: Type validation failed: Value: {"file":"notes.txt"}.\n' +
+          "Error message: ToolInputError: Unknown read input key: file. Expected path, offset, limit",
+      },
+    });
+    // toEqual: the AI SDK adds `filename: undefined` and `providerOptions: undefined` to file parts.
+    expect(outputs.slice(2)).toEqual([
+      { toolName: "edit", output: text("replaced 1 occurrence in notes.txt at line 2") },
+      { toolName: "write", output: text("wrote 3 bytes to new/hello.txt") },
+      {
+        toolName: "read",
+        output: {
+          type: "content",
+          value: [
+            { type: "text", text: "Image logo.png (image/png, 1×1, 70 bytes)" },
+            { type: "file", mediaType: "image/png", data: { type: "data", data: PNG_BASE64 } },
+          ],
+        },
+      },
+    ]);
+    expect(outputs.map((output) => (output as { toolName: string }).toolName)).toStrictEqual(["read", "read", "edit", "write", "read"]);
+    expect(result.steps[2]?.toolResults[0]?.output).toMatchObject({ kind: "mutation", ok: true, changes: [{ action: "updated", path: "/w/notes.txt" }] });
+    expect(result.steps[3]?.toolResults[0]?.output).toMatchObject({ kind: "mutation", ok: true, changes: [{ action: "added", path: "/w/new/hello.txt" }] });
+    expect(decoder.decode(await fs.readFile("/w/notes.txt"))).toBe("one\ndeux\n");
+    expect(decoder.decode(await fs.readFile("/w/new/hello.txt"))).toBe("hi\n");
+
+  });
+
+  test("read of /notes.txt holding one\\n gives the issue's model output", async () => {
+    const read = createAiSdkReadTool({ fs: memoryFileSystem({ files: { "/notes.txt": "one\n" } }) });
+    const output = await read.execute?.({ path: "/notes.txt" }, { toolCallId: "c1", messages: [], context: {} });
+    expect(toAiSdkOutput(output as { parts: [] })).toStrictEqual({ type: "content", value: [{ type: "text", text: "1|one" }] });
+    expect(await read.toModelOutput?.({ toolCallId: "c1", input: { path: "/notes.txt" }, output: output as never })).toStrictEqual({
+      type: "content",
+      value: [{ type: "text", text: "1|one" }],
+    });
+  });
+
+  test("contextSchema + fs as a function of the call: one bundle, a workspace per request", async () => {
+    const workspaces: Record<string, FileSystem> = {
+      alice: memoryFileSystem({ files: { "/w/who.txt": "alice\n" } }),
+      bob: memoryFileSystem({ files: { "/w/who.txt": "bob\n" } }),
+    };
+    const { tools } = createAiSdkFsTools({
+      fs: (call) => workspaces[(call.host?.context as { user: string }).user] as FileSystem,
+      cwd: "/w",
+      contextSchema: z.object({ user: z.enum(["alice", "bob"]) }),
+    });
+    for (const user of ["alice", "bob"] as const) {
+      const model = scriptedModel([{ calls: [{ tool: "read", input: { path: "who.txt", offset: null, limit: null } }] }, { text: "ok" }]);
+      await generateText({
+        model,
+        tools,
+        toolsContext: { read: { user }, edit: { user }, write: { user } },
+        prompt: "who",
+        stopWhen: isStepCount(3),
+      });
+      expect(toolOutputsSentAt(model, 1)).toStrictEqual([{ toolName: "read", output: text(`1|${user}`) }]);
+    }
+  });
+
+  test("the bundle shares one store: a write of an existing file needs a read first, then succeeds", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: memoryStore() });
+    const call = { toolCallId: "c", messages: [], context: {} };
+    const first = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
+    expect(first).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });
+    await tools.read.execute?.({ path: "a.txt" }, call);
+    const second = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
+    expect(second).toMatchObject({ ok: true });
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("new\n");
+  });
+
+  test("apply_patch and bash join when set; a signature renames a tool", async () => {
+    const fs = memoryFileSystem();
+    const renamed: ToolSignature<{ path: string }, { file: string }> = {
+      name: "view",
+      inputSchema: { type: "object", properties: { file: { type: "string" } }, required: ["file"] },
+      toInput: (input) => ({ path: input.file }),
+    };
+    const runner = { name: "fake", describe: () => "A fake runner.", run: async () => ({ stdout: "", stderr: "", exitCode: 0, timedOut: false }) };
+    const { tools } = createAiSdkFsTools({ fs, applyPatch: true, bash: { runner, env: {} }, read: { signature: renamed } });
+    expect(Object.keys(tools)).toStrictEqual(["view", "edit", "write", "apply_patch", "bash"]);
+    expect(Object.values(tools).map((tool) => (tool as { strict?: boolean }).strict)).toStrictEqual([true, true, true, true, true]);
+  });
+});
+
+describe("createAiSdkFsTools option errors", () => {
+  const fs = memoryFileSystem();
+  const cases: Array<{ name: string; options: unknown; message: string }> = [
+    {
+      name: "unknown option key",
+      options: { fs, reed: {} },
+      message:
+        'createAiSdkFsTools got an unknown option "reed". Known options: fs, cwd, allowedRoots, permissions, state, locks, digest, clock, read, edit, write, applyPatch, bash, contextSchema, needsApproval',
+    },
+    {
+      name: "a shared key inside one tool's options",
+      options: { fs, read: { digest: sha256Digest() } },
+      message: "createAiSdkFsTools read options cannot set digest: set it once at the top level",
+    },
+    {
+      name: "contextSchema inside one tool's options",
+      options: { fs, applyPatch: { contextSchema: z.object({}) } },
+      message: "createAiSdkFsTools applyPatch options cannot set contextSchema: set it once at the top level",
+    },
+    {
+      name: "two tools with one name",
+      options: {
+        fs,
+        edit: { signature: { name: "read", inputSchema: { type: "object", properties: {} }, toInput: (input: unknown) => input } },
+      },
+      message: 'createAiSdkFsTools has two tools named "read" (read and edit options): give one signature another name',
+    },
+    {
+      name: "bash: true",
+      options: { fs, bash: true },
+      message: "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+    },
+    {
+      name: "bash without a runner",
+      options: { fs, bash: { env: {} } },
+      message: "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+    },
+    { name: "read that is not an object", options: { fs, read: 1 }, message: "createAiSdkFsTools read must be an object of options" },
+    { name: "missing fs", options: {}, message: "createAiSdkFsTools needs an fs option (a FileSystem, or a function of the call returning one)" },
+  ];
+  test.each(cases)("$name", ({ options, message }) => {
+    expect(() => createAiSdkFsTools(options as never)).toThrow(new TypeError(message));
+  });
+});
