@@ -11,3 +11,6 @@ export * from "./tools/state.js";
 export * from "./tools/context.js";
 export * from "./fs/path.js";
 export * from "./fs/gate.js";
+export * from "./fs/middleware.js";
+export * from "./fs/workspace.js";
+export * from "./fs/hash-files.js";

@@ -419,8 +419,21 @@ export async function checkAccesses(
 
 const PASS_THROUGH_CODES = new Set<string>(["EINVAL", "ENAMETOOLONG", "ELOOP", "EIO", "ENOTDIR"]);
 
-/** The FsError a refused check becomes in `gate.fs`. */
-function refusal(error: ToolError, syscall: string, path: string): FsError {
+/**
+ * The FsError a refused check becomes in `gate.fs` (and in host-facing handles): `EINVAL`,
+ * `ENAMETOOLONG`, `ELOOP`, `EIO` and `ENOTDIR` keep their code, every other refusal is `EACCES`;
+ * the gate's message follows in parentheses.
+ *
+ * @param error - the `error` of a failed {@link GateCheck}.
+ * @param syscall - the call's name in the message (`open`, `scandir`...).
+ * @param path - the path as the caller gave it.
+ * @example
+ * ```ts
+ * const checked = await gate.check(path, "read");
+ * if (!checked.ok) throw gateRefusal(checked.error, "open", path);
+ * ```
+ */
+export function gateRefusal(error: ToolError, syscall: string, path: string): FsError {
   const code: FsErrorCode =
     PASS_THROUGH_CODES.has(error.code) && error.code in FS_ERROR_DESCRIPTIONS ? (error.code as FsErrorCode) : "EACCES";
   return new FsError(code, { syscall, path: typeof path === "string" ? path : String(path), detail: error.message });
@@ -432,7 +445,7 @@ function gatedFileSystem(
 ): FileSystem {
   async function admit(path: string, access: Access, syscall: string, followSymlinks = true): Promise<string> {
     const checked = await check(path, access, { followSymlinks });
-    if (!checked.ok) throw refusal(checked.error, syscall, path);
+    if (!checked.ok) throw gateRefusal(checked.error, syscall, path);
     return checked.path;
   }
   const fs: FileSystem = {

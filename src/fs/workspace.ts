@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { createGate, type Gate, type PermissionOptions } from "./gate.js";
+import { createGate, gateRefusal, type Gate, type PermissionOptions } from "./gate.js";
 import { FsError, type FileSystem } from "./types.js";
 
 /** Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes (64 MiB). */
@@ -117,11 +117,16 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   async function readBinaryFile(path: string, readOptions?: WorkspaceReadOptions): Promise<Uint8Array> {
     const maxBytes = maxBytesOf(readOptions);
     await requireRoot("open", path);
-    const stat = await gate.fs.stat(path);
-    if (stat.type === "file" && stat.size > maxBytes) {
-      throw new FsError("EINVAL", { syscall: "open", path, detail: `the file is ${stat.size} bytes, over maxBytes ${maxBytes}` });
+    const checked = await gate.check(path, "read");
+    if (!checked.ok) throw gateRefusal(checked.error, "open", path);
+    const size = await gate.backend.stat(checked.path).then(
+      (stat) => (stat.type === "file" ? stat.size : 0),
+      () => 0, // readFile below reports what is wrong
+    );
+    if (size > maxBytes) {
+      throw new FsError("EINVAL", { syscall: "open", path, detail: `the file is ${size} bytes, over maxBytes ${maxBytes}` });
     }
-    const data = await gate.fs.readFile(path);
+    const data = await gate.backend.readFile(checked.path);
     if (data.byteLength > maxBytes) {
       throw new FsError("EINVAL", { syscall: "open", path, detail: `the file is ${data.byteLength} bytes, over maxBytes ${maxBytes}` });
     }
