@@ -1,0 +1,42 @@
+/**
+ * The shared shell script in real Chromium: just-bash's browser build over OPFS and over the
+ * memory backend, through the gate, with the same output as in Node.
+ */
+import { describe, expect, it } from "vitest";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../src/fs/opfs.js";
+import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
+
+const ROOT = "/test-shell-shared";
+
+async function wipe(name: string): Promise<void> {
+  const origin = await navigator.storage.getDirectory();
+  try {
+    await origin.removeEntry(name, { recursive: true });
+  } catch (error) {
+    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
+  }
+}
+
+describe("the shared script in Chromium", () => {
+  it("opfs", async () => {
+    await wipe(ROOT.slice(1));
+    const fs: OpfsFileSystem = opfsFileSystem({ root: ROOT });
+    try {
+      const run = await runSharedScript(fs);
+      expect(run.output).toEqual({ stdout: SHARED_SCRIPT_OUTPUT, stderr: "", exitCode: 0, timedOut: false });
+      expect(run.names).toEqual(["copy.bin", "data.bin", "docs", "err.txt"]);
+      expect(Array.from(run.copy)).toEqual(Array.from(binaryFixture()));
+      expect(run.moved).toBe("beta two\ngamma three\n");
+    } finally {
+      await fs.close();
+      await wipe(ROOT.slice(1));
+    }
+  });
+
+  it("memory", async () => {
+    const run = await runSharedScript(memoryFileSystem());
+    expect(run.output).toEqual({ stdout: SHARED_SCRIPT_OUTPUT, stderr: "", exitCode: 0, timedOut: false });
+    expect(Array.from(run.copy)).toEqual(Array.from(binaryFixture()));
+  });
+});
