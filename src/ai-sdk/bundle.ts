@@ -39,6 +39,8 @@ type CoreFactory = Parameters<typeof adaptCoreFactory>[1];
  * optional `signature`. A signature with a literal `name` types the tool's key in `tools`.
  */
 export type BundleToolOptions<F extends CoreFactory> = Omit<CoreOptionsOf<F>, SharedKey> & {
+  readonly [K in SharedKey | "contextSchema" | "needsApproval"]?: never;
+} & {
   readonly signature?: ToolSignature<CoreInputOf<F>, never, CoreResultOf<F>>;
 };
 
@@ -61,7 +63,7 @@ export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends ToolCon
 type ToolNameOf<T, Default extends string> = T extends { readonly signature: { readonly name: infer N extends string } } ? N : Default;
 
 /** The model input a tool's options give: the signature's, or the core input. */
-type ModelInputOf<T, F extends CoreFactory> = T extends { readonly signature: ToolSignature<never, infer M, never> } ? M : CoreInputOf<F>;
+type ModelInputOf<T, F extends CoreFactory> = T extends { readonly signature: { toInput(input: infer M): unknown } } ? M : CoreInputOf<F>;
 
 type ToolEntry<T, F extends CoreFactory, Default extends string, Context> =
   string extends ToolNameOf<T, Default>
@@ -76,7 +78,7 @@ type OptionalEntry<T, F extends CoreFactory, Default extends string, Context> = 
     : ToolEntry<T, F, Default, Context>;
 
 type ContextOf<O> = O extends { readonly contextSchema: FlexibleSchema<infer C> } ? C : AiSdkToolContext;
-type Field<O, K extends string> = O extends { readonly [P in K]?: infer V } ? V : undefined;
+type Field<O, K extends string> = K extends keyof O ? O[K] : undefined;
 
 /** The tools of {@link createAiSdkFsTools}, keyed by tool name. */
 export type AiSdkFsToolSet<O> = ToolEntry<Field<O, "read">, typeof createReadTool, "read", ContextOf<O>> &
@@ -110,7 +112,7 @@ const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env
  * ```
  */
 export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>(
-  options: O,
+  options: O & { readonly [K in Exclude<keyof O, keyof AiSdkFsToolsOptions<unknown>>]: never },
 ): { readonly tools: AiSdkFsToolSet<O> } {
   assertKnownOptions(FACTORY, options, [...CONTEXT_OPTION_KEYS, ...Object.keys(BUNDLE_TOOL_KEYS), "contextSchema", "needsApproval"]);
   const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } = options as AiSdkFsToolsOptions<unknown>;

@@ -1,0 +1,65 @@
+/**
+ * Type tests of the AI SDK adapter, checked by `tsc -p test/ai-sdk/tsconfig.json` (run from
+ * test/ai-sdk/types.test.ts). Nothing here runs.
+ */
+import type { Tool } from "ai";
+import { expectTypeOf } from "vitest";
+import { z } from "zod";
+import { createAiSdkFsTools, createAiSdkReadTool, type AiSdkFsTool } from "../../src/ai-sdk/index.js";
+import type { FileSystem } from "../../src/fs/types.js";
+import type { ApplyPatchInput } from "../../src/tools/apply-patch.js";
+import type { BashInput } from "../../src/tools/bash.js";
+import type { ReadInput } from "../../src/tools/read.js";
+import type { MutationResult, ReadResult, ShellResult } from "../../src/tools/result.js";
+import type { ToolSignature } from "../../src/tools/tool.js";
+import type { CommandRunner } from "../../src/shell/runner.js";
+
+declare const fs: FileSystem;
+declare const runner: CommandRunner;
+
+// Without applyPatch and bash: read, edit, write; apply_patch and bash are absent.
+const plain = createAiSdkFsTools({ fs });
+expectTypeOf(plain.tools.read).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult>>();
+expectTypeOf(plain.tools.edit).toExtend<Tool>();
+expectTypeOf(plain.tools.apply_patch).toEqualTypeOf<undefined>();
+expectTypeOf(plain.tools.bash).toEqualTypeOf<undefined>();
+// @ts-expect-error apply_patch is not there without applyPatch
+plain.tools.apply_patch.execute;
+
+// applyPatch set: the apply_patch key is non-optional.
+const withPatch = createAiSdkFsTools({ fs, applyPatch: true });
+expectTypeOf(withPatch.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult>>();
+expectTypeOf(withPatch.tools.bash).toEqualTypeOf<undefined>();
+
+// bash set: the bash key is non-optional.
+const withBash = createAiSdkFsTools({ fs, applyPatch: { maxFileBytes: 1024 }, bash: { runner, env: {} } });
+expectTypeOf(withBash.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult>>();
+expectTypeOf(withBash.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult>>();
+
+// Options typed wide (unknown at compile time): the keys are optional.
+declare const wide: { fs: FileSystem; applyPatch?: true };
+const maybe = createAiSdkFsTools(wide);
+expectTypeOf(maybe.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult> | undefined>();
+
+// A signature with a literal name renames the key and types the model input.
+declare const view: ToolSignature<ReadInput, { file: string }, ReadResult> & { readonly name: "view" };
+const renamed = createAiSdkFsTools({ fs, read: { signature: view } });
+expectTypeOf(renamed.tools.view).toEqualTypeOf<AiSdkFsTool<{ file: string }, ReadResult>>();
+// @ts-expect-error the read key is gone once renamed
+renamed.tools.read.execute;
+
+// contextSchema types each tool's context.
+const withContext = createAiSdkFsTools({ fs, contextSchema: z.object({ user: z.string() }) });
+expectTypeOf(withContext.tools.read).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult, { user: string }>>();
+
+// Single factories: model input from the signature, else the core input.
+expectTypeOf(createAiSdkReadTool({ fs })).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult>>();
+expectTypeOf(createAiSdkReadTool({ fs, signature: view })).toEqualTypeOf<AiSdkFsTool<{ file: string }, ReadResult>>();
+
+// Bad options do not compile.
+// @ts-expect-error bash needs an object
+createAiSdkFsTools({ fs, bash: true });
+// @ts-expect-error unknown option
+createAiSdkFsTools({ fs, reed: {} });
+// @ts-expect-error a shared key inside one tool's options
+createAiSdkFsTools({ fs, read: { digest: async () => "" } });
