@@ -14,3 +14,13 @@ export * from "./fs/gate.js";
 export * from "./fs/middleware.js";
 export * from "./fs/workspace.js";
 export * from "./fs/hash-files.js";
+export {
+  createApplyPatchTool,
+  APPLY_PATCH_DESCRIPTION,
+  DEFAULT_MAX_PATCH_FILE_BYTES,
+  PATCH_WRITE_CONCURRENCY,
+  type ApplyPatchInput,
+  type ApplyPatchToolOptions,
+} from "./tools/apply-patch.js";
+export { parsePatch, type ParsedPatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch-parser.js";
+export * from "./tools/signature/index.js";

@@ -1,0 +1,213 @@
+/**
+ * The offset/limit preset with `cat -n` output: `read_file(path, offset, limit)`,
+ * `write_file(path, content)`, `edit_file(path, old_string, new_string, replace_all)`,
+ * `list_files(path, pattern)` and `grep_files(pattern, path, glob)`. Failures come back as
+ * `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
+ *
+ * @module
+ */
+import picomatch from "picomatch";
+import type { EditInput } from "../edit.js";
+import { checkInput, specSchema, type InputSpec } from "../input.js";
+import type { GrepInput } from "../grep.js";
+import type { ListInput } from "../list.js";
+import type { ReadInput } from "../read.js";
+import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../result.js";
+import { ToolInputError, type ToolSignature } from "../tool.js";
+import type { WriteInput } from "../write.js";
+import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
+
+/** Options of {@link offsetLimitPreset}. */
+export interface OffsetLimitPresetOptions {
+  /** Leave out the writing tools (`write_file`, `edit_file`). @default false */
+  readonly readOnly?: boolean;
+}
+
+const READ_SPEC: InputSpec = {
+  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to read." },
+  offset: { type: "integer", min: 1, description: "Line number to start reading from, 1-based. Omit to start at line 1." },
+  limit: { type: "integer", min: 1, description: "Number of lines to read. Omit to read to the end." },
+};
+const WRITE_SPEC: InputSpec = {
+  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to write." },
+  content: { type: "string", required: true, description: "The complete content to write." },
+};
+const EDIT_SPEC: InputSpec = {
+  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to edit." },
+  old_string: { type: "string", required: true, nonEmpty: true, description: "The exact text to replace; it must be unique in the file unless replace_all is true." },
+  new_string: { type: "string", required: true, description: "The text to replace it with." },
+  replace_all: { type: "boolean", description: "Replace every occurrence of old_string. Default false." },
+};
+const LIST_SPEC: InputSpec = {
+  path: { type: "string", nonEmpty: true, description: "Directory to list. Omit for the working directory." },
+  pattern: { type: "string", nonEmpty: true, description: "Glob the entry names must match, e.g. `*.ts`. Omit to list everything." },
+};
+const GREP_SPEC: InputSpec = {
+  pattern: { type: "string", required: true, nonEmpty: true, description: "Regular expression (JavaScript syntax) to search for." },
+  path: { type: "string", nonEmpty: true, description: "File or directory to search in. Omit for the working directory." },
+  glob: { type: "string", nonEmpty: true, description: "Only search files matching this glob, e.g. `**/*.ts`." },
+};
+
+const EDIT_NAMES = { oldText: "old_string", newText: "new_string", replaceAll: "replace_all" };
+const AMBIGUOUS = /^oldText occurs (\S+) times in (.*) \(at (lines? [^)]*)\); it must occur exactly once\./;
+
+/** Entry name of a core `list` line: `a.ts (12 bytes)` → `a.ts`, `src/` → `src`, `l@ -> t` → `l`. */
+function entryName(line: string): string | undefined {
+  if (line.startsWith("[") || line.startsWith("(")) return undefined;
+  const link = /^(.*)@ -> /.exec(line);
+  if (link !== null) return link[1];
+  const file = /^(.*) \([\d,]+ bytes?\)$/.exec(line);
+  if (file !== null) return file[1];
+  if (line.endsWith("/")) return line.slice(0, -1);
+  return line;
+}
+
+function errorOut<R extends ToolResult>(result: R, names: Readonly<Record<string, string>> = {}): R {
+  return asErrorString(result, renameWords(result.error?.message ?? "", names));
+}
+
+/** The signatures of the offset/limit preset, keyed by the core tool each one drives. */
+export interface OffsetLimitPreset {
+  readonly read: ToolSignature<ReadInput, { path: string; offset?: number; limit?: number }, ReadResult>;
+  readonly list: ToolSignature<ListInput, { path?: string; pattern?: string }, SearchResult>;
+  readonly grep: ToolSignature<GrepInput, { pattern: string; path?: string; glob?: string }, SearchResult>;
+  readonly write?: ToolSignature<WriteInput, { path: string; content: string }, MutationResult>;
+  readonly edit?: ToolSignature<EditInput, { path: string; old_string: string; new_string: string; replace_all?: boolean }, MutationResult>;
+}
+
+/**
+ * The offset/limit preset (`cat -n` output, `Error: ...` strings), over the core `read`,
+ * `write`, `edit`, `list` and `grep` tools:
+ * - `read_file({ path, offset, limit })`: lines as `     1\tone two one` (number right-aligned
+ *   in 6 columns, a tab); `offset` is the first line (1-based), `limit` the line count;
+ * - `write_file({ path, content })`;
+ * - `edit_file({ path, old_string, new_string, replace_all })`: several matches give
+ *   `Error: old_string is not unique in PATH: it occurs N times (at lines a, b). ...`;
+ * - `list_files({ path, pattern })`: the entries of `path` whose names match the glob
+ *   `pattern`, as `path/name (N bytes)` (directories `path/name/`), sorted by path;
+ * - `grep_files({ pattern, path, glob })`: the core grep output (`path:line:text`).
+ *
+ * Every failure's text is `Error: <message>` with the parameter names of this dialect.
+ *
+ * @param options - `readOnly: true` leaves out `write` and `edit`.
+ * @returns the signatures keyed by core tool.
+ * @throws TypeError for an unknown option key or a non-boolean `readOnly`.
+ * @example
+ * ```ts
+ * const preset = offsetLimitPreset({ readOnly: true });
+ * Object.keys(preset); // ["read", "list", "grep"]
+ * ```
+ */
+export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): OffsetLimitPreset {
+  if (typeof options !== "object" || options === null) throw new TypeError("offsetLimitPreset needs an options object");
+  for (const key of Object.keys(options)) {
+    if (key !== "readOnly") throw new TypeError(`offsetLimitPreset got an unknown option "${key}". Known options: readOnly`);
+  }
+  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
+    throw new TypeError(`offsetLimitPreset readOnly must be a boolean, got ${JSON.stringify(options.readOnly)}`);
+  }
+
+  const read: OffsetLimitPreset["read"] = {
+    name: "read_file",
+    description:
+      "Read a text file. Lines come back numbered like `cat -n` (`     1\\tfirst line`); the numbers are not part of the file. " +
+      "Use offset (first line, 1-based) and limit (number of lines) for part of a large file.",
+    inputSchema: specSchema(READ_SPEC),
+    toInput: (input) => checkInput<ReadInput>("read_file", input, READ_SPEC),
+    toResult(result) {
+      if (!result.ok) return errorOut(result);
+      if (hasMedia(result)) return result;
+      const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+      const { lines, notes } = parseNumberedLines(text);
+      if (lines.length === 0) return result;
+      return withText(result, `${catNumbered(lines)}${notes.length > 0 ? `\n${notes.join("\n")}` : ""}`);
+    },
+  };
+
+  const list: OffsetLimitPreset["list"] = {
+    name: "list_files",
+    description: "List the files and directories in a directory, with file sizes in bytes, sorted by path. Filter names with a glob pattern.",
+    inputSchema: specSchema(LIST_SPEC),
+    toInput(input) {
+      const checked = checkInput<{ path?: string; pattern?: string }>("list_files", input, LIST_SPEC);
+      if (checked.pattern !== undefined) {
+        try {
+          picomatch.makeRe(checked.pattern, { dot: true });
+        } catch (error) {
+          throw new ToolInputError(`list_files input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      return checked.path === undefined ? {} : { path: checked.path };
+    },
+    toResult(result, input) {
+      if (!result.ok) return errorOut(result);
+      if (result.count === 0) return result;
+      const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+      const match = input.pattern === undefined ? undefined : picomatch(input.pattern, { dot: true });
+      const base = input.path === undefined || input.path === "." ? "" : `${input.path.replace(/\/+$/, "")}/`;
+      const entries: Array<{ name: string; line: string }> = [];
+      const notes: string[] = [];
+      for (const line of text.split("\n")) {
+        const name = entryName(line);
+        if (name === undefined) notes.push(line);
+        else if (match === undefined || match(name)) entries.push({ name, line: `${base}${line}` });
+      }
+      entries.sort((a, b) => (a.line < b.line ? -1 : a.line > b.line ? 1 : 0));
+      if (entries.length === 0 && match !== undefined) {
+        return withText({ ...result, count: 0 }, `No entries match ${input.pattern} in ${input.path ?? "."}.`);
+      }
+      const out = [...entries.map((entry) => entry.line), ...(match === undefined ? notes : [])];
+      return withText({ ...result, count: match === undefined ? result.count : entries.length }, out.join("\n"));
+    },
+  };
+
+  const grep: OffsetLimitPreset["grep"] = {
+    name: "grep_files",
+    description: "Search file contents with a regular expression. Output lines are `path:line:text`. Narrow the files with path and glob.",
+    inputSchema: specSchema(GREP_SPEC),
+    toInput: (input) => checkInput<GrepInput>("grep_files", input, GREP_SPEC),
+    toResult: (result) => (result.ok ? result : errorOut(result)),
+  };
+
+  if (options.readOnly === true) return { read, list, grep };
+
+  const write: NonNullable<OffsetLimitPreset["write"]> = {
+    name: "write_file",
+    description: "Write a file, replacing its whole content; missing directories are created. Read an existing file first with read_file.",
+    inputSchema: specSchema(WRITE_SPEC),
+    toInput: (input) => checkInput<WriteInput>("write_file", input, WRITE_SPEC),
+    toResult: (result) => (result.ok ? result : errorOut(result)),
+  };
+
+  const edit: NonNullable<OffsetLimitPreset["edit"]> = {
+    name: "edit_file",
+    description:
+      "Replace old_string with new_string in a file (read it first with read_file). old_string must match exactly, whitespace included, " +
+      "and be unique in the file unless replace_all is true.",
+    inputSchema: specSchema(EDIT_SPEC),
+    toInput(input) {
+      const checked = checkInput<{ path: string; old_string: string; new_string: string; replace_all?: boolean }>("edit_file", input, EDIT_SPEC);
+      return {
+        path: checked.path,
+        oldText: checked.old_string,
+        newText: checked.new_string,
+        ...(checked.replace_all === undefined ? {} : { replaceAll: checked.replace_all }),
+      };
+    },
+    toResult(result) {
+      if (result.ok) return result;
+      const message = result.error?.message ?? "";
+      const ambiguous = result.error?.code === "EAMBIGUOUS" ? AMBIGUOUS.exec(message) : null;
+      if (ambiguous !== null) {
+        return asErrorString(
+          result,
+          `old_string is not unique in ${ambiguous[2]}: it occurs ${ambiguous[1]} times (at ${ambiguous[3]}). ` +
+            "Include more surrounding lines in old_string to make it unique, or set replace_all to true to replace every occurrence.",
+        );
+      }
+      return errorOut(result, EDIT_NAMES);
+    },
+  };
+
+  return { read, list, grep, write, edit };
+}
