@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "vite";
 import { BROWSER_ALIASES } from "./browser-aliases.mjs";
 import { BROWSER_BUNDLES } from "./browser-bundles.mjs";
+import { writeBrowserVariants } from "./browser-variants.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dist = join(root, "dist");
@@ -64,15 +65,27 @@ for (const bundle of BROWSER_BUNDLES) {
   });
 }
 
-// The exports map must point at built files only.
+// Modules that import a bundled module get browser variants too (e.g. ./idb over ./memory).
+const replaced = BROWSER_BUNDLES.map((bundle) => join(dist, `${bundle.entry}.js`)).filter((file) => existsSync(file));
+const browserForms = await writeBrowserVariants(dist, replaced);
+
+// The exports map must point at built files only, with a browser condition wherever one exists.
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const missing = [];
+for (const [subpath, target] of Object.entries(pkg.exports)) {
+  if (typeof target !== "object" || typeof target.import !== "string") continue;
+  const module = target.import.replace(/^\.\/dist\//, "");
+  const expected = `./dist/${module.replace(/\.js$/, ".browser.js")}`;
+  if (browserForms.includes(module) && target.browser !== expected) {
+    missing.push(`${subpath} needs "browser": "${expected}" before "import" (it reaches a browser-bundled module)`);
+  }
+}
 for (const [subpath, target] of Object.entries(pkg.exports)) {
   const targets = typeof target === "string" ? [target] : Object.values(target);
   for (const file of targets) if (!existsSync(join(root, file))) missing.push(`${subpath} → ${file}`);
 }
 if (missing.length > 0) {
-  console.error(`build: exports map points at missing files:\n  ${missing.join("\n  ")}`);
+  console.error(`build: exports map problems:\n  ${missing.join("\n  ")}`);
   process.exit(1);
 }
 if (failed) process.exit(1);

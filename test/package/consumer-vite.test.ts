@@ -1,7 +1,7 @@
 /**
  * The packed package in a fresh Vite app with no configuration at all (no aliases, no polyfills,
  * no optional peers installed): it builds, and the built page runs a memory filesystem write and
- * read round trip in headless Chromium.
+ * read round trip in headless Chromium (and loads ./idb, which is built over ./memory).
  */
 import { createServer, type Server } from "node:http";
 import { readFile, readdir, writeFile } from "node:fs/promises";
@@ -21,6 +21,7 @@ const INDEX_HTML = `<!doctype html>
 
 const MAIN_JS = `import { memoryFileSystem } from "better-fs-tools/memory";
 import { FsError } from "better-fs-tools";
+import * as idb from "better-fs-tools/idb";
 
 async function main() {
   const fs = memoryFileSystem({ files: { "/w/hello.txt": "héllo", "/w/logo.bin": new Uint8Array([0, 128, 255]) } });
@@ -38,6 +39,7 @@ async function main() {
     entries: (await fs.readdir("/w")).map((entry) => entry.name + ":" + entry.type).sort(),
     missing,
     globals: { process: typeof globalThis.process, Buffer: typeof globalThis.Buffer },
+    idbExports: Object.keys(idb).length > 0,
   };
 }
 
@@ -146,6 +148,7 @@ describe("a Vite app using the packed package with no configuration", () => {
           entries: ["deep:directory", "hello.txt:file", "logo.bin:file"],
           missing: "FsError ENOENT: no such file or directory, open '/w/missing.txt'",
           globals: { process: "undefined", Buffer: "undefined" },
+          idbExports: true,
         },
         pageErrors: [],
       });

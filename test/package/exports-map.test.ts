@@ -1,0 +1,81 @@
+/**
+ * The exports map against the source tree (no build needed): every export points at the built
+ * form of an existing `src/` entry, conditions are in a working order, and every entry file that
+ * design.md names has its subpath.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { BROWSER_BUNDLES } from "../../scripts/browser-bundles.mjs";
+import { REPOSITORY_ROOT, codeSubpaths, readPackageJson } from "./stage.js";
+
+/** The entry files design.md lays out, and the subpath each one is published as. */
+const DESIGN_ENTRIES: Readonly<Record<string, string>> = {
+  ".": "src/index.ts",
+  "./memory": "src/fs/memory.ts",
+  "./opfs": "src/fs/opfs.ts",
+  "./idb": "src/fs/idb.ts",
+  "./node": "src/fs/node.ts",
+  "./shell": "src/shell/index.ts",
+  "./ai-sdk": "src/ai-sdk/index.ts",
+  "./sandbox": "src/sandbox/index.ts",
+};
+
+const packageJson = await readPackageJson();
+
+/** `./dist/fs/memory.browser.js` → `src/fs/memory.ts`; `./dist/x.d.ts` → `src/x.ts`. */
+function sourceOf(target: string): string | undefined {
+  const match = /^\.\/dist\/(.+?)(\.browser)?\.(js|d\.ts)$/.exec(target);
+  return match === null ? undefined : `src/${match[1]}.ts`;
+}
+
+describe("exports map", () => {
+  it("has the package fields a published ESM package needs", () => {
+    const fields = packageJson as unknown as Record<string, unknown>;
+    expect({ type: fields.type, sideEffects: fields.sideEffects, files: fields.files, build: (fields.scripts as Record<string, string>).build }).toEqual({
+      type: "module",
+      sideEffects: false,
+      files: ["dist"],
+      build: "node scripts/build.mjs",
+    });
+    expect(packageJson.exports["./package.json"]).toBe("./package.json");
+  });
+
+  for (const subpath of codeSubpaths(packageJson)) {
+    it(`${subpath}: types first, import last, every target built from an existing src/ entry`, () => {
+      const target = packageJson.exports[subpath];
+      expect(typeof target).toBe("object");
+      const conditions = Object.keys(target as Record<string, string>);
+      expect(conditions[0]).toBe("types");
+      expect(conditions[conditions.length - 1]).toBe("import");
+      expect(conditions.filter((condition) => !["types", "browser", "import"].includes(condition))).toEqual([]);
+      const targets = Object.values(target as Record<string, string>);
+      const sources = targets.map(sourceOf);
+      expect(sources.filter((source) => source === undefined || !existsSync(join(REPOSITORY_ROOT, source)))).toEqual([]);
+      // All conditions of one subpath are forms of the same source file.
+      expect(new Set(sources).size).toBe(1);
+    });
+  }
+
+  it("every browser-bundled entry has its browser condition; any browser condition is the .browser.js form of import", () => {
+    for (const bundle of BROWSER_BUNDLES) {
+      expect((packageJson.exports[bundle.subpath] as Record<string, string>).browser).toBe(`./dist/${bundle.entry}.browser.js`);
+    }
+    const wrong = codeSubpaths(packageJson)
+      .map((subpath) => [subpath, packageJson.exports[subpath] as Record<string, string>] as const)
+      .filter(([, target]) => target.browser !== undefined && target.browser !== target.import?.replace(/\.js$/, ".browser.js"))
+      .map(([subpath]) => subpath);
+    expect(wrong).toEqual([]);
+  });
+
+  it("every entry file that exists has its subpath", () => {
+    const missing = Object.entries(DESIGN_ENTRIES)
+      .filter(([, file]) => existsSync(join(REPOSITORY_ROOT, file)))
+      .filter(([subpath, file]) => {
+        const target = packageJson.exports[subpath];
+        return typeof target !== "object" || sourceOf(target.import ?? "") !== file;
+      })
+      .map(([subpath, file]) => `${subpath} → ${file}`);
+    expect(missing).toEqual([]);
+  });
+});
