@@ -70,9 +70,9 @@ type ToolEntry<T, F extends CoreFactory, Default extends string, Context> =
     ? { readonly [name: string]: AiSdkFsTool<ModelInputOf<T, F>, CoreResultOf<F>, Context> | undefined }
     : { readonly [K in ToolNameOf<T, Default>]: AiSdkFsTool<ModelInputOf<T, F>, CoreResultOf<F>, Context> };
 
-/** An entry that exists only when its option is set: required when set, absent when not, optional when unknown. */
+/** An entry that exists only when its option is set: non-optional when set, optional otherwise. */
 type OptionalEntry<T, F extends CoreFactory, Default extends string, Context> = [T] extends [undefined]
-  ? { readonly [K in Default]?: undefined }
+  ? Partial<ToolEntry<undefined, F, Default, Context>>
   : undefined extends T
     ? Partial<ToolEntry<Exclude<T, undefined>, F, Default, Context>>
     : ToolEntry<T, F, Default, Context>;

@@ -16,7 +16,7 @@ import type { ToolResult } from "../tools/result.js";
 import { memoryLocks } from "../tools/state.js";
 import type { CoreTool } from "../tools/tool.js";
 import { createWriteTool } from "../tools/write.js";
-import { toAiSdkTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
+import { adaptCoreTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
 
 /** The option keys the adapter adds to a core factory's options. */
 export const ADAPTER_OPTION_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
@@ -55,7 +55,7 @@ export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
   const make = (extra: object): CoreTool<CoreInputOf<F>, CoreResultOf<F>> =>
     (coreFactory as unknown as (options: object) => CoreTool<CoreInputOf<F>, CoreResultOf<F>>)({ ...coreOptions, ...extra });
   const core = make({});
-  return toAiSdkTool<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>(
+  return adaptCoreTool<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>(
     {
       factory,
       core,

@@ -79,7 +79,8 @@ function toToolCall(options: { toolCallId: string; messages: readonly unknown[];
 }
 
 /**
- * Turn a core tool into an AI SDK 7 tool (`strict: true`).
+ * Turn a core tool into an AI SDK 7 tool (`strict: true`): the adapter behind every factory of
+ * this module, for core tools that have no factory here (`list`, `glob`, `grep`, your own).
  *
  * The signature's schema is converted with {@link toStrictSchema}. Model input is checked by the
  * schema's `validate` hook: `null` for an optional parameter becomes absent, keys outside the
@@ -88,18 +89,35 @@ function toToolCall(options: { toolCallId: string; messages: readonly unknown[];
  * {@link ToolInputError} the AI SDK hands to the model as a tool error. `execute` returns the
  * whole core result (after `signature.toResult`); `toModelOutput` maps it with {@link toAiSdkOutput}.
  *
- * @param source - the core tool and the factory name used in messages.
- * @param options - signature, contextSchema, needsApproval.
+ * @param core - the core tool.
+ * @param options - `signature`, `contextSchema` (`needsApproval` needs a factory: use the
+ *   `createAiSdk...Tool` factories for it).
  * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.
  * @throws TypeError when the schema cannot be expressed in strict mode (see {@link toStrictSchema}),
  *   or when `needsApproval` is set together with `permissions.approve`, or without an approval source.
  * @example
  * ```ts
- * const read = toAiSdkTool({ factory: "myRead", core: createReadTool({ fs }) }, {});
- * await generateText({ model, tools: { read }, prompt });
+ * const list = toAiSdkTool(createListTool({ fs }));
+ * await generateText({ model, tools: { list }, prompt });
  * ```
  */
-export function toAiSdkTool<CoreInput, ModelInput, Result extends ToolResult, Context = AiSdkToolContext>(
+export function toAiSdkTool<CoreInput, Result extends ToolResult, ModelInput = CoreInput, Context = AiSdkToolContext>(
+  core: CoreTool<CoreInput, Result>,
+  options: Omit<AiSdkAdapterOptions<CoreInput, ModelInput, Result, Context>, "needsApproval"> = {},
+): AiSdkFsTool<ModelInput, Result, Context> {
+  if (typeof core !== "object" || core === null || typeof core.execute !== "function") {
+    throw new TypeError("toAiSdkTool needs a core tool (an object with name, inputSchema, validate and execute)");
+  }
+  return adaptCoreTool({ factory: "toAiSdkTool", core }, options);
+}
+
+/**
+ * {@link toAiSdkTool} with a factory name for messages and, for `needsApproval`, a way to remake
+ * the core with other permissions.
+ *
+ * @internal used by the factories of this module.
+ */
+export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, Context = AiSdkToolContext>(
   source: AiSdkToolSource<CoreInput, Result>,
   options: AiSdkAdapterOptions<CoreInput, ModelInput, Result, Context>,
 ): AiSdkFsTool<ModelInput, Result, Context> {

@@ -1,7 +1,7 @@
 import { generateText, isStepCount, type ModelMessage, type ToolApprovalResponse } from "ai";
 import { describe, expect, test } from "vitest";
 import { approvalTargets } from "../../src/ai-sdk/approval.js";
-import { toAiSdkTool } from "../../src/ai-sdk/tool.js";
+import { adaptCoreTool, toAiSdkTool } from "../../src/ai-sdk/tool.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { PermissionOptions } from "../../src/fs/gate.js";
 import { createReadTool } from "../../src/tools/read.js";
@@ -12,7 +12,7 @@ function approvalRead(permissions?: PermissionOptions) {
   const fs = memoryFileSystem({ files: { "/w/a.txt": "inside\n", "/outside/secret.txt": "secret\n", "/allowed/x.txt": "x\n" } });
   const contextOptions = { fs, cwd: "/w", locks: memoryLocks(), permissions };
   const made: PermissionOptions[] = [];
-  const tool = toAiSdkTool(
+  const tool = adaptCoreTool(
     {
       factory: "createAiSdkReadTool",
       core: createReadTool(contextOptions),
@@ -90,7 +90,7 @@ describe("needsApproval wired to the gate", () => {
 
   test("without needsApproval a path outside the workspace fails closed", async () => {
     const fs = memoryFileSystem({ files: { "/outside/secret.txt": "secret\n" } });
-    const read = toAiSdkTool({ factory: "t", core: createReadTool({ fs, cwd: "/w" }) }, {});
+    const read = toAiSdkTool(createReadTool({ fs, cwd: "/w" }));
     const model = scriptedModel([{ calls: [CALLS[1] as (typeof CALLS)[number]] }, { text: "done" }]);
     await generateText({ model, tools: { read }, prompt: "x", stopWhen: isStepCount(3) });
     expect(toolOutputsSentAt(model, 1)).toStrictEqual([

@@ -2,7 +2,7 @@
  * Type tests of the AI SDK adapter, checked by `tsc -p test/ai-sdk/tsconfig.json` (run from
  * test/ai-sdk/types.test.ts). Nothing here runs.
  */
-import type { Tool } from "ai";
+import type { Tool, ToolSet } from "ai";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
 import { createAiSdkFsTools, createAiSdkReadTool, type AiSdkFsTool } from "../../src/ai-sdk/index.js";
@@ -17,24 +17,28 @@ import type { CommandRunner } from "../../src/shell/runner.js";
 declare const fs: FileSystem;
 declare const runner: CommandRunner;
 
-// Without applyPatch and bash: read, edit, write; apply_patch and bash are absent.
+// Without applyPatch and bash: read, edit, write; the apply_patch and bash keys are optional.
 const plain = createAiSdkFsTools({ fs });
 expectTypeOf(plain.tools.read).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult>>();
 expectTypeOf(plain.tools.edit).toExtend<Tool>();
-expectTypeOf(plain.tools.apply_patch).toEqualTypeOf<undefined>();
-expectTypeOf(plain.tools.bash).toEqualTypeOf<undefined>();
-// @ts-expect-error apply_patch is not there without applyPatch
+expectTypeOf(plain.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult> | undefined>();
+expectTypeOf(plain.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult> | undefined>();
+// @ts-expect-error apply_patch may be absent without applyPatch
 plain.tools.apply_patch.execute;
+// The tool set goes into generateText as it is.
+expectTypeOf(plain.tools).toExtend<ToolSet>();
 
 // applyPatch set: the apply_patch key is non-optional.
 const withPatch = createAiSdkFsTools({ fs, applyPatch: true });
 expectTypeOf(withPatch.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult>>();
-expectTypeOf(withPatch.tools.bash).toEqualTypeOf<undefined>();
+expectTypeOf(withPatch.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult> | undefined>();
+expectTypeOf(withPatch.tools).toExtend<ToolSet>();
 
 // bash set: the bash key is non-optional.
 const withBash = createAiSdkFsTools({ fs, applyPatch: { maxFileBytes: 1024 }, bash: { runner, env: {} } });
 expectTypeOf(withBash.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult>>();
 expectTypeOf(withBash.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult>>();
+expectTypeOf(withBash.tools).toExtend<ToolSet>();
 
 // Options typed wide (unknown at compile time): the keys are optional.
 declare const wide: { fs: FileSystem; applyPatch?: true };

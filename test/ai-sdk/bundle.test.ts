@@ -6,6 +6,8 @@ import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { FileSystem } from "../../src/fs/types.js";
 import { memoryStore, sha256Digest } from "../../src/tools/state.js";
 import type { ToolSignature } from "../../src/tools/tool.js";
+import type { ReadInput } from "../../src/tools/read.js";
+import type { ReadResult } from "../../src/tools/result.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 /** A 1×1 PNG (70 bytes). */
@@ -68,7 +70,7 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
   test("read of /notes.txt holding one\\n gives the issue's model output", async () => {
     const read = createAiSdkReadTool({ fs: memoryFileSystem({ files: { "/notes.txt": "one\n" } }) });
     const output = await read.execute?.({ path: "/notes.txt" }, { toolCallId: "c1", messages: [], context: {} });
-    expect(toAiSdkOutput(output as { parts: [] })).toStrictEqual({ type: "content", value: [{ type: "text", text: "1|one" }] });
+    expect(toAiSdkOutput(output as ReadResult)).toStrictEqual({ type: "content", value: [{ type: "text", text: "1|one" }] });
     expect(await read.toModelOutput?.({ toolCallId: "c1", input: { path: "/notes.txt" }, output: output as never })).toStrictEqual({
       type: "content",
       value: [{ type: "text", text: "1|one" }],
@@ -112,7 +114,7 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
 
   test("apply_patch and bash join when set; a signature renames a tool", async () => {
     const fs = memoryFileSystem();
-    const renamed: ToolSignature<{ path: string }, { file: string }> = {
+    const renamed: ToolSignature<ReadInput, { file: string }, ReadResult> = {
       name: "view",
       inputSchema: { type: "object", properties: { file: { type: "string" } }, required: ["file"] },
       toInput: (input) => ({ path: input.file }),

@@ -44,7 +44,7 @@ function fakeRead(seen: ToolCall[] = []): CoreTool<FakeInput, ReadResult> {
 
 describe("toAiSdkTool", () => {
   test("is strict, carries the converted schema and the core description", async () => {
-    const read = toAiSdkTool({ factory: "test", core: fakeRead() }, {});
+    const read = toAiSdkTool(fakeRead());
     expect(read.strict).toBe(true);
     expect(read.description).toBe("Read a file.");
     const schema = await (read.inputSchema as { jsonSchema: unknown }).jsonSchema;
@@ -66,7 +66,7 @@ describe("toAiSdkTool", () => {
       inputSchema: { type: "object", properties: {}, additionalProperties: true },
       toInput: (input) => input as unknown as FakeInput,
     };
-    expect(() => toAiSdkTool({ factory: "test", core: fakeRead() }, { signature })).toThrow(
+    expect(() => toAiSdkTool(fakeRead(), { signature })).toThrow(
       new TypeError("view: strict mode cannot express an object that allows other properties at #/additionalProperties"),
     );
   });
@@ -81,7 +81,7 @@ describe("toAiSdkTool", () => {
     ]);
     const result = await generateText({
       model,
-      tools: { read: toAiSdkTool({ factory: "test", core: fakeRead(seen) }, {}) },
+      tools: { read: toAiSdkTool(fakeRead(seen)) },
       prompt: "read",
       stopWhen: isStepCount(10),
     });
@@ -111,8 +111,8 @@ describe("toAiSdkTool", () => {
   });
 
   test("missing required keys and non-object input are refused naming the parameters", async () => {
-    const read = toAiSdkTool({ factory: "test", core: fakeRead() }, {});
-    const validate = (read.inputSchema as { validate: (value: unknown) => Promise<{ success: boolean; error?: Error }> }).validate;
+    const read = toAiSdkTool(fakeRead());
+    const validate = (read.inputSchema as unknown as { validate: (value: unknown) => Promise<{ success: boolean; error?: Error }> }).validate;
     expect(await validate({ offset: 1, limit: null })).toStrictEqual({
       success: false,
       error: new ToolInputError("Missing read input key: path. Expected path, offset, limit"),
@@ -129,7 +129,7 @@ describe("toAiSdkTool", () => {
       toInput: (input) => ({ path: input.file, ...(input.from === undefined ? {} : { offset: input.from }) }),
       toResult: (result, input) => ({ ...result, parts: [{ type: "text", text: `[${input.file}] ${result.parts[0]?.type === "text" ? result.parts[0].text : ""}` }] }),
     };
-    const view = toAiSdkTool({ factory: "test", core: fakeRead() }, { signature });
+    const view = toAiSdkTool(fakeRead(), { signature });
     expect(view.description).toBe("View a file.");
     const model = scriptedModel([{ calls: [{ tool: "view", input: { file: "/b", from: null } }, { tool: "view", input: { path: "/b", from: null } }] }, { text: "ok" }]);
     const result = await generateText({ model, tools: { view }, prompt: "x", stopWhen: isStepCount(3) });
@@ -150,7 +150,7 @@ describe("toAiSdkTool", () => {
 
   test("contextSchema: the AI SDK validates toolsContext[name]; the core gets it as call.host.context", async () => {
     const seen: ToolCall[] = [];
-    const read = toAiSdkTool({ factory: "test", core: fakeRead(seen) }, { contextSchema: z.object({ root: z.string() }) });
+    const read = toAiSdkTool(fakeRead(seen), { contextSchema: z.object({ root: z.string() }) });
     const model = scriptedModel([{ calls: [{ tool: "read", input: { path: "/a", offset: null, limit: null } }] }, { text: "ok" }]);
     const controller = new AbortController();
     await generateText({

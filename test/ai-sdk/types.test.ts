@@ -6,10 +6,10 @@ import { expect, test } from "vitest";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
 /**
- * Runs the type tests (`test/ai-sdk/*.test-d.ts`) through tsc. Only errors in the adapter's own
+ * Runs tsc over test/ai-sdk (the type tests in `*.test-d.ts` and the tests themselves). Only errors in the adapter's own
  * files and its type tests count: another module's errors are that module's tests' business.
  */
-test("type tests of the ai-sdk adapter compile (test/ai-sdk/*.test-d.ts)", async () => {
+test("the ai-sdk adapter, its tests and its type tests (test/ai-sdk/*.test-d.ts) compile", async () => {
   const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
   const output = await promisify(execFile)(process.execPath, [tsc, "-p", "test/ai-sdk/tsconfig.json", "--pretty", "false"], { cwd: root }).then(
     (result) => result.stdout,
