@@ -131,10 +131,8 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
           return errorResult("mutation", toolErrorFromFs(error, path, display));
         }
         await recordSeen(ctx, path, outcome.data);
-        const where =
-          outcome.lines.length === 1
-            ? `at line ${outcome.lines[0]}`
-            : `at lines ${listLines(outcome.lines)}`;
+        const lines = [...new Set(outcome.lines)];
+        const where = lines.length === 1 ? `at line ${formatCount(lines[0]!)}` : `at lines ${listLines(lines)}`;
         const count = outcome.lines.length;
         return {
           kind: "mutation",

@@ -74,7 +74,7 @@ export function imageConverter(options: ImageConverterOptions = {}): ContentConv
         return {
           error: {
             code: "EFBIG",
-            message: `${displayPath} is a ${mediaType} image of ${formatBytes(bytes.length)}, over the ${formatBytes(maxBytes)} image limit; it cannot be shown.`,
+            message: `${displayPath} is a ${sniffMagic(bytes)?.description ?? mediaType} of ${formatBytes(bytes.length)}, over the ${formatBytes(maxBytes)} image limit; it cannot be shown.`,
           },
         };
       }

@@ -98,3 +98,17 @@ export function specSchema(spec: InputSpec): JsonSchema {
     additionalProperties: false,
   };
 }
+
+/**
+ * Check a positive integer option at creation.
+ *
+ * @returns `value`, or `fallback` when it is undefined.
+ * @throws TypeError `createReadTool maxBytes must be a positive integer, got 0`.
+ */
+export function positiveIntegerOption(factory: string, name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
+    throw new TypeError(`${factory} ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}

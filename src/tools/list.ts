@@ -5,9 +5,8 @@
  */
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
-import { positiveIntegerOption } from "./read.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";

@@ -9,7 +9,7 @@ import type { ContentConverter } from "./converter.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { recordSeen } from "./freshness.js";
 import { imageConverter } from "./image.js";
-import { checkInput, specSchema, type InputSpec } from "./input.js";
+import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
 import { isToolOutputPath } from "./offload.js";
 import { errorResult, textParts, type ReadResult } from "./result.js";
 import {
@@ -72,15 +72,6 @@ export const READ_DESCRIPTION =
   "Read a file. Text comes back as numbered lines, `N|text` (the number and `|` are not part of the file). " +
   "Use offset and limit (in lines, 1-based) to read part of a large file. Images come back as images. " +
   "Binary files and directories are refused (use list for directories).";
-
-/** Check a positive integer option. */
-export function positiveIntegerOption(factory: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`${factory} ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
 
 /**
  * Create the `read` tool.

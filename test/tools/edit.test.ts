@@ -1,0 +1,4 @@
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { testEditTool } from "./suite.js";
+
+testEditTool(async () => memoryFileSystem());

@@ -1,0 +1,4 @@
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { testGlobTool } from "./suite.js";
+
+testGlobTool(async () => memoryFileSystem());

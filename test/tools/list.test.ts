@@ -1,0 +1,4 @@
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { testListTool } from "./suite.js";
+
+testListTool(async () => memoryFileSystem());

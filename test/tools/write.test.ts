@@ -1,0 +1,4 @@
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { testWriteTool } from "./suite.js";
+
+testWriteTool(async () => memoryFileSystem());
