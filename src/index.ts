@@ -24,3 +24,44 @@ export {
 } from "./tools/apply-patch.js";
 export { parsePatch, type ParsedPatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch-parser.js";
 export * from "./tools/signature/index.js";
+export {
+  createReadTool,
+  DEFAULT_MAX_READ_BYTES,
+  DEFAULT_MAX_LINE_LENGTH,
+  READ_DESCRIPTION,
+  READ_INPUT_SPEC,
+  type ReadInput,
+  type ReadToolOptions,
+  type ReadToolSettings,
+} from "./tools/read.js";
+export { createWriteTool, WRITE_DESCRIPTION, WRITE_INPUT_SPEC, type WriteInput, type WriteToolOptions, type WriteToolSettings } from "./tools/write.js";
+export { createEditTool, EDIT_DESCRIPTION, EDIT_INPUT_SPEC, type EditInput, type EditToolOptions, type EditToolSettings } from "./tools/edit.js";
+export { createListTool, DEFAULT_MAX_LIST_ENTRIES, LIST_DESCRIPTION, LIST_INPUT_SPEC, type ListInput, type ListToolOptions, type ListToolSettings } from "./tools/list.js";
+export { createGlobTool, DEFAULT_MAX_GLOB_RESULTS, GLOB_DESCRIPTION, GLOB_INPUT_SPEC, type GlobInput, type GlobToolOptions, type GlobToolSettings } from "./tools/glob.js";
+export {
+  createGrepTool,
+  DEFAULT_MAX_GREP_MATCHES,
+  DEFAULT_MAX_GREP_LINE_LENGTH,
+  GREP_DESCRIPTION,
+  GREP_INPUT_SPEC,
+  type GrepInput,
+  type GrepToolOptions,
+  type GrepToolSettings,
+} from "./tools/grep.js";
+export { createFsTools, type FsTools, type FsToolsOptions, type ApplyPatchToolSettings } from "./tools/fs-tools.js";
+export type { SearchSettings } from "./tools/search-settings.js";
+export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/walk.js";
+export {
+  offloadOutput,
+  isToolOutputPath,
+  TOOL_OUTPUTS_DIR,
+  DEFAULT_OFFLOAD_THRESHOLD_BYTES,
+  DEFAULT_OFFLOAD_PREVIEW_BYTES,
+  type OffloadOptions,
+  type OffloadContext,
+  type OffloadedOutput,
+} from "./tools/offload.js";
+export { imageConverter, sniffImageType, DEFAULT_MAX_IMAGE_BYTES, IMAGE_MEDIA_TYPES, type ImageConverterOptions } from "./tools/image.js";
+export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/converter.js";
+export { decodeUtf8, sniffBinary, BINARY_SNIFF_BYTES, type DecodedText, type BinaryKind, type LineEnding } from "./tools/text.js";
+export type { InputSpec, FieldSpec } from "./tools/input.js";
