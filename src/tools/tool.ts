@@ -23,15 +23,17 @@ export interface ToolCall {
   };
 }
 
+const TOOL_INPUT_ERROR_MARKER = Symbol.for("better-fs-tools.error.ToolInputError");
+
 /** Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a tool error the model reads. */
 export class ToolInputError extends Error {
   override readonly name = "ToolInputError";
-  readonly [Symbol.for("better-fs-tools.error.ToolInputError")] = true;
+  readonly [TOOL_INPUT_ERROR_MARKER] = true;
   static isInstance(value: unknown): value is ToolInputError {
     return (
       typeof value === "object" &&
       value !== null &&
-      (value as Record<symbol, unknown>)[Symbol.for("better-fs-tools.error.ToolInputError")] === true
+      (value as Record<symbol, unknown>)[TOOL_INPUT_ERROR_MARKER] === true
     );
   }
 }
