@@ -1,0 +1,109 @@
+import { generateText, isStepCount } from "ai";
+import { describe, expect, test } from "vitest";
+import { createAiSdkBashTool, createAiSdkEditTool, createAiSdkReadTool, createAiSdkWriteTool, toAiSdkTool } from "../../../src/ai-sdk/index.js";
+import { memoryFileSystem } from "../../../src/fs/memory.js";
+import type { CommandRunner } from "../../../src/shell/runner.js";
+import { createListTool } from "../../../src/tools/list.js";
+import { createReadTool } from "../../../src/tools/read.js";
+import { lineRangePreset, lineRangeSignature } from "../../../src/tools/signature/index.js";
+import { memoryStore } from "../../../src/tools/state.js";
+import { ToolInputError } from "../../../src/tools/tool.js";
+import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
+
+const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
+const FILE = Array.from({ length: 3644 }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+
+/** A runner that echoes the command (no real shell needed for the signature). */
+const echoRunner: CommandRunner = {
+  name: "echo",
+  describe: () => "An echo runner for tests.",
+  run: async ({ command }) => ({ stdout: `ran: ${command}\n`, stderr: "", exitCode: 0, timedOut: false }),
+};
+
+describe("lineRangeSignature", () => {
+  test("maps startLine/endLine to offset/limit and refuses startLine > endLine", () => {
+    const signature = lineRangeSignature();
+    expect(signature.name).toBe("readFile");
+    expect(signature.toInput({ path: "a.ts", startLine: 1200, endLine: 1260 })).toEqual({ path: "a.ts", offset: 1200, limit: 61 });
+    expect(signature.toInput({ path: "a.ts", startLine: 5 })).toEqual({ path: "a.ts", offset: 5 });
+    expect(signature.toInput({ path: "a.ts", endLine: 5 })).toEqual({ path: "a.ts", offset: 1, limit: 5 });
+    expect(signature.toInput({ path: "a.ts" })).toEqual({ path: "a.ts" });
+    expect(() => signature.toInput({ path: "a.ts", startLine: 9, endLine: 3 })).toThrow(
+      new ToolInputError("startLine (9) must not be greater than endLine (3)"),
+    );
+    expect(() => signature.toInput({ file: "a.ts" })).toThrow(new ToolInputError("Unknown readFile input key: file. Expected path, startLine, endLine"));
+  });
+
+  test("renames the tool and its parameters", async () => {
+    const signature = lineRangeSignature({ name: "view", names: { path: "file", start: "from", end: "to" } });
+    expect(signature.name).toBe("view");
+    expect(Object.keys(signature.inputSchema["properties"] as object)).toEqual(["file", "from", "to"]);
+    expect(signature.toInput({ file: "a.ts", from: 2, to: 3 })).toEqual({ path: "a.ts", offset: 2, limit: 2 });
+    expect(() => signature.toInput({ file: "a.ts", from: 3, to: 2 })).toThrow(new ToolInputError("from (3) must not be greater than to (2)"));
+    const read = createReadTool({ fs: memoryFileSystem({ files: { "/w/a.ts": "1\n2\n3\n" } }), cwd: "/w" });
+    const input = { file: "a.ts", from: 2, to: 9 };
+    const result = signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input);
+    expect(result?.parts).toEqual([{ type: "text", text: "[a.ts lines 2-3 of 3]\n2\n3" }]);
+  });
+
+  test("bad options throw TypeError", () => {
+    expect(() => lineRangeSignature({ names: { path: "x", start: "x" } })).toThrow(new TypeError("lineRangeSignature names must differ, got x, x, endLine"));
+    expect(() => lineRangeSignature({ name: "read file" })).toThrow(
+      new TypeError('lineRangeSignature name must be a name of letters, digits, _ or - (up to 64), got "read file"'),
+    );
+    expect(() => lineRangeSignature({ names: { begin: "b" } } as never)).toThrow(
+      new TypeError('lineRangeSignature got an unknown names key "begin". Known keys: path, start, end'),
+    );
+  });
+});
+
+describe("line-range preset through generateText", () => {
+  test("readFile with and without a range, a refused range, listDir, writeFile, editFile, runBash", async () => {
+    const fs = memoryFileSystem({ files: { "/w/src/server.ts": FILE, "/w/notes.txt": "one\ntwo\n" } });
+    const preset = lineRangePreset();
+    const state = memoryStore();
+    const shared = { fs, cwd: "/w", state };
+    const tools = {
+      readFile: createAiSdkReadTool({ ...shared, signature: preset.read }),
+      listDir: toAiSdkTool(createListTool({ fs, cwd: "/w" }), { signature: preset.list }),
+      writeFile: createAiSdkWriteTool({ ...shared, signature: preset.write }),
+      editFile: createAiSdkEditTool({ ...shared, signature: preset.edit }),
+      runBash: createAiSdkBashTool({ fs, cwd: "/w", runner: echoRunner, env: () => ({}), signature: preset.bash }),
+    };
+    const model = scriptedModel([
+      { calls: [{ tool: "readFile", input: { path: "src/server.ts", startLine: 1200, endLine: 1260 } }] },
+      { calls: [{ tool: "readFile", input: { path: "notes.txt", startLine: null, endLine: null } }] },
+      { calls: [{ tool: "readFile", input: { path: "notes.txt", startLine: 2, endLine: 99 } }] },
+      { calls: [{ tool: "readFile", input: { path: "notes.txt", startLine: 2, endLine: 1 } }] },
+      { calls: [{ tool: "listDir", input: { path: null } }] },
+      { calls: [{ tool: "writeFile", input: { path: "new.txt", content: "hi\n" } }] },
+      { calls: [{ tool: "editFile", input: { path: "notes.txt", oldText: "two", newText: "deux", replaceAll: null } }] },
+      { calls: [{ tool: "runBash", input: { command: "ls" } }] },
+      { text: "done" },
+    ]);
+    const result = await generateText({ model, tools, prompt: "work", stopWhen: isStepCount(12) });
+    expect(result.text).toBe("done");
+    const outputs = toolOutputsSentAt(model, 8);
+    const expectedRange = Array.from({ length: 61 }, (_, i) => `line ${1200 + i}`).join("\n");
+    expect(outputs).toEqual([
+      { toolName: "readFile", output: text(`[src/server.ts lines 1200-1260 of 3644]\n${expectedRange}`) },
+      { toolName: "readFile", output: text("one\ntwo") },
+      { toolName: "readFile", output: text("[notes.txt lines 2-2 of 2]\ntwo") },
+      {
+        toolName: "readFile",
+        output: {
+          type: "error-text",
+          value:
+            'AI_InvalidToolInputError: Invalid input for tool readFile: AI_TypeValidationError: Type validation failed: Value: {"path":"notes.txt","startLine":2,"endLine":1}.\n' +
+            "Error message: ToolInputError: startLine (2) must not be greater than endLine (1)",
+        },
+      },
+      { toolName: "listDir", output: text("notes.txt (8 bytes)\nsrc/") },
+      { toolName: "writeFile", output: text("wrote 3 bytes to new.txt") },
+      { toolName: "editFile", output: text("replaced 1 occurrence in notes.txt at line 2") },
+      { toolName: "runBash", output: text("ran: ls\n[exit code 0]") },
+    ]);
+    expect(new TextDecoder().decode(await fs.readFile("/w/notes.txt"))).toBe("one\ndeux\n");
+    expect(new TextDecoder().decode(await fs.readFile("/w/new.txt"))).toBe("hi\n");
+  });
+});
