@@ -677,6 +677,20 @@ export function testFileSystem(options: TestFileSystemOptions): void {
       );
 
       check(
+        "rm recursive of a directory keeps what its symlinks point to",
+        async (fs) => {
+          await fs.writeFile("/keep/k.txt", bytes("k"));
+          await fs.writeFile("/d/f.txt", bytes("f"));
+          await symlinkOf(fs)("/keep", "/d/dir-link");
+          await symlinkOf(fs)("/keep/k.txt", "/d/file-link");
+          await fs.rm("/d", { recursive: true });
+          expect(names(await fs.readdir("/"))).toEqual(["keep"]);
+          expect(await readText(fs, "/keep/k.txt")).toBe("k");
+        },
+        "symlink",
+      );
+
+      check(
         "rename moves a symlink, not its target",
         async (fs) => {
           await fs.writeFile("/file.txt", bytes("x"));
