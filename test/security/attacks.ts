@@ -1,0 +1,195 @@
+/**
+ * The attack corpus: a table of paths a model (or bash, or host code) might use to get out of
+ * the workspace, and legal names that must keep working. Run through any target with
+ * `runSecurityCorpus` (./corpus.ts).
+ *
+ * Fixture (namespace paths; the workspace root and cwd is `/w`):
+ * - `/w/a.txt` "inside-a", `/w/sub/b.txt` "inside-b", `/w/data` "data-plain", `/w/data ` "data-space"
+ * - `/w-evil/secret.txt` "EVIL-SECRET", `/w-evil/EVIL-ONLY-NAME.txt` "EVIL-SECRET-2" (the `/w` vs `/w-evil` prefix trap)
+ * - `/outside/secret.txt` "OUTSIDE-SECRET", `/outside/OUTSIDE-ONLY-NAME.txt` "OUTSIDE-SECRET-2"
+ * - `/W/a.txt` "CASE-SECRET" (a case variant of the root, outside it)
+ * - symlinks (when the backend has them): `/w/leaf` → `/outside/secret.txt`, `/w/dir-link` →
+ *   `/outside`, `/w/rel-link` → `../outside`, `/w/dangling` → `/outside/new.txt`,
+ *   `/w/dangling-dir` → `/outside/newdir`, `/w/loop-a` ↔ `/w/loop-b`, `/w/self` → `/w/self`,
+ *   `/w/inside-link` → `/w/a.txt` (legal).
+ */
+import type { FileSystem } from "../../src/fs/types.js";
+import type { ToolErrorCode } from "../../src/tools/result.js";
+
+/** The workspace root (and cwd) of the fixture. */
+export const WORKSPACE_ROOT = "/w";
+
+/** Strings that must never appear in what a target returns, nor be written over. */
+export const SENTINELS = ["OUTSIDE-SECRET", "EVIL-SECRET", "CASE-SECRET", "OUTSIDE-ONLY-NAME", "EVIL-ONLY-NAME"] as const;
+
+/** Files of the fixture (path → text). */
+export const FIXTURE_FILES: Readonly<Record<string, string>> = Object.freeze({
+  "/w/a.txt": "inside-a",
+  "/w/sub/b.txt": "inside-b",
+  "/w/data": "data-plain",
+  "/w/data ": "data-space",
+  "/w-evil/secret.txt": "EVIL-SECRET",
+  "/w-evil/EVIL-ONLY-NAME.txt": "EVIL-SECRET-2",
+  "/outside/secret.txt": "OUTSIDE-SECRET",
+  "/outside/OUTSIDE-ONLY-NAME.txt": "OUTSIDE-SECRET-2",
+  "/W/a.txt": "CASE-SECRET",
+});
+
+/** Symlinks of the fixture (link path → target), written when the backend declares `symlink`. */
+export const FIXTURE_LINKS: Readonly<Record<string, string>> = Object.freeze({
+  "/w/leaf": "/outside/secret.txt",
+  "/w/dir-link": "/outside",
+  "/w/rel-link": "../outside",
+  "/w/dangling": "/outside/new.txt",
+  "/w/dangling-dir": "/outside/newdir",
+  "/w/loop-a": "/w/loop-b",
+  "/w/loop-b": "/w/loop-a",
+  "/w/self": "/w/self",
+  "/w/inside-link": "/w/a.txt",
+});
+
+/** What a target must do with an attack. */
+export type AttackExpectation =
+  /** Refused: the call fails with a clear error; nothing outside is read, listed or changed. */
+  | "denied"
+  /** The path lands inside the workspace (a literal odd name): success or not-found are both fine; nothing outside is touched. */
+  | "contained"
+  /** A legal name: the call succeeds (reads return `content`). */
+  | "allowed";
+
+export type AttackAccess = "read" | "write" | "list";
+
+/** One row of the corpus. */
+export interface Attack {
+  /** Unique, stable: targets may name rows they cannot express. */
+  readonly name: string;
+  readonly family:
+    | "dot-dot"
+    | "absolute"
+    | "prefix"
+    | "symlink-leaf"
+    | "symlink-dir"
+    | "symlink-loop"
+    | "nul"
+    | "backslash"
+    | "spaces-quotes"
+    | "case"
+    | "percent"
+    | "long"
+    | "legal"
+    | "unicode";
+  readonly access: AttackAccess;
+  /** The path as the caller gives it (relative to `/w`, or absolute). */
+  readonly path: string;
+  readonly expect: AttackExpectation;
+  /** The gate's code for a denied row (`gate.check`); other targets word refusals their own way. */
+  readonly gateCode?: ToolErrorCode;
+  /** For allowed reads: the exact text read. For writes: the text written (default `PWNED`). */
+  readonly content?: string;
+  /** For allowed lists: names that must be listed. */
+  readonly names?: readonly string[];
+  /** The row needs symlinks in the fixture. */
+  readonly needs?: "symlink";
+}
+
+const LONG_NAME = "n".repeat(300);
+const LONG_PATH = `${"deep/".repeat(900)}x.txt`;
+const DOTS_TO_OUTSIDE = `${"../".repeat(1000)}outside/secret.txt`;
+
+function each(
+  family: Attack["family"],
+  base: Omit<Attack, "access" | "name" | "family">,
+  name: string,
+  accesses: readonly AttackAccess[] = ["read", "write", "list"],
+): Attack[] {
+  return accesses.map((access) => ({ ...base, family, access, name: `${family}: ${name} (${access})` }));
+}
+
+/** The table. */
+export const ATTACKS: readonly Attack[] = [
+  // `..` chains.
+  ...each("dot-dot", { path: "../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "../outside/secret.txt"),
+  ...each("dot-dot", { path: "../../../../../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "many ../"),
+  ...each("dot-dot", { path: "sub/../../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "sub/../../outside"),
+  ...each("dot-dot", { path: "sub/../../w/../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "in and out again"),
+  ...each("dot-dot", { path: "..", expect: "denied", gateCode: "EDENIED" }, "bare .."),
+  ...each("dot-dot", { path: DOTS_TO_OUTSIDE, expect: "denied", gateCode: "EDENIED" }, "1000 × ../"),
+  ...each("dot-dot", { path: "sub/../a.txt", expect: "allowed", content: "inside-a", names: ["a.txt"] }, "sub/../a.txt stays inside", ["read"]),
+  // Absolute paths.
+  ...each("absolute", { path: "/outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/outside/secret.txt"),
+  ...each("absolute", { path: "/", expect: "denied", gateCode: "EDENIED" }, "/"),
+  ...each("absolute", { path: "//outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "//outside"),
+  ...each("absolute", { path: "/w/../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/w/../outside"),
+  ...each("absolute", { path: "/w/a.txt", expect: "allowed", content: "inside-a" }, "/w/a.txt inside", ["read"]),
+  // The /w vs /w-evil prefix.
+  ...each("prefix", { path: "/w-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/w-evil file"),
+  ...each("prefix", { path: "/w-evil", expect: "denied", gateCode: "EDENIED" }, "/w-evil directory"),
+  ...each("prefix", { path: "../w-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "../w-evil"),
+  ...each("prefix", { path: "/w/../w-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/w/../w-evil"),
+  // Symlink leaf to outside.
+  ...each("symlink-leaf", { path: "leaf", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "leaf → /outside/secret.txt"),
+  ...each("symlink-leaf", { path: "dangling", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dangling → /outside/new.txt", ["read", "write"]),
+  ...each("symlink-leaf", { path: "inside-link", expect: "allowed", content: "inside-a", needs: "symlink" }, "inside-link → /w/a.txt", ["read"]),
+  // Symlink as an intermediate directory.
+  ...each("symlink-dir", { path: "dir-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dir-link/secret.txt"),
+  ...each("symlink-dir", { path: "dir-link", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dir-link", ["list"]),
+  ...each("symlink-dir", { path: "rel-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "rel-link (relative target)"),
+  ...each("symlink-dir", { path: "dir-link/../a.txt", expect: "allowed", content: "inside-a", needs: "symlink" }, "dir-link/.. is lexical", ["read"]),
+  ...each("symlink-dir", { path: "dangling-dir/new.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dangling-dir/new.txt", ["write"]),
+  // Symlink loops.
+  ...each("symlink-loop", { path: "loop-a", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "loop-a ↔ loop-b"),
+  ...each("symlink-loop", { path: "loop-a/x.txt", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "below a loop"),
+  ...each("symlink-loop", { path: "self", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "self → self"),
+  // NUL bytes.
+  ...each("nul", { path: "a.txt\0.png", expect: "denied", gateCode: "EINVAL" }, "a.txt\\0.png"),
+  ...each("nul", { path: "../outside/secret.txt\0", expect: "denied", gateCode: "EINVAL" }, "trailing NUL"),
+  ...each("nul", { path: "\0", expect: "denied", gateCode: "EINVAL" }, "only NUL"),
+  // Backslashes.
+  ...each("backslash", { path: "..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" }, "..\\outside"),
+  ...each("backslash", { path: "sub\\b.txt", expect: "denied", gateCode: "EINVAL" }, "sub\\b.txt"),
+  ...each("backslash", { path: "\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" }, "\\outside"),
+  // Trailing spaces and quotes: literal names, distinct from the bare name.
+  ...each("spaces-quotes", { path: "data ", expect: "allowed", content: "data-space" }, "`data ` is not `data`", ["read"]),
+  ...each("spaces-quotes", { path: "data", expect: "allowed", content: "data-plain" }, "`data` is not `data `", ["read"]),
+  ...each("spaces-quotes", { path: '"../outside/secret.txt"', expect: "contained" }, "double-quoted ../"),
+  ...each("spaces-quotes", { path: "'../outside/secret.txt'", expect: "contained" }, "single-quoted ../"),
+  ...each("spaces-quotes", { path: "../outside/secret.txt ", expect: "denied", gateCode: "EDENIED" }, "trailing space after ../"),
+  ...each("spaces-quotes", { path: " ../outside/secret.txt", expect: "contained" }, "leading space before ../"),
+  // Case variants (case-sensitive namespaces: /W is not /w).
+  ...each("case", { path: "/W/a.txt", expect: "denied", gateCode: "EDENIED" }, "/W/a.txt"),
+  ...each("case", { path: "../W/a.txt", expect: "denied", gateCode: "EDENIED" }, "../W/a.txt"),
+  ...each("case", { path: "A.TXT", expect: "contained" }, "A.TXT inside"),
+  // Percent-encoded dots and slashes are literal names.
+  ...each("percent", { path: "%2e%2e/outside/secret.txt", expect: "contained" }, "%2e%2e/"),
+  ...each("percent", { path: "%2e%2e%2foutside%2fsecret.txt", expect: "contained" }, "%2e%2e%2f"),
+  ...each("percent", { path: "..%2foutside%2fsecret.txt", expect: "contained" }, "..%2f"),
+  ...each("percent", { path: "%252e%252e/outside/secret.txt", expect: "contained" }, "double-encoded"),
+  // Very long paths.
+  ...each("long", { path: LONG_NAME, expect: "denied", gateCode: "ENAMETOOLONG" }, "a 300-byte name"),
+  ...each("long", { path: LONG_PATH, expect: "denied", gateCode: "ENAMETOOLONG" }, "a 4505-byte path"),
+  // Legal names that look odd.
+  ...each("legal", { path: "report..final.md", expect: "allowed", content: "report" }, "report..final.md", ["write", "read"]),
+  ...each("legal", { path: "...", expect: "allowed", content: "three dots" }, "...", ["write", "read"]),
+  ...each("legal", { path: "..hidden", expect: "allowed", content: "dotdot prefix" }, "..hidden", ["write", "read"]),
+  ...each("legal", { path: "my file.txt", expect: "allowed", content: "spaces" }, "my file.txt", ["write", "read"]),
+  ...each("legal", { path: "-rf", expect: "allowed", content: "dash" }, "-rf", ["write", "read"]),
+  ...each("legal", { path: "sub", expect: "allowed", names: ["b.txt"] }, "sub", ["list"]),
+  ...each("legal", { path: ".", expect: "allowed", names: ["a.txt", "data", "data ", "sub"] }, ".", ["list"]),
+  // Unicode look-alikes of dots and slashes are literal names.
+  ...each("unicode", { path: "\uff0e\uff0e/outside/secret.txt", expect: "contained" }, "fullwidth dots ．．"),
+  ...each("unicode", { path: "\u2024\u2024/outside/secret.txt", expect: "contained" }, "one-dot leaders ․․"),
+  ...each("unicode", { path: "..\u2215outside\u2215secret.txt", expect: "contained" }, "division slash ∕"),
+  ...each("unicode", { path: "..\uff0foutside\uff0fsecret.txt", expect: "contained" }, "fullwidth solidus ／"),
+  ...each("unicode", { path: "/\u0077-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "plain w-evil spelled with an escape"),
+  ...each("unicode", { path: "/\u0461/a.txt", expect: "denied", gateCode: "EDENIED" }, "Cyrillic omega ѡ for w"),
+  ...each("unicode", { path: "../\uff57/a.txt", expect: "denied", gateCode: "EDENIED" }, "fullwidth ｗ root"),
+];
+
+/** Write the fixture into a fresh backend (symlinks only when it declares them). */
+export async function writeAttackFixture(fs: FileSystem): Promise<void> {
+  const encoder = new TextEncoder();
+  for (const [path, text] of Object.entries(FIXTURE_FILES)) await fs.writeFile(path, encoder.encode(text));
+  if (fs.capabilities.symlink === true && fs.symlink !== undefined) {
+    for (const [path, target] of Object.entries(FIXTURE_LINKS)) await fs.symlink(target, path);
+  }
+}

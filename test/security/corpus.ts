@@ -1,0 +1,148 @@
+/**
+ * The security corpus runner: registers one vitest case per row of {@link ATTACKS} against a
+ * target (the gate, the workspace handle, a tool, bash...), each on a fresh fixture.
+ *
+ * Every case checks: no sentinel (outside content or outside names) in what the target
+ * returned; denied rows fail with a non-empty message; allowed rows succeed with the expected
+ * content; and nothing outside `/w` changed (every file, directory and link outside it is
+ * compared before and after).
+ *
+ * @example
+ * ```ts
+ * runSecurityCorpus({
+ *   name: "read tool on memory",
+ *   backend: async () => memoryFileSystem(),
+ *   target: (fs) => {
+ *     const read = createReadTool({ fs, cwd: "/w" });
+ *     return { read: async (path) => outcomeOf(await read.execute({ path })) };
+ *   },
+ * });
+ * ```
+ */
+import { describe, expect, it } from "vitest";
+import { resolvePath } from "../../src/fs/path.js";
+import type { FileSystem } from "../../src/fs/types.js";
+import { ATTACKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture, type Attack, type AttackAccess } from "./attacks.js";
+
+export { ATTACKS, FIXTURE_FILES, FIXTURE_LINKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture } from "./attacks.js";
+export type { Attack, AttackAccess, AttackExpectation } from "./attacks.js";
+
+/** What one attempt gave: success, the text the caller saw (content, listing or error message), and a code when there is one. */
+export interface AttemptOutcome {
+  readonly ok: boolean;
+  readonly text: string;
+  readonly code?: string;
+}
+
+/** The calls a target can make; a missing method skips the rows of that access (named as skipped). */
+export interface AttackTarget {
+  read?(path: string): Promise<AttemptOutcome>;
+  write?(path: string, content: string): Promise<AttemptOutcome>;
+  list?(path: string): Promise<AttemptOutcome>;
+}
+
+/** Options of {@link runSecurityCorpus}. */
+export interface SecurityCorpusOptions {
+  /** Names the describe block: `security corpus: <name>`. */
+  readonly name: string;
+  /** A fresh, empty backend per case; the runner writes the fixture into it. */
+  readonly backend: () => Promise<FileSystem>;
+  /** The target under test over that backend (cwd and root `/w`). */
+  readonly target: (fs: FileSystem) => AttackTarget | Promise<AttackTarget>;
+  /** Releases a backend after its case. */
+  readonly destroy?: (fs: FileSystem) => Promise<void>;
+  /** Compare `outcome.code` with the row's `gateCode` on denied rows (for targets that report gate codes). */
+  readonly checkGateCodes?: boolean;
+  /** Rows this target cannot express, by name, with the reason (shown in the skipped test's name). */
+  readonly skip?: Readonly<Record<string, string>>;
+}
+
+/** The text written by write rows that give no `content`. */
+export const ATTACK_WRITE_CONTENT = "PWNED";
+
+const decoder = new TextDecoder();
+
+/** Everything outside the workspace: path → file content, `-> target` for a link, `<dir>`. */
+export async function snapshotOutside(fs: FileSystem, root = WORKSPACE_ROOT): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function walk(directory: string): Promise<void> {
+    const entries = await fs.readdir(directory);
+    for (const entry of entries) {
+      const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+      if (path === root) continue;
+      if (entry.type === "directory") {
+        out[path] = "<dir>";
+        await walk(path);
+      } else if (entry.type === "symlink") {
+        out[path] = `-> ${fs.readlink === undefined ? "?" : await fs.readlink(path)}`;
+      } else if (entry.type === "file") {
+        out[path] = decoder.decode(await fs.readFile(path));
+      } else out[path] = `<${entry.type}>`;
+    }
+  }
+  await walk("/");
+  return out;
+}
+
+async function attempt(target: AttackTarget, attack: Attack): Promise<AttemptOutcome> {
+  const method = target[attack.access];
+  if (method === undefined) throw new Error(`target has no ${attack.access}`);
+  if (attack.access === "write") return (method as NonNullable<AttackTarget["write"]>).call(target, attack.path, attack.content ?? ATTACK_WRITE_CONTENT);
+  return (method as (path: string) => Promise<AttemptOutcome>).call(target, attack.path);
+}
+
+/**
+ * Register the corpus for one target.
+ *
+ * @param options - see {@link SecurityCorpusOptions}.
+ * @param attacks - the rows to run (default: all of {@link ATTACKS}).
+ */
+export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: readonly Attack[] = ATTACKS): void {
+  describe(`security corpus: ${options.name}`, async () => {
+    const probe = await options.backend();
+    const symlinks = probe.capabilities.symlink === true;
+    const probeTarget = await options.target(probe);
+    await options.destroy?.(probe);
+    const accesses = new Set<AttackAccess>((["read", "write", "list"] as const).filter((access) => probeTarget[access] !== undefined));
+
+    for (const attack of attacks) {
+      const reason =
+        options.skip?.[attack.name] ??
+        (!accesses.has(attack.access) ? `the target has no ${attack.access}` : attack.needs === "symlink" && !symlinks ? "the backend has no symlinks" : undefined);
+      if (reason !== undefined) {
+        it.skip(`${attack.name} (skipped: ${reason})`, () => {});
+        continue;
+      }
+      it(attack.name, async () => {
+        const fs = await options.backend();
+        try {
+          await writeAttackFixture(fs);
+          const inside = resolvePath(WORKSPACE_ROOT, attack.path);
+          if (attack.access === "read" && attack.expect === "allowed" && attack.content !== undefined && !attack.path.includes("link")) {
+            await fs.writeFile(inside, new TextEncoder().encode(attack.content));
+          }
+          const before = await snapshotOutside(fs);
+          const target = await options.target(fs);
+          const outcome = await attempt(target, attack);
+          expect(typeof outcome.text).toBe("string");
+          for (const sentinel of SENTINELS) {
+            expect(outcome.text.includes(sentinel), `leaked ${sentinel}: ${outcome.text.slice(0, 300)}`).toBe(false);
+          }
+          if (attack.expect === "denied") {
+            expect({ ok: outcome.ok, clear: outcome.text.trim().length > 0 }).toEqual({ ok: false, clear: true });
+            if (options.checkGateCodes === true && attack.gateCode !== undefined) expect(outcome.code).toBe(attack.gateCode);
+          }
+          if (attack.expect === "allowed") {
+            expect({ ok: outcome.ok, text: outcome.text.slice(0, 300) }).toMatchObject({ ok: true });
+            if (attack.access === "read" && attack.content !== undefined) expect(outcome.text).toContain(attack.content);
+            if (attack.access === "list") for (const name of attack.names ?? []) expect(outcome.text).toContain(name);
+            if (attack.access === "write") expect(decoder.decode(await fs.readFile(inside))).toBe(attack.content ?? ATTACK_WRITE_CONTENT);
+          }
+          expect(await snapshotOutside(fs)).toEqual(before);
+        } finally {
+          await options.destroy?.(fs);
+        }
+      });
+    }
+  });
+}
