@@ -119,6 +119,9 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
   if (contextOptions.fs === undefined || contextOptions.fs === null) {
     throw new TypeError(`${FACTORY} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
+  if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
+    throw new TypeError(`${FACTORY} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
+  }
   const shared: ToolContextOptions = {
     ...contextOptions,
     locks: contextOptions.locks ?? memoryLocks(),

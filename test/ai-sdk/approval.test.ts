@@ -2,6 +2,8 @@ import { generateText, isStepCount, type ModelMessage, type ToolApprovalResponse
 import { describe, expect, test } from "vitest";
 import { approvalTargets } from "../../src/ai-sdk/approval.js";
 import { adaptCoreTool, toAiSdkTool } from "../../src/ai-sdk/tool.js";
+import { createAiSdkFsTools } from "../../src/ai-sdk/bundle.js";
+import { createAiSdkReadTool } from "../../src/ai-sdk/single-tools.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { PermissionOptions } from "../../src/fs/gate.js";
 import { createReadTool } from "../../src/tools/read.js";
@@ -125,5 +127,53 @@ describe("needsApproval wired to the gate", () => {
     expect(approvalTargets("bash", { command: "ls /" })).toStrictEqual([{ command: "ls /" }]);
     expect(approvalTargets("bash", { command: "ls", cwd: "/o" })).toStrictEqual([{ path: "/o", access: "list" }, { command: "ls" }]);
     expect(approvalTargets("read", "x")).toStrictEqual([]);
+  });
+});
+
+describe("needsApproval on the bundle", () => {
+  test("a write outside the workspace waits for approval, then lands; inside writes run at once", async () => {
+    const fs = memoryFileSystem({ files: { "/w/keep.txt": "k\n" } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", needsApproval: true });
+    const model = scriptedModel([
+      {
+        calls: [
+          { tool: "write", input: { path: "in.txt", content: "in\n" } },
+          { tool: "write", input: { path: "/etc/out.txt", content: "out\n" } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const messages: ModelMessage[] = [{ role: "user", content: "write" }];
+    const first = await generateText({ model, tools, messages, stopWhen: isStepCount(5) });
+    const requests = first.content.filter((part) => part.type === "tool-approval-request");
+    expect(requests.map((part) => [part.toolCall.toolName, part.toolCall.input])).toStrictEqual([["write", { path: "/etc/out.txt", content: "out\n" }]]);
+    expect(new TextDecoder().decode(await fs.readFile("/w/in.txt"))).toBe("in\n");
+    await expect(fs.readFile("/etc/out.txt")).rejects.toThrow("ENOENT");
+
+    const next = scriptedModel([{ text: "ok" }]);
+    await generateText({
+      model: next,
+      tools,
+      messages: [
+        ...messages,
+        ...first.responseMessages,
+        { role: "tool", content: requests.map((part) => ({ type: "tool-approval-response" as const, approvalId: part.approvalId, approved: true })) },
+      ],
+      stopWhen: isStepCount(3),
+    });
+    expect(toolOutputsSentAt(next, 0).at(-1)).toStrictEqual({
+      toolName: "write",
+      output: { type: "content", value: [{ type: "text", text: "wrote 4 bytes to /etc/out.txt" }] },
+    });
+    expect(new TextDecoder().decode(await fs.readFile("/etc/out.txt"))).toBe("out\n");
+  });
+
+  test("needsApproval must be a boolean (bundle and single factories)", () => {
+    expect(() => createAiSdkReadTool({ fs: memoryFileSystem(), needsApproval: 1 as never })).toThrow(
+      new TypeError("createAiSdkReadTool needsApproval must be a boolean, got 1"),
+    );
+    expect(() => createAiSdkFsTools({ fs: memoryFileSystem(), needsApproval: "yes" as never })).toThrow(
+      new TypeError('createAiSdkFsTools needsApproval must be a boolean, got "yes"'),
+    );
   });
 });
