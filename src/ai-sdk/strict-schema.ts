@@ -63,6 +63,10 @@ export interface StrictSchema {
   readonly schema: JsonSchema;
   /** Maps a model input back to the original schema's shape (`null` → absent where optional). */
   readonly stripNulls: NullStripper;
+  /** The root object's parameter names, in order. */
+  readonly parameters: readonly string[];
+  /** The parameters the original schema requires (the others were made nullable). */
+  readonly requiredParameters: readonly string[];
 }
 
 type Mutable = { [key: string]: JsonValue };
@@ -258,7 +262,13 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
 
   if (!isRecord(schema)) fail("a root that is not an object", "#");
   const { schema: strict, plan } = convert(schema, "#");
-  return { schema: strict, stripNulls: (value) => strip(value, plan) };
+  const rootProperties = [...(plan?.properties ?? new Map<string, { readonly optional: boolean }>()).entries()];
+  return {
+    schema: strict,
+    stripNulls: (value) => strip(value, plan),
+    parameters: rootProperties.map(([name]) => name),
+    requiredParameters: rootProperties.filter(([, property]) => !property.optional).map(([name]) => name),
+  };
 }
 
 /** Make a converted schema accept `null` as well. */

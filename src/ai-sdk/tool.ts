@@ -7,7 +7,7 @@
 import { jsonSchema, type FlexibleSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PermissionOptions } from "../fs/gate.js";
 import type { ToolResult } from "../tools/result.js";
-import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall, type ToolSignature } from "../tools/tool.js";
+import { ToolInputError, type CoreTool, type ToolCall, type ToolSignature } from "../tools/tool.js";
 import type { ToolContextOptions } from "../tools/context.js";
 import { approvalTargets, approvedPermissions, probeApprovals } from "./approval.js";
 import { toAiSdkOutput } from "./output.js";
@@ -56,17 +56,6 @@ export interface AiSdkToolSource<CoreInput, Result extends ToolResult> {
     readonly contextOptions: ToolContextOptions;
     readonly withPermissions: (permissions: PermissionOptions) => CoreTool<CoreInput, Result>;
   };
-}
-
-/** The property names of a signature's schema (in order), for messages. */
-function parameterNames(schema: JsonSchema): string[] {
-  const properties = schema["properties"];
-  return typeof properties === "object" && properties !== null && !Array.isArray(properties) ? Object.keys(properties) : [];
-}
-
-function requiredNames(schema: JsonSchema): string[] {
-  const required = schema["required"];
-  return Array.isArray(required) ? required.filter((item): item is string => typeof item === "string") : [];
 }
 
 /** The `ToolCall` a core tool sees for an AI SDK execution. */
@@ -130,8 +119,8 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
   };
   const name = signature.name;
   const strict = toStrictSchema(signature.inputSchema, name);
-  const parameters = parameterNames(signature.inputSchema);
-  const required = requiredNames(signature.inputSchema);
+  const parameters = strict.parameters;
+  const required = strict.requiredParameters;
   const expected = `Expected ${parameters.join(", ")}`;
 
   const check = (value: unknown): ModelInput => {

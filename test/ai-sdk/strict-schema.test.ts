@@ -314,6 +314,10 @@ describe("toStrictSchema: stripNulls maps model input back", () => {
       stripNulls({ path: "/a", note: null, offset: null, items: [{ a: "x", b: null }, { a: null, b: "y" }] }),
     ).toStrictEqual({ path: "/a", note: null, items: [{ a: "x" }, { a: null, b: "y" }] });
   });
+  test("parameters and required parameters of the root, allOf merged", () => {
+    const strict = toStrictSchema({ type: "object", allOf: [{ properties: { a: { type: "string" }, b: { type: "string" } }, required: ["b"] }] }, "t");
+    expect([strict.parameters, strict.requiredParameters]).toStrictEqual([["a", "b"], ["b"]]);
+  });
   test("non-objects pass through", () => {
     expect(stripNulls("x")).toBe("x");
     expect(stripNulls(null)).toBe(null);
