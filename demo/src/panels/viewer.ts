@@ -1,0 +1,135 @@
+/**
+ * The viewer: the open file with line numbers, and the list of changes, each shown as a diff
+ * (the `diff` package's structured patch, 3 lines of context).
+ *
+ * @module
+ */
+import { structuredPatch } from "diff";
+import { formatBytes, h } from "../ui/dom.js";
+
+/** A change to show: workspace-relative path and the text before and after. */
+export interface ViewerChange {
+  readonly path: string;
+  readonly kind: "created" | "updated" | "deleted" | "renamed";
+  /** Text before (undefined for binary, unknown or new). */
+  readonly before?: string;
+  /** Text after (undefined for binary, unknown or deleted). */
+  readonly after?: string;
+  readonly from?: string;
+  /** Who made it: `agent`, `console`, `terminal`, `import`... */
+  readonly source: string;
+}
+
+export type ViewerMode = "file" | "changes";
+
+export interface ViewerPanel {
+  showFile(path: string, content: Uint8Array): void;
+  addChange(change: ViewerChange): void;
+  clearChanges(): void;
+  setMode(mode: ViewerMode): void;
+  readonly openPath: string | undefined;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of `bytes`, or undefined when it is not valid UTF-8 or holds NUL bytes (binary). */
+export function textOf(bytes: Uint8Array | undefined): string | undefined {
+  if (bytes === undefined) return undefined;
+  try {
+    const text = decoder.decode(bytes);
+    return text.includes("\0") ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+function diffView(change: ViewerChange): HTMLElement {
+  const body = h("div", { class: "diff" });
+  let added = 0;
+  let removed = 0;
+  if (change.kind === "deleted" || change.kind === "renamed" || (change.before === undefined && change.kind !== "created") || change.after === undefined) {
+    const text = change.kind === "renamed" ? `renamed from ${change.from}` : change.kind === "deleted" ? "deleted" : "binary or large file: no diff";
+    body.append(h("div", { class: "diff-line hunk" }, text));
+  } else {
+    const patch = structuredPatch(change.path, change.path, change.before ?? "", change.after, "", "", { context: 3 });
+    for (const hunk of patch.hunks) {
+      body.append(h("div", { class: "diff-line hunk" }, `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+      for (const line of hunk.lines) {
+        const kind = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("\\") ? "hunk" : "ctx";
+        if (kind === "add") added += 1;
+        if (kind === "del") removed += 1;
+        body.append(h("div", { class: `diff-line ${kind}` }, line));
+      }
+    }
+    if (patch.hunks.length === 0) body.append(h("div", { class: "diff-line hunk" }, "no change in content"));
+  }
+  const head = h(
+    "div",
+    { class: "change-head" },
+    h("span", { class: "path" }, change.path),
+    h("span", { class: "tag" }, change.kind),
+    h("span", { class: "tag" }, change.source),
+    added > 0 ? h("span", { class: "stat-add" }, `+${added}`) : null,
+    removed > 0 ? h("span", { class: "stat-del" }, `-${removed}`) : null,
+  );
+  return h("div", { class: "change", "data-change-path": change.path }, head, body);
+}
+
+export function createViewerPanel(options: { container: HTMLElement; title: HTMLElement; count: HTMLElement; onMode(mode: ViewerMode): void }): ViewerPanel {
+  const changes: ViewerChange[] = [];
+  let mode: ViewerMode = "file";
+  let openPath: string | undefined;
+  let fileView: HTMLElement = h("div", { class: "empty" }, "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.");
+
+  const render = () => {
+    if (mode === "file") {
+      options.title.textContent = openPath ?? "No file open";
+      options.container.replaceChildren(fileView);
+    } else {
+      options.title.textContent = `Changes in this session`;
+      options.container.replaceChildren(
+        changes.length === 0
+          ? h("div", { class: "empty" }, "No changes yet.")
+          : h("div", { class: "changes" }, ...[...changes].reverse().map((change) => diffView(change))),
+      );
+      options.container.scrollTop = 0;
+    }
+  };
+
+  return {
+    get openPath() {
+      return openPath;
+    },
+    showFile(path, content) {
+      openPath = path;
+      const text = textOf(content);
+      if (text === undefined) {
+        fileView = h("div", { class: "empty" }, `Binary file, ${formatBytes(content.byteLength)}.`);
+      } else {
+        const lines = text.split("\n");
+        if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+        const code = h("div", { class: "code", "data-file": path });
+        lines.forEach((line, index) => code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line || " ")));
+        fileView = code;
+      }
+      mode = "file";
+      options.onMode(mode);
+      render();
+    },
+    addChange(change) {
+      changes.push(change);
+      options.count.textContent = String(changes.length);
+      if (mode === "changes") render();
+    },
+    clearChanges() {
+      changes.length = 0;
+      options.count.textContent = "0";
+      if (mode === "changes") render();
+    },
+    setMode(next) {
+      mode = next;
+      options.onMode(mode);
+      render();
+    },
+  };
+}

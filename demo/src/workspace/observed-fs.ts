@@ -1,0 +1,99 @@
+/**
+ * A FileSystem wrapper that reports every change (write, remove, rename, mkdir) with the file's
+ * content before and after, so the tree updates live and the viewer can show each edit as a diff,
+ * whoever made it: a tool, bash, an import or the host.
+ *
+ * @module
+ */
+import type { FileSystem } from "../../../src/fs/types.js";
+
+/** Largest file whose previous content is kept for the diff, in bytes. */
+export const MAX_DIFF_BYTES = 512 * 1024;
+
+/** One change to the workspace. */
+export interface FsChange {
+  readonly type: "write" | "remove" | "rename" | "mkdir";
+  /** Absolute path (the destination for `rename`). */
+  readonly path: string;
+  /** Source path of a `rename`. */
+  readonly from?: string;
+  /** Content before a `write` (undefined for a new file or one over {@link MAX_DIFF_BYTES}). */
+  readonly before?: Uint8Array;
+  /** Content after a `write`. */
+  readonly after?: Uint8Array;
+  /** True when the file did not exist before the `write`. */
+  readonly created?: boolean;
+}
+
+export type FsChangeListener = (change: FsChange) => void;
+
+/**
+ * Wrap `inner` so every change is reported to the listeners.
+ *
+ * @returns the wrapped FileSystem and `onChange(listener)`, which returns an unsubscribe function.
+ */
+export function observeFileSystem(inner: FileSystem): { fs: FileSystem; onChange(listener: FsChangeListener): () => void; quiet<T>(fn: () => Promise<T>): Promise<T> } {
+  const listeners = new Set<FsChangeListener>();
+  let quietDepth = 0;
+  const emit = (change: FsChange) => {
+    if (quietDepth > 0) return;
+    for (const listener of listeners) listener(change);
+  };
+  const fs: FileSystem = {
+    name: inner.name,
+    capabilities: inner.capabilities,
+    readFile: (path) => inner.readFile(path),
+    stat: (path) => inner.stat(path),
+    lstat: (path) => inner.lstat(path),
+    readdir: (path) => inner.readdir(path),
+    realpath: (path) => inner.realpath(path),
+    async writeFile(path, data) {
+      let before: Uint8Array | undefined;
+      let created = false;
+      if (listeners.size > 0 && quietDepth === 0) {
+        try {
+          const stat = await inner.stat(path);
+          if (stat.type === "file" && stat.size <= MAX_DIFF_BYTES) before = await inner.readFile(path);
+        } catch {
+          created = true;
+        }
+      }
+      await inner.writeFile(path, data);
+      emit({ type: "write", path, before, after: data.byteLength <= MAX_DIFF_BYTES ? data.slice() : undefined, created });
+    },
+    async mkdir(path, options) {
+      await inner.mkdir(path, options);
+      emit({ type: "mkdir", path });
+    },
+    async rm(path, options) {
+      await inner.rm(path, options);
+      emit({ type: "remove", path });
+    },
+    async rename(from, to) {
+      await inner.rename(from, to);
+      emit({ type: "rename", path: to, from });
+    },
+  };
+  if (inner.symlink) fs.symlink = async (target, path) => {
+    await inner.symlink!(target, path);
+    emit({ type: "write", path });
+  };
+  if (inner.readlink) fs.readlink = (path) => inner.readlink!(path);
+  if (inner.watch) fs.watch = (path, listener) => inner.watch!(path, listener);
+  return {
+    fs,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Run bulk work (imports, reset) without a change event per file; the caller refreshes once. */
+    async quiet(fn) {
+      quietDepth += 1;
+      try {
+        return await fn();
+      } finally {
+        quietDepth -= 1;
+      }
+    },
+  };
+}

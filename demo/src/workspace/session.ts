@@ -1,0 +1,144 @@
+/**
+ * A workspace session: one backend (memory, OPFS or IndexedDB), observed for changes, behind one
+ * gate, with the AI SDK tools the agent and the tool console share (one read-before-write store,
+ * one set of locks). just-bash loads on the first bash command.
+ *
+ * @module
+ */
+import type { ToolSet } from "ai";
+import { createAiSdkFsTools, toAiSdkTool } from "../../../src/ai-sdk/index.js";
+import { memoryFileSystem } from "../../../src/fs/memory.js";
+import { opfsFileSystem } from "../../../src/fs/opfs.js";
+import { createGate, createGlobTool, createGrepTool, createListTool, memoryLocks, memoryStore, type Approve, type FileSystem, type Gate } from "../../../src/index.js";
+import { justBashCommandRunner } from "../../../src/shell/index.js";
+import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
+import { SAMPLE_PROJECT } from "./sample-project.js";
+import { walkFiles } from "./transfer.js";
+
+export type BackendKind = "memory" | "opfs" | "idb";
+
+/** Where the workspace lives inside every backend. */
+export const WORKSPACE_ROOT = "/workspace";
+/** The OPFS directory the playground uses (under the origin's root). */
+export const OPFS_ROOT = "/better-fs-tools-playground";
+/** The IndexedDB database the playground uses. */
+export const IDB_DATABASE = "better-fs-tools-playground";
+/** Environment of bash commands. */
+export const BASH_ENV: Readonly<Record<string, string>> = Object.freeze({
+  HOME: WORKSPACE_ROOT,
+  PWD: WORKSPACE_ROOT,
+  USER: "agent",
+  PATH: "/usr/bin:/bin",
+  LANG: "C.UTF-8",
+});
+/** Tool names in the order the console lists them. */
+export const TOOL_ORDER = ["read", "write", "edit", "apply_patch", "list", "glob", "grep", "bash"] as const;
+
+export interface Session {
+  readonly kind: BackendKind;
+  /** The raw backend (no gate): only for wiping and persistence. */
+  readonly backend: FileSystem;
+  /** The gate host code uses (imports, viewer reads): same roots and approve as the tools. */
+  readonly gate: Gate;
+  /** AI SDK tools, shared by the agent and the console. */
+  readonly tools: ToolSet;
+  onChange(listener: FsChangeListener): () => void;
+  /** Run bulk work without a change event per file. */
+  quiet<T>(fn: () => Promise<T>): Promise<T>;
+  /** Every file of the workspace, workspace-relative, sorted. */
+  files(): Promise<Array<{ path: string; size: number }>>;
+  /** Delete every file, then load the sample project. */
+  reset(): Promise<void>;
+  /** Write pending data (IndexedDB) and close handles. */
+  close(): Promise<void>;
+}
+
+async function createBackend(kind: BackendKind): Promise<{ fs: FileSystem; close(): Promise<void> }> {
+  if (kind === "opfs") {
+    const fs = opfsFileSystem({ root: OPFS_ROOT });
+    return { fs, close: () => fs.close() };
+  }
+  if (kind === "idb") {
+    const { idbFileSystem } = await import("../../../src/fs/idb.js");
+    const fs = idbFileSystem({ name: IDB_DATABASE });
+    await fs.ready;
+    // A reload right after a change must not lose it: save when the page goes away.
+    const flush = () => void fs.flush().catch(() => undefined);
+    addEventListener("pagehide", flush);
+    return {
+      fs,
+      close: async () => {
+        removeEventListener("pagehide", flush);
+        await fs.close();
+      },
+    };
+  }
+  return { fs: memoryFileSystem(), close: async () => {} };
+}
+
+async function isEmpty(fs: FileSystem): Promise<boolean> {
+  try {
+    return (await fs.readdir(WORKSPACE_ROOT)).length === 0;
+  } catch {
+    return true;
+  }
+}
+
+/** Open a session on `kind`; loads the sample project when the workspace is empty. */
+export async function openSession(kind: BackendKind, approve: Approve): Promise<Session> {
+  const backend = await createBackend(kind);
+  const observed = observeFileSystem(backend.fs);
+  const contextOptions = {
+    fs: observed.fs,
+    cwd: WORKSPACE_ROOT,
+    allowedRoots: [WORKSPACE_ROOT],
+    permissions: { approve },
+  };
+  const gate = createGate(contextOptions);
+  const locks = memoryLocks();
+  const state = memoryStore();
+  const runner = justBashCommandRunner({ fs: gate, cwd: WORKSPACE_ROOT });
+  const { tools: bundle } = createAiSdkFsTools({
+    ...contextOptions,
+    state,
+    locks,
+    applyPatch: true,
+    bash: { runner, env: BASH_ENV },
+  });
+  const shared = { ...contextOptions, state, locks };
+  const tools: ToolSet = {
+    ...(bundle as ToolSet),
+    list: toAiSdkTool(createListTool(shared)) as ToolSet[string],
+    glob: toAiSdkTool(createGlobTool(shared)) as ToolSet[string],
+    grep: toAiSdkTool(createGrepTool(shared)) as ToolSet[string],
+  };
+  const seed = async () => {
+    await observed.quiet(async () => {
+      for (const [path, content] of Object.entries(SAMPLE_PROJECT)) {
+        await gate.fs.writeFile(`${WORKSPACE_ROOT}/${path}`, new TextEncoder().encode(content));
+      }
+    });
+  };
+  await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
+  if (await isEmpty(backend.fs)) await seed();
+  return {
+    kind,
+    backend: backend.fs,
+    gate,
+    tools,
+    onChange: (listener) => observed.onChange(listener),
+    quiet: (fn) => observed.quiet(fn),
+    async files() {
+      const files = await walkFiles(backend.fs, WORKSPACE_ROOT);
+      return files.map((file) => ({ path: file.path.slice(WORKSPACE_ROOT.length + 1), size: file.size }));
+    },
+    async reset() {
+      await observed.quiet(async () => {
+        await backend.fs.rm(WORKSPACE_ROOT, { recursive: true, force: true });
+        await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
+      });
+      await seed();
+    },
+    close: () => backend.close(),
+  };
+}

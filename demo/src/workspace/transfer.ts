@@ -1,0 +1,227 @@
+/**
+ * Moving many files in and out of the workspace: zip export and import (fflate), folder import
+ * (directory picker or `<input webkitdirectory>`). Each reports progress in files and bytes done
+ * of the total and stops at the next file when its signal aborts.
+ *
+ * @module
+ */
+import { unzipSync, Zip, ZipDeflate } from "fflate";
+import type { FileSystem } from "../../../src/fs/types.js";
+
+/** Progress of a transfer: files and bytes done of the totals. */
+export interface TransferProgress {
+  readonly filesDone: number;
+  readonly filesTotal: number;
+  readonly bytesDone: number;
+  readonly bytesTotal: number;
+}
+
+export interface TransferOptions {
+  /** Called after each file (and once at the start with zero done). */
+  readonly onProgress?: (progress: TransferProgress) => void;
+  /** Abort to stop: the transfer rejects with an `AbortError` at the next file. */
+  readonly signal?: AbortSignal;
+}
+
+/** A file to import: its workspace-relative path, size in bytes and a way to read it. */
+export interface ImportEntry {
+  readonly path: string;
+  readonly size: number;
+  read(): Promise<Uint8Array>;
+}
+
+/** What an import did. */
+export interface ImportSummary {
+  readonly files: number;
+  readonly bytes: number;
+  /** Entries refused (unsafe names such as `../x` or absolute paths) with the reason. */
+  readonly skipped: readonly string[];
+}
+
+/** Folders left out of folder imports: version control and installed packages. */
+export const SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
+/** Bytes decompressed per batch when importing a zip, before yielding to the page. */
+const ZIP_BATCH_BYTES = 2 * 1024 * 1024;
+/** Concurrent backend calls when walking the workspace. */
+const WALK_CONCURRENCY = 16;
+
+function abortError(): DOMException {
+  return new DOMException("The transfer was cancelled", "AbortError");
+}
+
+const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A safe workspace-relative path for an entry name, or undefined for an unsafe one
+ * (absolute, with `..`, a backslash or a NUL byte).
+ */
+export function safeRelativePath(name: string): string | undefined {
+  if (name.includes("\0") || name.includes("\\") || name.startsWith("/")) return undefined;
+  const segments = name.split("/").filter((segment) => segment !== "" && segment !== ".");
+  if (segments.length === 0 || segments.includes("..")) return undefined;
+  return segments.join("/");
+}
+
+/** Every file under `root`, with its size in bytes, sorted by path. */
+export async function walkFiles(fs: FileSystem, root: string, signal?: AbortSignal): Promise<Array<{ path: string; size: number }>> {
+  const files: Array<{ path: string; size: number }> = [];
+  let queue = [root];
+  while (queue.length > 0) {
+    if (signal?.aborted) throw abortError();
+    const next: string[] = [];
+    for (let index = 0; index < queue.length; index += WALK_CONCURRENCY) {
+      await Promise.all(
+        queue.slice(index, index + WALK_CONCURRENCY).map(async (dir) => {
+          for (const entry of await fs.readdir(dir)) {
+            const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
+            if (entry.type === "directory") next.push(path);
+            else if (entry.type === "file") files.push({ path, size: (await fs.stat(path)).size });
+          }
+        }),
+      );
+    }
+    queue = next;
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Zip every file under `root` (paths in the zip are relative to it).
+ *
+ * @returns the zip's bytes.
+ * @throws DOMException `AbortError` when `signal` aborts.
+ */
+export async function exportZip(fs: FileSystem, root: string, options: TransferOptions = {}): Promise<Uint8Array> {
+  const files = await walkFiles(fs, root, options.signal);
+  const bytesTotal = files.reduce((sum, file) => sum + file.size, 0);
+  const chunks: Uint8Array[] = [];
+  let failure: Error | undefined;
+  const zip = new Zip((error, chunk) => {
+    if (error) failure = error;
+    else chunks.push(chunk);
+  });
+  let bytesDone = 0;
+  options.onProgress?.({ filesDone: 0, filesTotal: files.length, bytesDone, bytesTotal });
+  for (const [index, file] of files.entries()) {
+    if (options.signal?.aborted) {
+      zip.terminate();
+      throw abortError();
+    }
+    const data = await fs.readFile(file.path);
+    const entry = new ZipDeflate(file.path.slice(root.length + 1), { level: 6 });
+    zip.add(entry);
+    entry.push(data, true);
+    if (failure) throw failure;
+    bytesDone += data.byteLength;
+    options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, bytesDone, bytesTotal });
+    if (index % 20 === 19) await yieldToPage();
+  }
+  zip.end();
+  if (failure) throw failure;
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** The entries of a zip (files only), read lazily in batches. */
+export function zipEntries(zip: Uint8Array): ImportEntry[] {
+  const infos: Array<{ name: string; originalSize: number }> = [];
+  unzipSync(zip, {
+    filter(info) {
+      if (!info.name.endsWith("/")) infos.push({ name: info.name, originalSize: info.originalSize });
+      return false;
+    },
+  });
+  // Decompress in batches of about ZIP_BATCH_BYTES: one central-directory pass per batch.
+  const batchOf = new Map<string, number>();
+  let batch = 0;
+  let batchBytes = 0;
+  for (const info of infos) {
+    if (batchBytes > ZIP_BATCH_BYTES) {
+      batch += 1;
+      batchBytes = 0;
+    }
+    batchOf.set(info.name, batch);
+    batchBytes += info.originalSize;
+  }
+  let loaded: { batch: number; files: Record<string, Uint8Array> } | undefined;
+  return infos.map((info) => ({
+    path: info.name,
+    size: info.originalSize,
+    async read() {
+      const wanted = batchOf.get(info.name)!;
+      if (loaded?.batch !== wanted) {
+        loaded = { batch: wanted, files: unzipSync(zip, { filter: (file) => batchOf.get(file.name) === wanted }) };
+      }
+      return loaded.files[info.name] ?? new Uint8Array(0);
+    },
+  }));
+}
+
+/** Entries of a folder chosen with `<input webkitdirectory>` (the top folder's name is dropped). */
+export function inputFolderEntries(files: ArrayLike<File>): ImportEntry[] {
+  const entries: ImportEntry[] = [];
+  for (const file of Array.from(files)) {
+    const relative = (file.webkitRelativePath || file.name).split("/");
+    if (relative.length > 1) relative.shift();
+    if (relative.some((segment) => SKIPPED_FOLDERS.includes(segment))) continue;
+    entries.push({ path: relative.join("/"), size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
+  }
+  return entries;
+}
+
+/** Minimal shape of the File System Access API's directory handle (not in every TS DOM lib). */
+interface DirectoryHandleLike {
+  readonly kind: "directory";
+  readonly name: string;
+  values(): AsyncIterable<DirectoryHandleLike | { readonly kind: "file"; readonly name: string; getFile(): Promise<File> }>;
+}
+
+/** Entries of a folder chosen with `showDirectoryPicker()`. */
+export async function handleFolderEntries(handle: DirectoryHandleLike, signal?: AbortSignal): Promise<ImportEntry[]> {
+  const entries: ImportEntry[] = [];
+  const walk = async (dir: DirectoryHandleLike, prefix: string) => {
+    for await (const child of dir.values()) {
+      if (signal?.aborted) throw abortError();
+      if (child.kind === "directory") {
+        if (!SKIPPED_FOLDERS.includes(child.name)) await walk(child, `${prefix}${child.name}/`);
+      } else {
+        const file = await child.getFile();
+        entries.push({ path: `${prefix}${child.name}`, size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
+      }
+    }
+  };
+  await walk(handle, "");
+  return entries.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/**
+ * Write `entries` under `root`. Unsafe names are skipped and listed in the summary.
+ *
+ * @throws DOMException `AbortError` when `signal` aborts (files written so far stay).
+ */
+export async function importEntries(fs: FileSystem, root: string, entries: readonly ImportEntry[], options: TransferOptions = {}): Promise<ImportSummary> {
+  const bytesTotal = entries.reduce((sum, entry) => sum + entry.size, 0);
+  const skipped: string[] = [];
+  let bytesDone = 0;
+  let filesDone = 0;
+  options.onProgress?.({ filesDone, filesTotal: entries.length, bytesDone, bytesTotal });
+  for (const entry of entries) {
+    if (options.signal?.aborted) throw abortError();
+    const relative = safeRelativePath(entry.path);
+    if (relative === undefined) {
+      skipped.push(`${entry.path}: unsafe name`);
+    } else {
+      await fs.writeFile(`${root}/${relative}`, await entry.read());
+    }
+    filesDone += 1;
+    bytesDone += entry.size;
+    options.onProgress?.({ filesDone, filesTotal: entries.length, bytesDone, bytesTotal });
+    if (filesDone % 10 === 0) await yieldToPage();
+  }
+  return { files: filesDone - skipped.length, bytes: bytesDone, skipped };
+}

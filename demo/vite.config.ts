@@ -1,0 +1,21 @@
+import { defineConfig } from "vite";
+import { BROWSER_ALIASES } from "../scripts/browser-aliases.mjs";
+
+// The playground is a static, client-side-only app: `vite build demo` writes demo/dist, which any
+// file host can serve. memfs needs browser versions of a few Node built-ins: the same aliases the
+// package build and the browser tests use (scripts/browser-aliases.mjs).
+export default defineConfig({
+  base: "./",
+  resolve: { alias: BROWSER_ALIASES },
+  optimizeDeps: { include: ["memfs"] },
+  build: {
+    target: "es2022",
+    outDir: "dist",
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2048,
+    reportCompressedSize: false,
+  },
+  worker: { format: "es" },
+  preview: { host: "127.0.0.1", port: 4173, strictPort: true },
+  server: { host: "127.0.0.1" },
+});
