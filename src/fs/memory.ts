@@ -93,7 +93,7 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
 /**
  * Create an in-memory backend over memfs. Each call makes a new, independent volume.
  *
- * Paths are absolute POSIX paths. Every method rejects with {@link FsError} (Node-style `code`
+ * Paths are absolute POSIX paths (a relative path or a NUL byte is EINVAL). Every method rejects with {@link FsError} (Node-style `code`
  * and message) and never leaves a partial change: `rm` of a non-empty directory without
  * `recursive` is refused (ENOTEMPTY), `rename` of a file over a directory (EISDIR) or of a
  * directory into itself (EINVAL) is refused, `symlink` never replaces an existing path (EEXIST),
@@ -141,7 +141,13 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
   }
 
   /** Runs a memfs call, converting its errors to `FsError` with our syscall and paths. */
-  function run<T>(syscall: string, path: string, body: () => T, dest?: string): T {
+  function run<T>(syscall: string, path: string, body: () => T, dest?: string, absolute = dest === undefined ? [path] : [path, dest]): T {
+    // memfs would resolve a relative path against the host's working directory.
+    for (const checked of absolute) {
+      if (typeof checked !== "string" || !checked.startsWith("/") || checked.includes("\0")) {
+        throw new FsError("EINVAL", { syscall, path, dest, detail: "paths must be absolute, without NUL bytes" });
+      }
+    }
     try {
       return body();
     } catch (error) {
@@ -283,6 +289,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
           volume.symlinkSync(target, path);
         },
         path,
+        [path], // the target may be relative (to the link's directory)
       );
     },
 

@@ -87,6 +87,18 @@ describe("memoryFileSystem options", () => {
   });
 });
 
+describe("memoryFileSystem paths", () => {
+  it.each([
+    ["readFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.readFile("a.txt"), "EINVAL: invalid argument, open 'a.txt' (paths must be absolute, without NUL bytes)"],
+    ["writeFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.writeFile("/a\0b", new Uint8Array(0)), "EINVAL: invalid argument, open '/a\0b' (paths must be absolute, without NUL bytes)"],
+    ["rename", (fs: ReturnType<typeof memoryFileSystem>) => fs.rename("/a.txt", "b.txt"), "EINVAL: invalid argument, rename '/a.txt' -> 'b.txt' (paths must be absolute, without NUL bytes)"],
+  ])("%s of a relative path or a NUL byte is EINVAL and changes nothing", async (_, call, message) => {
+    const fs = memoryFileSystem({ files: { "/a.txt": "a" } });
+    await expect(call(fs)).rejects.toThrow(message);
+    expect(fs.volume.toJSON()).toEqual({ "/a.txt": "a" });
+  });
+});
+
 describe("toMemoryFsError", () => {
   it("keeps a known code and rewords with our syscall and paths", () => {
     const memfsError = Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", syscall: "read" });
