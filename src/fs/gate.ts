@@ -262,8 +262,10 @@ export function createGate(options: GateOptions): Gate {
   // Real roots: resolved through the backend; cached once the root exists.
   const realRoots = new Map<string, string>();
   let realCwd: string | undefined;
+  let allRealRoots: string[] | undefined;
   async function currentRealRoots(): Promise<string[]> {
-    return Promise.all(
+    if (allRealRoots !== undefined) return allRealRoots;
+    const roots = await Promise.all(
       allowedRoots.map(async (root) => {
         const cached = realRoots.get(root);
         if (cached !== undefined) return cached;
@@ -276,6 +278,8 @@ export function createGate(options: GateOptions): Gate {
         }
       }),
     );
+    if (realRoots.size === allowedRoots.length) allRealRoots = roots;
+    return roots;
   }
 
   async function check(path: string, access: Access, checkOptions: CheckOptions = {}): Promise<GateCheck> {

@@ -19,7 +19,23 @@ export const MAX_NAME_BYTES = 255;
 /** Most symlinks followed while resolving one path before ELOOP (Linux's limit). */
 export const MAX_SYMLINK_HOPS = 40;
 
-const encoder = new TextEncoder();
+/** UTF-8 length of a string in bytes, without encoding it (a lone surrogate counts 3, as TextEncoder's U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index += 1) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        index += 1;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
 
 /** Why a path was refused before any lookup. */
 export interface PathInputProblem {
@@ -50,12 +66,15 @@ export function checkPathInput(input: unknown): PathInputProblem | undefined {
   if (input.includes("\\")) {
     return { code: "EINVAL", reason: "backslashes are not allowed (use / to separate directories)" };
   }
-  const bytes = encoder.encode(input).length;
+  // At most 3 UTF-8 bytes per UTF-16 code unit: short paths need no counting.
+  if (input.length * 3 <= MAX_NAME_BYTES) return undefined;
+  const bytes = utf8Length(input);
   if (bytes > MAX_PATH_BYTES) {
     return { code: "ENAMETOOLONG", reason: `the path is ${bytes} bytes long; the limit is ${MAX_PATH_BYTES} bytes` };
   }
   for (const name of input.split("/")) {
-    const nameBytes = encoder.encode(name).length;
+    if (name.length * 3 <= MAX_NAME_BYTES) continue;
+    const nameBytes = utf8Length(name);
     if (nameBytes > MAX_NAME_BYTES) {
       return {
         code: "ENAMETOOLONG",

@@ -138,3 +138,13 @@ describe("resolveRealPath", () => {
     await expect(resolveRealPath(fs, "/w/loop-a/x")).rejects.toMatchObject({ code: "ELOOP" });
   });
 });
+
+describe("checkPathInput byte counting", () => {
+  it("counts a surrogate pair as 4 bytes and a lone surrogate as 3, as TextEncoder does", () => {
+    const emoji = "😀"; // 4 bytes
+    expect(checkPathInput(emoji.repeat(63))).toBe(undefined); // 252 bytes
+    expect(checkPathInput(emoji.repeat(64))).toEqual({ code: "ENAMETOOLONG", reason: "a name in the path is 256 bytes long; the limit is 255 bytes" });
+    expect(new TextEncoder().encode("\ud800".repeat(86)).length).toBe(258);
+    expect(checkPathInput("\ud800".repeat(86))).toEqual({ code: "ENAMETOOLONG", reason: "a name in the path is 258 bytes long; the limit is 255 bytes" });
+  });
+});
