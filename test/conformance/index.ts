@@ -730,9 +730,9 @@ export function testFileSystem(options: TestFileSystemOptions): void {
       );
     });
 
-    const unknown = [...todo].filter((name) => !registered.has(name));
-    if (unknown.length > 0) {
-      throw new Error(`testFileSystem(${options.name}): todo names no test: ${unknown.map((name) => JSON.stringify(name)).join(", ")}`);
-    }
+    // Nested describe blocks are collected after this callback returns: check todo entries in a test.
+    it("every todo entry names a conformance test", () => {
+      expect([...todo].filter((name) => !registered.has(name))).toEqual([]);
+    });
   });
 }
