@@ -29,7 +29,7 @@ export interface TestFileSystemOptions {
   readonly create: FileSystemFactory;
   /**
    * Test names (exactly as registered, without the describe prefix) that are known gaps of this
-   * backend: they are registered as `it.todo`. An entry that names no test throws at collection.
+   * backend: they are registered as `it.todo`. An entry that names no test fails the test `every todo entry names a conformance test`.
    */
   readonly todo?: readonly string[];
   /** Releases an instance after its test (close handles, delete a temporary directory). */
@@ -122,7 +122,8 @@ function deepPath(levels: number): string {
  * Each test gets a fresh instance from `create`; `destroy` (if given) runs after it.
  *
  * @param options - the backend's name, factory, known gaps and clean-up.
- * @throws Error at collection when a `todo` entry names no test, or when `create` rejects.
+ * @throws Error at collection when `create` rejects. A `todo` entry that names no test fails the
+ *   test `every todo entry names a conformance test`.
  */
 export function testFileSystem(options: TestFileSystemOptions): void {
   const todo = new Set(options.todo ?? []);
