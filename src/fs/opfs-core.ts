@@ -116,14 +116,18 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     return handle;
   }
 
-  /** Run `fn`; when a cached directory handle went stale (removed elsewhere), forget all and retry once. */
+  /**
+   * Run `fn`; when it meets a NotFoundError after using cached handles (a directory, or the root
+   * itself, removed by another tab), forget them all, reach the root again and retry once.
+   */
   async function fresh<T>(fn: () => Promise<T>): Promise<T> {
-    const hadCache = dirCache.size > 0;
+    const hadCache = dirCache.size > 0 || rootPromise !== undefined;
     try {
       return await fn();
     } catch (error) {
       if (!hadCache || !isDomError(error, "NotFoundError")) throw error;
       dirCache.clear();
+      rootPromise = undefined;
       return fn();
     }
   }
@@ -184,6 +188,24 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     }
   }
 
+  /**
+   * After a failed write: remove the file if this call created it (empty, and born during the
+   * call), so a failed write of a new file leaves nothing behind. Saves a lookup on every write.
+   */
+  async function removeIfCreated(
+    parent: FileSystemDirectoryHandle,
+    name: string,
+    handle: FileSystemFileHandle,
+    startedMs: number,
+  ): Promise<void> {
+    try {
+      const file = await handle.getFile();
+      if (file.size === 0 && file.lastModified >= startedMs) await parent.removeEntry(name);
+    } catch {
+      // best effort: the write error is what the caller needs
+    }
+  }
+
   async function writeInto(
     parent: FileSystemDirectoryHandle,
     name: string,
@@ -191,19 +213,12 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     path: string,
     context: { readonly syscall: string; readonly path: string; readonly dest?: string },
   ): Promise<void> {
-    let handle: FileSystemFileHandle;
-    let created = false;
-    try {
-      handle = await parent.getFileHandle(name);
-    } catch (error) {
-      if (!isDomError(error, "NotFoundError")) throw error;
-      handle = await parent.getFileHandle(name, { create: true });
-      created = true;
-    }
+    const startedMs = Date.now();
+    const handle = await parent.getFileHandle(name, { create: true });
     try {
       await whenFree(() => io.write(handle, data, path));
     } catch (error) {
-      if (created) await parent.removeEntry(name).catch(() => undefined);
+      await removeIfCreated(parent, name, handle, startedMs);
       if (isDomError(error, "QuotaExceededError")) {
         throw toFsError(error, { ...context, detail: await quotaDetail(data.byteLength) });
       }

@@ -205,6 +205,15 @@ describe("opfs (main thread) specifics", () => {
     expect(fs.symlink).toBe(undefined);
   });
 
+  it("recreates its root when another tab removed it", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/a.txt", encoder.encode("1"));
+    await wipe(ROOT);
+    expect(await fs.readdir("/")).toEqual([]);
+    await fs.writeFile("/b.txt", encoder.encode("2"));
+    expect(decoder.decode(await fs.readFile("/b.txt"))).toBe("2");
+  });
+
   it("finds a directory another tab removed and recreated (stale cached handle)", async () => {
     const fs = await fresh();
     await fs.writeFile("/d/a.txt", encoder.encode("1"));

@@ -1,0 +1,215 @@
+// In-page side of bench/opfs.bench.mjs: every scenario measured in Chromium, raw OPFS calls
+// against the built package (dist/), all timings in milliseconds from performance.now().
+import { opfsFileSystem } from "/dist/fs/opfs.js";
+import { memoryFileSystem } from "/dist/fs/memory.browser.js";
+
+const FILE_BYTES = 4096;
+const payload = (seed) => new Uint8Array(FILE_BYTES).map((_, index) => (index * 31 + seed) & 0xff);
+
+async function originDir(path, create = true) {
+  let handle = await navigator.storage.getDirectory();
+  for (const part of path.split("/").filter(Boolean)) handle = await handle.getDirectoryHandle(part, { create });
+  return handle;
+}
+
+async function wipe(name) {
+  const origin = await navigator.storage.getDirectory();
+  await origin.removeEntry(name, { recursive: true }).catch(() => undefined);
+}
+
+/** Run `count` tasks with at most `limit` in flight. */
+async function pool(count, limit, task) {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, count) }, async () => {
+    while (next < count) await task(next++);
+  });
+  await Promise.all(workers);
+}
+
+const rawOps = {
+  async write(dir, name, data) {
+    const handle = await dir.getFileHandle(name, { create: true });
+    const writable = await handle.createWritable();
+    await writable.write(data);
+    await writable.close();
+  },
+  async read(dir, name) {
+    const file = await (await dir.getFileHandle(name)).getFile();
+    return new Uint8Array(await file.arrayBuffer());
+  },
+};
+
+let rawWorker;
+function callRawWorker(message) {
+  rawWorker ??= new Worker(new URL("./raw-worker.js", import.meta.url), { type: "module" });
+  return new Promise((resolve, reject) => {
+    rawWorker.onmessage = (event) => resolve(event.data);
+    rawWorker.onerror = (event) => reject(new Error(event.message));
+    rawWorker.postMessage(message);
+  });
+}
+
+const backends = {};
+function backend(kind) {
+  if (kind === "memory") return memoryFileSystem();
+  backends[kind] ??= opfsFileSystem({ root: `/bench-${kind}`, worker: kind === "worker" });
+  return backends[kind];
+}
+
+/** Fill `dirPath` with `count` files through raw calls (not timed). */
+async function seed(root, count) {
+  await wipe(root);
+  const dir = await originDir(`${root}/files`);
+  await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, payload(index)));
+}
+
+/**
+ * One measurement. `kind`: raw | main | worker | memory. Returns elapsed milliseconds.
+ */
+async function measure({ scenario, kind, count = 1000, inFlight = 1, rounds = 50, files = 20, bytes = 64 * 1024 * 1024 }) {
+  const root = kind === "raw" ? "bench-raw" : `bench-${kind}`;
+  if (scenario === "write") {
+    let fs;
+    let dir;
+    if (kind === "memory") fs = backend("memory");
+    else {
+      await wipe(root);
+      if (kind === "raw") dir = await originDir(`${root}/files`);
+      else {
+        fs = backend(kind);
+        await fs.mkdir("/files", { recursive: true });
+      }
+    }
+    const data = payload(7);
+    const started = performance.now();
+    await pool(count, inFlight, (index) =>
+      kind === "raw" ? rawOps.write(dir, `f${index}.txt`, data) : fs.writeFile(`/files/f${index}.txt`, data),
+    );
+    return performance.now() - started;
+  }
+  if (scenario === "read") {
+    let fs;
+    let dir;
+    if (kind === "memory") {
+      fs = backend("memory");
+      for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, payload(index));
+    } else {
+      await seed(root, count);
+      if (kind === "raw") dir = await originDir(`${root}/files`);
+      else fs = backend(kind);
+    }
+    let total = 0;
+    const started = performance.now();
+    await pool(count, inFlight, async (index) => {
+      const data = kind === "raw" ? await rawOps.read(dir, `f${index}.txt`) : await fs.readFile(`/files/f${index}.txt`);
+      total += data.byteLength;
+    });
+    const elapsed = performance.now() - started;
+    if (total !== count * FILE_BYTES) throw new Error(`read ${total} bytes, expected ${count * FILE_BYTES}`);
+    return elapsed;
+  }
+  if (scenario === "rmw") {
+    // `rounds` rounds, each reading, changing and writing back each of `files` files, one after another.
+    if (kind === "raw-worker") {
+      await seed("bench-raw-worker", files);
+      const { elapsedMs } = await callRawWorker({ op: "rmw", root: "bench-raw-worker/files", files, rounds });
+      return elapsedMs;
+    }
+    let fs;
+    let dir;
+    if (kind === "memory") {
+      fs = backend("memory");
+      for (let index = 0; index < files; index++) await fs.writeFile(`/files/f${index}.txt`, payload(index));
+    } else {
+      await seed(root, files);
+      if (kind === "raw") dir = await originDir(`${root}/files`);
+      else fs = backend(kind);
+    }
+    const started = performance.now();
+    for (let round = 0; round < rounds; round++) {
+      for (let index = 0; index < files; index++) {
+        const name = `f${index}.txt`;
+        const data = kind === "raw" ? await rawOps.read(dir, name) : await fs.readFile(`/files/${name}`);
+        data[round % data.length] ^= 1;
+        if (kind === "raw") await rawOps.write(dir, name, data);
+        else await fs.writeFile(`/files/${name}`, data);
+      }
+    }
+    return performance.now() - started;
+  }
+  if (scenario === "large") {
+    // Read one file of `bytes` bytes (written once, not timed).
+    const big = new Uint8Array(bytes).map((_, index) => index & 0xff);
+    if (kind === "raw-worker") {
+      await wipe("bench-raw-worker");
+      await rawOps.write(await originDir("bench-raw-worker"), "big.bin", big);
+      const { elapsedMs } = await callRawWorker({ op: "read", root: "bench-raw-worker", name: "big.bin" });
+      return elapsedMs;
+    }
+    let fs;
+    let dir;
+    if (kind === "memory") {
+      fs = backend("memory");
+      await fs.writeFile("/big.bin", big);
+    } else {
+      await wipe(root);
+      await rawOps.write(await originDir(root), "big.bin", big);
+      if (kind === "raw") dir = await originDir(root);
+      else fs = backend(kind);
+    }
+    const started = performance.now();
+    const data = kind === "raw" ? await rawOps.read(dir, "big.bin") : await fs.readFile("/big.bin");
+    const elapsed = performance.now() - started;
+    if (data.byteLength !== bytes) throw new Error(`read ${data.byteLength} bytes`);
+    return elapsed;
+  }
+  if (scenario === "tools") {
+    // The tools' bulk work over `count` files: list, glob and grep (their own bounded concurrency).
+    const { createGrepTool } = await import("/dist/tools/grep.js");
+    const { createListTool } = await import("/dist/tools/list.js");
+    const { createGlobTool } = await import("/dist/tools/glob.js");
+    const fs = kind === "memory" ? backend("memory") : backend(kind);
+    if (kind === "memory") {
+      for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`));
+    } else {
+      await wipe(root);
+      const dir = await originDir(`${root}/files`);
+      await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`)));
+    }
+    const options = { fs, cwd: "/", allowedRoots: ["/"] };
+    const grep = createGrepTool({ ...options, maxMatches: 10 });
+    const list = createListTool(options);
+    const glob = createGlobTool(options);
+    const started = performance.now();
+    const results = [
+      await grep.execute({ pattern: "needle 99\\b", path: "/files" }),
+      await list.execute({ path: "/files" }),
+      await glob.execute({ pattern: "files/*.txt" }),
+    ];
+    const elapsed = performance.now() - started;
+    const failed = results.find((result) => result.ok !== true);
+    if (failed !== undefined) throw new Error(`tool failed: ${JSON.stringify(failed.error ?? failed).slice(0, 400)}`);
+    return elapsed;
+  }
+  if (scenario === "tools-raw") {
+    // The floor for the tools' bulk work: the same 1,000 files read raw with 32 in flight, plus one listing.
+    await wipe(root);
+    const dir = await originDir(`${root}/files`);
+    await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`)));
+    const started = performance.now();
+    const names = [];
+    for await (const name of dir.keys()) names.push(name);
+    await pool(names.length, 32, (index) => rawOps.read(dir, names[index]));
+    return performance.now() - started;
+  }
+  throw new Error(`unknown scenario ${scenario}`);
+}
+
+window.opfsBench = {
+  measure,
+  async cleanup() {
+    for (const fs of Object.values(backends)) await fs.close?.();
+    for (const name of ["bench-raw", "bench-main", "bench-worker", "bench-raw-worker"]) await wipe(name);
+  },
+};
+window.opfsBenchReady = true;

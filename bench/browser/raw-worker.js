@@ -1,0 +1,41 @@
+// Raw OPFS in a dedicated Worker for bench/opfs.bench.mjs: sync access handles opened once and
+// kept open, no library in between (the floor for the Worker path).
+async function dirAt(path) {
+  let handle = await navigator.storage.getDirectory();
+  for (const part of path.split("/").filter(Boolean)) handle = await handle.getDirectoryHandle(part);
+  return handle;
+}
+
+self.onmessage = async (event) => {
+  const message = event.data;
+  const dir = await dirAt(message.root);
+  if (message.op === "rmw") {
+    const handles = [];
+    const started = performance.now();
+    for (let index = 0; index < message.files; index++) {
+      handles.push(await (await dir.getFileHandle(`f${index}.txt`)).createSyncAccessHandle());
+    }
+    for (let round = 0; round < message.rounds; round++) {
+      for (const access of handles) {
+        const data = new Uint8Array(access.getSize());
+        access.read(data, { at: 0 });
+        data[round % data.length] ^= 1;
+        access.write(data, { at: 0 });
+        access.truncate(data.length);
+        access.flush();
+      }
+    }
+    const elapsedMs = performance.now() - started;
+    for (const access of handles) access.close();
+    self.postMessage({ elapsedMs });
+    return;
+  }
+  if (message.op === "read") {
+    const started = performance.now();
+    const access = await (await dir.getFileHandle(message.name)).createSyncAccessHandle();
+    const data = new Uint8Array(access.getSize());
+    access.read(data, { at: 0 });
+    access.close();
+    self.postMessage({ elapsedMs: performance.now() - started, bytes: data.byteLength });
+  }
+};

@@ -1,0 +1,81 @@
+// OPFS backend in Chromium (persistent context), against raw OPFS calls in the same run.
+// Targets (issue 4): (a) bulk work with 32 calls in flight ≤ 1.25× raw; (b) single calls one
+// after another ≤ 1.25× raw; (c) the Worker path ≥ 5× faster than the main thread on
+// read-modify-write rounds; (d) the memory backend beside them for scale.
+// Needs `npm run build` (dist/). Rounds: BENCH_ROUNDS (default 3) after one warm-up.
+import { openBenchPage } from "./browser/serve.mjs";
+
+export const title = "OPFS backend (Chromium)";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const FILES = 1000;
+
+const SCENARIOS = [
+  { id: "write-seq", label: `write ${FILES} × 4 KiB files, one at a time`, scenario: "write", inFlight: 1, kinds: ["raw", "main", "worker", "memory"], target: "b" },
+  { id: "read-seq", label: `read ${FILES} × 4 KiB files, one at a time`, scenario: "read", inFlight: 1, kinds: ["raw", "main", "worker", "memory"], target: "b" },
+  { id: "write-32", label: `write ${FILES} × 4 KiB files, 32 in flight`, scenario: "write", inFlight: 32, kinds: ["raw", "main", "worker", "memory"], target: "a" },
+  { id: "read-32", label: `read ${FILES} × 4 KiB files, 32 in flight`, scenario: "read", inFlight: 32, kinds: ["raw", "main", "worker", "memory"], target: "a" },
+  { id: "tools", label: `list + glob + grep over ${FILES} files (tools' own concurrency; raw = list + read all, 32 in flight)`, scenario: "tools", kinds: ["tools-raw", "main", "worker", "memory"], target: "a" },
+  { id: "rmw", label: "50 read-modify-write rounds over 20 files", scenario: "rmw", kinds: ["raw", "main", "raw-worker", "worker", "memory"], target: "c" },
+  { id: "large", label: "read one 64 MiB file", scenario: "large", kinds: ["raw", "main", "raw-worker", "worker", "memory"], target: "b" },
+];
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const ms = (value) => (value === undefined ? "–" : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`);
+const ratio = (value, floor) => (value === undefined || floor === undefined ? "–" : `${(value / floor).toFixed(2)}×`);
+
+export async function run() {
+  const session = await openBenchPage({ module: "/bench/browser/opfs-page.js", readyFlag: "opfsBenchReady" });
+  const results = {};
+  try {
+    for (const spec of SCENARIOS) {
+      const samples = Object.fromEntries(spec.kinds.map((kind) => [kind, []]));
+      for (let round = 0; round <= ROUNDS; round++) {
+        for (const kind of spec.kinds) {
+          const realKind = kind === "tools-raw" ? "raw" : kind;
+          const scenario = kind === "tools-raw" ? "tools-raw" : spec.scenario;
+          const elapsed = await session.page.evaluate(
+            (options) => window.opfsBench.measure(options),
+            { scenario, kind: realKind, count: FILES, inFlight: spec.inFlight ?? 1 },
+          );
+          if (round > 0) samples[kind].push(elapsed); // round 0 is the warm-up
+        }
+      }
+      results[spec.id] = Object.fromEntries(Object.entries(samples).map(([kind, values]) => [kind, median(values)]));
+      process.stderr.write(`bench: opfs ${spec.id} ${JSON.stringify(results[spec.id])}\n`);
+    }
+    await session.page.evaluate(() => window.opfsBench.cleanup());
+  } finally {
+    await session.close();
+  }
+
+  const rows = SCENARIOS.map((spec) => {
+    const r = results[spec.id];
+    const floor = r.raw ?? r["tools-raw"];
+    return `| ${spec.label} | ${ms(floor)} | ${ms(r.main)} (${ratio(r.main, floor)}) | ${ms(r.worker)} (${ratio(r.worker, r["raw-worker"] ?? floor)}) | ${r["raw-worker"] === undefined ? "–" : ms(r["raw-worker"])} | ${ms(r.memory)} (${ratio(r.memory, floor)}) |`;
+  });
+  const seqWrite = results["write-seq"].main / results["write-seq"].raw;
+  const seqRead = results["read-seq"].main / results["read-seq"].raw;
+  const flight = Math.max(results["write-32"].main / results["write-32"].raw, results["read-32"].main / results["read-32"].raw);
+  const tools = results.tools.main / results.tools["tools-raw"];
+  const workerGain = results.rmw.main / results.rmw.worker;
+  const verdict = (ok) => (ok ? "met" : "**not met**");
+  return `Chromium ${session.browserVersion}, headless, persistent context; 4 KiB files; medians of ${ROUNDS} rounds after one warm-up.
+Ratios in brackets: main thread and memory against raw main-thread OPFS calls; the Worker against raw sync access handles in a Worker where measured (read-modify-write, 64 MiB), else against raw main-thread calls.
+
+| scenario | raw OPFS | ours, main thread | ours, Worker | raw, Worker | memory backend |
+| --- | --- | --- | --- | --- | --- |
+${rows.join("\n")}
+
+Targets:
+- (a) bulk work with 32 calls in flight ≤ 1.25× raw: backend ${flight.toFixed(2)}× (worst of write/read), tools (list + glob + grep) ${tools.toFixed(2)}× of reading everything raw: ${verdict(flight <= 1.25 && tools <= 1.25)}.
+- (b) single calls one after another ≤ 1.25× raw: write ${seqWrite.toFixed(2)}×, read ${seqRead.toFixed(2)}×: ${verdict(seqWrite <= 1.25 && seqRead <= 1.25)}.
+- (c) Worker ≥ 5× faster than the main thread on read-modify-write rounds: ${workerGain.toFixed(1)}×: ${verdict(workerGain >= 5)}.
+- (d) memory backend: in the last column, for scale.
+`;
+}
