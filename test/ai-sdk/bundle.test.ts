@@ -1,7 +1,8 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createAiSdkFsTools, createAiSdkReadTool, toAiSdkOutput } from "../../src/ai-sdk/index.js";
+import { createAiSdkApplyPatchTool, createAiSdkFsTools, createAiSdkReadTool, toAiSdkOutput } from "../../src/ai-sdk/index.js";
+import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { FileSystem } from "../../src/fs/types.js";
 import { memoryStore, sha256Digest } from "../../src/tools/state.js";
@@ -110,6 +111,34 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     const second = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
     expect(second).toMatchObject({ ok: true });
     expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("new\n");
+  });
+
+  test("state as a function of the call: each conversation has its own read-before-write store", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
+    const stores = { c1: memoryStore(), c2: memoryStore() };
+    const { tools } = createAiSdkFsTools({
+      fs,
+      cwd: "/w",
+      state: (call) => stores[(call.host?.context as { conversation: "c1" | "c2" }).conversation],
+      contextSchema: z.object({ conversation: z.enum(["c1", "c2"]) }),
+    });
+    const options = (conversation: "c1" | "c2") => ({ toolCallId: "c", messages: [], context: { conversation } });
+    await tools.read.execute?.({ path: "a.txt" }, options("c1"));
+    expect(await tools.write.execute?.({ path: "a.txt", content: "c2\n" }, options("c2"))).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });
+    expect(await tools.write.execute?.({ path: "a.txt", content: "c1\n" }, options("c1"))).toMatchObject({ ok: true });
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("c1\n");
+  });
+
+  test("apply_patch with freeformPatchSignature() takes the same JSON { patch } over the AI SDK", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const apply_patch = createAiSdkApplyPatchTool({ fs, cwd: "/w", signature: freeformPatchSignature() });
+    const model = scriptedModel([
+      { calls: [{ tool: "apply_patch", input: { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch" } }] },
+      { text: "ok" },
+    ]);
+    await generateText({ model, tools: { apply_patch }, prompt: "x", stopWhen: isStepCount(3) });
+    expect(toolOutputsSentAt(model, 1)).toStrictEqual([{ toolName: "apply_patch", output: text("Success. Updated the following files:\nM a.txt") }]);
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("two\n");
   });
 
   test("apply_patch and bash join when set; a signature renames a tool", async () => {

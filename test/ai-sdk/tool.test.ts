@@ -174,6 +174,6 @@ describe("toAiSdkTool", () => {
         prompt: "x",
         stopWhen: isStepCount(3),
       }),
-    ).rejects.toThrow(/root/);
+    ).rejects.toThrow('Type validation failed for tool context (read): Value: {"root":1}.');
   });
 });
