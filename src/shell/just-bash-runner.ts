@@ -10,7 +10,7 @@ import type { Gate } from "../fs/gate.js";
 import type { FileSystem } from "../fs/types.js";
 import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
 import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
-import { toJustBashFs } from "./to-just-bash-fs.js";
+import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
@@ -49,6 +49,17 @@ export function describeJustBash(backendName?: string): string {
     "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the " +
     `other tools${backendName === undefined ? "" : ` (${backendName} storage)`}; there are no real processes, no network and no package installs.`
   );
+}
+
+/** Refusals noted at the end of stderr, at most this many (then a count of the rest). */
+export const MAX_REFUSAL_NOTES = 5;
+
+/** The gate's refusals as stderr lines: just-bash itself prints them as "No such file or directory". */
+function refusalNotes(refusals: ReadonlySet<string>): string {
+  if (refusals.size === 0) return "";
+  const shown = [...refusals].slice(0, MAX_REFUSAL_NOTES).map((message) => `bash: refused: ${message}\n`);
+  const more = refusals.size - MAX_REFUSAL_NOTES;
+  return shown.join("") + (more > 0 ? `bash: refused: ${more} more path${more === 1 ? "" : "s"}\n` : "");
 }
 
 function isGate(value: Gate | FileSystem): value is Gate {
@@ -110,7 +121,13 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
     async run(run: CommandRunOptions): Promise<CommandOutput> {
       const module = await loadJustBash();
       const cwd = run.cwd ?? defaultCwd;
-      const fs = toJustBashFs(source, { statCacheMs: options.statCacheMs, trusted: trustedRunnerOf(module) });
+      const refusals = new Set<string>();
+      const fs = toJustBashFs(source, {
+        statCacheMs: options.statCacheMs,
+        trusted: trustedRunnerOf(module),
+        onRefusal: (error) => refusals.add(error.message),
+        commandDirs: [...new Set([...(run.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/")), ...DEFAULT_COMMAND_DIRS])],
+      });
       if (run.abortSignal?.aborted) return { stdout: "", stderr: "bash: aborted before it started\n", exitCode: ABORT_EXIT_CODE, timedOut: false };
       const cwdStat = await fs.stat(cwd).catch(() => undefined);
       if (cwdStat === undefined || !cwdStat.isDirectory) {
@@ -136,16 +153,23 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
       };
       run.abortSignal?.addEventListener("abort", onAbort, { once: true });
       try {
-        const result = await bash.exec(run.command, {
-          signal: controller.signal,
-          rawScript: true,
-          ...(run.stdin === undefined ? {} : { stdin: run.stdin }),
-        });
+        let result: { stdout: string; stderr: string; exitCode: number };
+        try {
+          result = await bash.exec(run.command, {
+            signal: controller.signal,
+            rawScript: true,
+            ...(run.stdin === undefined ? {} : { stdin: run.stdin }),
+          });
+        } catch (error) {
+          // just-bash lets some backend errors escape (a failed redirect write): the script stops there.
+          const message = error instanceof Error ? error.message : String(error);
+          result = { stdout: "", stderr: `bash: ${message} (the script stopped here; its earlier output is lost)\n`, exitCode: 1 };
+        }
         const stopped = result.exitCode === TIMEOUT_EXIT_CODE && (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr));
         const timedOut = stopped && !abortedByCaller;
         return {
           stdout: result.stdout,
-          stderr: result.stderr,
+          stderr: result.stderr + refusalNotes(refusals),
           exitCode: stopped && abortedByCaller ? ABORT_EXIT_CODE : result.exitCode,
           timedOut,
         };

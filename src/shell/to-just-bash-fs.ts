@@ -35,9 +35,30 @@ export interface ToJustBashFsOptions {
    * such as memfs's `process.cwd()` while a script runs), a plain call in browsers.
    */
   readonly trusted?: TrustedRunner;
+  /**
+   * Called with each `EACCES`/`EPERM` error a backend call rejects with (the gate's refusals).
+   * just-bash prints most failures as `No such file or directory`; the runner uses this to add
+   * the real reason, and the rule to add, to stderr.
+   */
+  readonly onRefusal?: (error: FsError) => void;
+  /**
+   * Directories just-bash probes when it looks a command up (`$PATH`). A refused path in them
+   * counts as absent and is not reported, so the built-in commands are found when the gate
+   * keeps the shell out of `/usr/bin`. When `source` is a {@link Gate}, lookups there outside
+   * its allowed roots are answered "absent" without asking the gate (so an interactive
+   * `approve` is not asked about `/usr/bin/ls` on every command). @default ["/usr/bin", "/bin"]
+   */
+  readonly commandDirs?: readonly string[];
 }
 
-const OPTION_KEYS = ["statCacheMs", "trusted"] as const;
+/** Where just-bash looks commands up by default (its `PATH`). */
+export const DEFAULT_COMMAND_DIRS: readonly string[] = Object.freeze(["/usr/bin", "/bin"]);
+
+const OPTION_KEYS = ["statCacheMs", "trusted", "onRefusal", "commandDirs"] as const;
+
+function isRefusal(error: unknown): error is FsError {
+  return FsError.isInstance(error) && (error.code === "EACCES" || error.code === "EPERM");
+}
 
 /** just-bash's directory entry with types (not exported by name from its root). */
 type DirentEntry = Awaited<ReturnType<NonNullable<IFileSystem["readdirWithFileTypes"]>>>[number];
@@ -77,6 +98,9 @@ function isNotFound(error: unknown): boolean {
  *   '/a'`), which just-bash turns into `cat: a: No such file or directory`.
  * - Writes are binary-safe: byte strings (`binary`/`latin1`) and `Uint8Array`s reach the
  *   backend byte for byte.
+ * - `exists` is false only for `ENOENT`/`ENOTDIR`; a path the gate refuses counts as existing,
+ *   so `echo x > /outside` fails as a redirect (`cannot open redirect target`) instead of
+ *   aborting the whole script, and the refusal reaches `onRefusal`.
  * - `chmod` and `utimes` are kept by this adapter (our backends store no modes or times): `ls
  *   -l` shows them until the adapter is dropped. Hard links (`ln` without `-s`) fail with
  *   `ENOTSUP`; symlinks need a backend with `capabilities.symlink`, else `ENOTSUP` too.
@@ -123,6 +147,18 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     trustedNow ??= await ready;
     return trustedNow(work);
   }
+  const onRefusal = options.onRefusal;
+  if (onRefusal !== undefined && typeof onRefusal !== "function") throw new TypeError("toJustBashFs onRefusal must be a function");
+  if (options.commandDirs !== undefined && !Array.isArray(options.commandDirs)) {
+    throw new TypeError("toJustBashFs commandDirs must be an array of absolute paths");
+  }
+  const commandDirs = (options.commandDirs ?? DEFAULT_COMMAND_DIRS).map((dir) => resolvePath("/", dir));
+  const isCommandLookup = (path: string): boolean => commandDirs.some((dir) => isWithin(dir, path));
+  // Command lookups outside the gate's roots never reach the gate: they would only be refused,
+  // or put to an interactive user's approve callback once per command.
+  const roots = isGate(source) ? source.allowedRoots : undefined;
+  const isUnaskedLookup = (path: string): boolean =>
+    roots !== undefined && isCommandLookup(path) && !roots.some((root) => isWithin(root, path));
 
   const statCache = new Map<string, { readonly atMs: number; readonly stat: Promise<FileStat> }>();
   const overrides = new Map<string, { mode?: number; mtime?: Date }>();
@@ -136,6 +172,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   }
 
   function statOf(path: string, follow: boolean): Promise<FileStat> {
+    if (isUnaskedLookup(path)) return Promise.reject(new FsError("ENOENT", { syscall: follow ? "stat" : "lstat", path }));
     if (statCacheMs === 0) return trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
     const key = `${follow ? "s" : "l"}${path}`;
     const now = Date.now();
@@ -243,11 +280,17 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     },
 
     async exists(path) {
+      const target = normal(path);
       try {
-        await statOf(normal(path), true);
+        await statOf(target, true);
         return true;
-      } catch {
-        return false;
+      } catch (error) {
+        // Only "not found" is absence. A refused path "exists", so a redirect to it fails with
+        // "cannot open redirect target" (just-bash lets a failed redirect write abort the script);
+        // except where just-bash looks commands up, so that it falls back to its built-ins.
+        if (isNotFound(error) || isCommandLookup(target)) return false;
+        if (isRefusal(error)) onRefusal?.(error);
+        return true;
       }
     },
 
@@ -368,5 +411,21 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       overrides.set(target, { ...overrides.get(target), mtime });
     },
   };
+  if (onRefusal !== undefined) {
+    // Report the gate's refusals of every call (but command lookups) to the host.
+    for (const key of Object.keys(adapter) as Array<keyof JustBashFs>) {
+      const method = adapter[key];
+      if (typeof method !== "function" || key === "exists" || key === "resolvePath" || key === "getAllPaths") continue;
+      const call = method as (...args: unknown[]) => Promise<unknown>;
+      (adapter as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
+        try {
+          return await call(...args);
+        } catch (error) {
+          if (isRefusal(error) && !(typeof args[0] === "string" && isCommandLookup(normal(args[0])))) onRefusal(error);
+          throw error;
+        }
+      };
+    }
+  }
   return adapter;
 }

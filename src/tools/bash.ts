@@ -142,9 +142,10 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * then `[exit code N]`. A non-zero exit is still `ok: true` (the command ran). Output over
  * `maxOutputBytes` is cut in the middle with `[… 1.2 MiB (1,302,345 bytes) (20,000 lines)
  * removed from the middle …]` naming the file under `tool-outputs/` that holds all of it
- * (`outputPath`). Failures (`ok: false`): `ETIMEDOUT` (stopped at the timeout, exit code 124,
- * partial output kept), `EDENIED` (command or cwd refused), `ENOENT`/`ENOTDIR` (cwd missing),
- * `EIO` (the runner could not start, e.g. just-bash failed to load).
+ * (`outputPath`). Failures (`ok: false`): `ETIMEDOUT` (stopped at the timeout, exit code 124),
+ * `EDENIED` (command or cwd refused), `ENOENT`/`ENOTDIR` (cwd missing),
+ * `EIO` (the runner could not start, e.g. just-bash failed to load). On a timeout the partial
+ * output is kept where the runner keeps it (the Node runner does; just-bash drops it).
  *
  * @param options - the shared context options plus {@link BashToolSettings}.
  * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.

@@ -1,0 +1,234 @@
+import { describe, expect, it } from "vitest";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { CommandRunner } from "../../src/shell/runner.js";
+import { shellEnv } from "../../src/shell/shell-env.js";
+import { createBashTool } from "../../src/tools/bash.js";
+import { createReadTool } from "../../src/tools/read.js";
+import { resultText } from "../../src/tools/result.js";
+import { createWriteTool } from "../../src/tools/write.js";
+import { ToolInputError } from "../../src/tools/tool.js";
+
+const decoder = new TextDecoder();
+
+function workspace(files: Record<string, string> = {}) {
+  return memoryFileSystem({ files: { "/w/.keep": "", ...files } });
+}
+
+describe("bash tool: the shell and the file tools see the same files", () => {
+  it("a file written by the write tool is visible to cat", async () => {
+    const fs = workspace();
+    const write = createWriteTool({ fs, cwd: "/w" });
+    const bash = createBashTool({ fs, cwd: "/w" });
+    await write.execute({ path: "notes/todo.md", content: "- ship it\n" });
+    const result = await bash.execute({ command: "cat notes/todo.md && wc -c < notes/todo.md" });
+    expect(result).toEqual({
+      kind: "shell",
+      ok: true,
+      parts: [{ type: "text", text: "- ship it\n10\n[exit code 0]" }],
+      stdout: "- ship it\n10\n",
+      stderr: "",
+      exitCode: 0,
+    });
+  });
+
+  it("a file written by echo > is visible to the read tool", async () => {
+    const fs = workspace();
+    const bash = createBashTool({ fs, cwd: "/w" });
+    const read = createReadTool({ fs, cwd: "/w" });
+    await bash.execute({ command: "mkdir -p out && echo 'from bash' > out/x.txt && echo second >> out/x.txt" });
+    const result = await read.execute({ path: "out/x.txt" });
+    expect(resultText(result)).toBe("1|from bash\n2|second");
+  });
+});
+
+describe("bash tool: results", () => {
+  it("stdout, stderr and a non-zero exit code", async () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w" });
+    const result = await bash.execute({ command: "echo out; echo err >&2; exit 3" });
+    expect(result).toEqual({
+      kind: "shell",
+      ok: true,
+      parts: [{ type: "text", text: "out\n[stderr]\nerr\n[exit code 3]" }],
+      stdout: "out\n",
+      stderr: "err\n",
+      exitCode: 3,
+    });
+  });
+
+  it("runs in the cwd input, checked by the gate", async () => {
+    const fs = workspace({ "/w/sub/a.txt": "a\n" });
+    const bash = createBashTool({ fs, cwd: "/w" });
+    expect((await bash.execute({ command: "pwd; ls", cwd: "sub" })).stdout).toBe("/w/sub\na.txt\n");
+    const outside = await bash.execute({ command: "ls", cwd: "/etc" });
+    expect({ ok: outside.ok, code: outside.error?.code }).toEqual({ ok: false, code: "EDENIED" });
+    expect(await bash.execute({ command: "ls", cwd: "missing" })).toMatchObject({
+      ok: false,
+      error: { code: "ENOENT", message: "Cannot run in missing: no such directory." },
+    });
+    expect(await bash.execute({ command: "ls", cwd: "sub/a.txt" })).toMatchObject({
+      ok: false,
+      error: { code: "ENOTDIR", message: "Cannot run in sub/a.txt: it is not a directory." },
+    });
+  });
+
+  it("a timeout ends the command with a clear result", async () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", maxTimeoutMs: 5_000 });
+    const result = await bash.execute({ command: "echo started; sleep 10; echo never", timeout: 200 });
+    const message =
+      "The command timed out after 200 ms and was stopped (exit code 124). Pass a larger timeout (at most 5,000 ms), or split the work into shorter commands.";
+    expect(result).toEqual({
+      kind: "shell",
+      ok: false,
+      // just-bash drops the output of a script it stops.
+      parts: [{ type: "text", text: `[stderr]\nbash: execution aborted\n[${message}]` }],
+      error: { code: "ETIMEDOUT", message },
+      stdout: "",
+      stderr: "bash: execution aborted\n",
+      exitCode: 124,
+      timedOut: true,
+    });
+  });
+
+  it("a busy loop is stopped at the timeout too", async () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w" });
+    const result = await bash.execute({ command: "while true; do :; done", timeout: 300 });
+    expect({ ok: result.ok, code: result.error?.code, exitCode: result.exitCode, timedOut: result.timedOut }).toEqual({
+      ok: false,
+      code: "ETIMEDOUT",
+      exitCode: 124,
+      timedOut: true,
+    });
+  });
+
+  it("output over the cap is cut in the middle with a marker, and saved whole in tool-outputs/", async () => {
+    const fs = workspace();
+    const bash = createBashTool({ fs, cwd: "/w", maxOutputBytes: 100 });
+    const result = await bash.execute({ command: "seq 1 1000" }, { toolCallId: "call_7" });
+    const whole = `${Array.from({ length: 1000 }, (_, index) => index + 1).join("\n")}\n`;
+    expect(decoder.decode(await fs.readFile("/w/tool-outputs/call_7.txt"))).toBe(whole);
+    expect(result.outputPath).toBe("/w/tool-outputs/call_7.txt");
+    expect(resultText(result)).toBe(
+      "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n" +
+        "[… 3.7 KiB (3,796 bytes) (969 lines) removed from the middle; the full output (3.8 KiB (3,893 bytes)) is saved in tool-outputs/call_7.txt: read it in ranges with read (offset=20, limit=500) or search it with grep …]\n" +
+        "989\n990\n991\n992\n993\n994\n995\n996\n997\n998\n999\n1000\n[exit code 0]",
+    );
+    expect(result.stdout.startsWith("1\n2\n")).toBe(true);
+    expect(result.stdout).toContain("\n[… 3.7 KiB (3,796 bytes) (969 lines) removed …]\n989\n");
+  });
+
+  it("the description names the runner and the working directory", () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w" });
+    expect(bash.description).toBe(
+      "Run a bash command line and get its stdout, stderr and exit code. " +
+        "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs. " +
+        "Working directory: /w (every call starts there; cd does not carry over; pass cwd to run elsewhere). " +
+        "Timeout: 120,000 ms unless you pass timeout (at most 600,000 ms). " +
+        "Output over 30,000 bytes is cut in the middle and saved whole under tool-outputs/ for read.",
+    );
+  });
+
+  it("the environment comes from env (a ShellEnv read before each command)", async () => {
+    let greeting = "hello";
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", env: shellEnv(() => ({ GREETING: greeting, API_KEY: "sk-1" })) });
+    expect((await bash.execute({ command: 'echo "$GREETING ${API_KEY:-hidden}"' })).stdout).toBe("hello hidden\n");
+    greeting = "bye";
+    expect((await bash.execute({ command: 'echo "$GREETING"' })).stdout).toBe("bye\n");
+  });
+
+  it("a custom runner gets the command, cwd, env and timeout", async () => {
+    const seen: unknown[] = [];
+    const runner: CommandRunner = {
+      name: "fake",
+      describe: () => "Commands run in a fake runner.",
+      run: async (options) => {
+        seen.push(options);
+        return { stdout: "ok\n", stderr: "", exitCode: 0, timedOut: false };
+      },
+    };
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", runner, env: { A: "1" }, defaultTimeoutMs: 1_000 });
+    expect(bash.description.startsWith("Run a bash command line and get its stdout, stderr and exit code. Commands run in a fake runner. Working directory: /w ")).toBe(true);
+    expect(resultText(await bash.execute({ command: "anything" }))).toBe("ok\n[exit code 0]");
+    expect(seen).toEqual([{ command: "anything", cwd: "/w", env: { A: "1" }, timeoutMs: 1_000 }]);
+  });
+});
+
+describe("bash tool: permissions", () => {
+  it("a command outside the rules is refused in a non-interactive host, with the rule to add", async () => {
+    const fs = workspace();
+    const bash = createBashTool({ fs, cwd: "/w", permissions: { allow: [{ tool: "runBash", command: "ls" }] } });
+    expect((await bash.execute({ command: "ls -a" })).exitCode).toBe(0);
+    const refused = await bash.execute({ command: "rm -r /w" });
+    expect(refused.ok).toBe(false);
+    expect(refused.error?.code).toBe("EDENIED");
+    expect(refused.error?.message).toContain('"runBash"');
+    expect(refused.exitCode).toBe(1);
+    expect((await fs.readdir("/w")).map((entry) => entry.name)).toEqual([".keep"]);
+  });
+
+  it("the approve callback decides commands the rules do not admit", async () => {
+    const asked: unknown[] = [];
+    const bash = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      permissions: {
+        allow: [{ tool: "runBash", command: "ls" }],
+        approve: (request) => {
+          asked.push({ tool: request.tool, command: request.command });
+          return request.command === "echo yes";
+        },
+      },
+    });
+    expect((await bash.execute({ command: "echo yes" })).stdout).toBe("yes\n");
+    expect((await bash.execute({ command: "echo no" })).error?.code).toBe("EDENIED");
+    expect(asked).toEqual([
+      { tool: "runBash", command: "echo yes" },
+      { tool: "runBash", command: "echo no" },
+    ]);
+  });
+
+  it("files outside the workspace are refused inside the shell, with the reason on stderr", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/secret/key.txt": "k\n" } });
+    const bash = createBashTool({ fs, cwd: "/w" });
+    const result = await bash.execute({ command: "cat ../secret/key.txt; echo x > /secret/new.txt; echo done" });
+    expect(result.stdout).toBe("done\n");
+    expect(result.stderr.split("\n").slice(0, 2)).toEqual([
+      "cat: ../secret/key.txt: No such file or directory",
+      "bash: /secret/new.txt: cannot open redirect target",
+    ]);
+    expect(result.stderr).toContain("bash: refused: EACCES: permission denied, open '/secret/key.txt'");
+    expect((await fs.readdir("/secret")).map((entry) => entry.name)).toEqual(["key.txt"]);
+  });
+});
+
+describe("bash tool: input and options", () => {
+  it("validate checks command, timeout and cwd", () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", maxTimeoutMs: 1_000 });
+    expect(bash.validate({ command: "ls", timeout: 10, cwd: "x" })).toEqual({ command: "ls", timeout: 10, cwd: "x" });
+    expect(bash.validate({ command: "ls", timeout: null })).toEqual({ command: "ls" });
+    expect(() => bash.validate({ command: "" })).toThrow(new ToolInputError("bash input command must not be empty"));
+    expect(() => bash.validate({ command: "ls", timeout: 5_000 })).toThrow(
+      new ToolInputError("bash input timeout must be ≤ 1000 (milliseconds), got 5000"),
+    );
+    expect(() => bash.validate({ cmd: "ls" })).toThrow(new ToolInputError("Unknown bash input key: cmd. Expected command, timeout, cwd"));
+  });
+
+  it("throws TypeError at creation for bad options", () => {
+    const fs = workspace();
+    expect(() => createBashTool({ fs, maxOutputBytes: 0 })).toThrow(new TypeError("createBashTool maxOutputBytes must be a positive integer, got 0"));
+    expect(() => createBashTool({ fs, defaultTimeoutMs: 10, maxTimeoutMs: 5 })).toThrow(
+      new TypeError("createBashTool defaultTimeoutMs (10) must not exceed maxTimeoutMs (5)"),
+    );
+    expect(() => createBashTool({ fs, runner: {} as CommandRunner })).toThrow(
+      new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })"),
+    );
+    expect(() => createBashTool({ fs, timeout: 1 } as never)).toThrow(TypeError);
+  });
+
+  it("an aborted call rethrows the abort reason", async () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w" });
+    const controller = new AbortController();
+    const reason = new Error("user stopped it");
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(bash.execute({ command: "sleep 5" }, { abortSignal: controller.signal })).rejects.toBe(reason);
+  });
+});
