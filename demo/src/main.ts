@@ -44,6 +44,8 @@ async function asSource<T>(source: string, fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     changeSource = previous;
+    // Persist before the UI reports the work done (IndexedDB saves are debounced otherwise).
+    await session?.flush().catch((error: unknown) => setStatus(`Saving failed: ${(error as Error).message}`));
   }
 }
 
@@ -182,6 +184,7 @@ async function runImport(label: string, entries: () => Promise<ImportEntry[]>): 
   try {
     const list = await entries();
     const summary = await current().quiet(() => importEntries(current().gate.fs, WORKSPACE_ROOT, list, { onProgress: job.update, signal: job.signal }));
+    await current().flush();
     setStatus(`${label}: ${summary.files} files, ${formatBytes(summary.bytes)}${summary.skipped.length ? `; skipped ${summary.skipped.join(", ")}` : ""}.`);
   } catch (error) {
     setStatus(error instanceof DOMException && error.name === "AbortError" ? `${label} cancelled.` : `${label} failed: ${(error as Error).message}`);

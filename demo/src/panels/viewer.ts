@@ -109,7 +109,7 @@ export function createViewerPanel(options: { container: HTMLElement; title: HTML
         const lines = text.split("\n");
         if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
         const code = h("div", { class: "code", "data-file": path });
-        lines.forEach((line, index) => code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line || " ")));
+        lines.forEach((line, index) => code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line)));
         fileView = code;
       }
       mode = "file";

@@ -49,14 +49,24 @@ export interface Session {
   files(): Promise<Array<{ path: string; size: number }>>;
   /** Delete every file, then load the sample project. */
   reset(): Promise<void>;
+  /** Save pending changes now (IndexedDB saves are otherwise debounced); a no-op elsewhere. */
+  flush(): Promise<void>;
   /** Write pending data (IndexedDB) and close handles. */
   close(): Promise<void>;
 }
 
-async function createBackend(kind: BackendKind): Promise<{ fs: FileSystem; close(): Promise<void> }> {
+interface Backend {
+  readonly fs: FileSystem;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const nothing = async (): Promise<void> => {};
+
+async function createBackend(kind: BackendKind): Promise<Backend> {
   if (kind === "opfs") {
     const fs = opfsFileSystem({ root: OPFS_ROOT });
-    return { fs, close: () => fs.close() };
+    return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {
     const { idbFileSystem } = await import("../../../src/fs/idb.js");
@@ -67,13 +77,14 @@ async function createBackend(kind: BackendKind): Promise<{ fs: FileSystem; close
     addEventListener("pagehide", flush);
     return {
       fs,
+      flush: () => fs.flush(),
       close: async () => {
         removeEventListener("pagehide", flush);
         await fs.close();
       },
     };
   }
-  return { fs: memoryFileSystem(), close: async () => {} };
+  return { fs: memoryFileSystem(), flush: nothing, close: nothing };
 }
 
 async function isEmpty(fs: FileSystem): Promise<boolean> {
@@ -120,7 +131,10 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     });
   };
   await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
-  if (await isEmpty(backend.fs)) await seed();
+  if (await isEmpty(backend.fs)) {
+    await seed();
+    await backend.flush();
+  }
   return {
     kind,
     backend: backend.fs,
@@ -138,7 +152,9 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
         await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
       });
       await seed();
+      await backend.flush();
     },
+    flush: () => backend.flush(),
     close: () => backend.close(),
   };
 }

@@ -1,0 +1,357 @@
+/**
+ * End-to-end tests of the playground (`npm start`): the built app, served on 127.0.0.1 by the
+ * test itself, driven in the system Chromium through Playwright. A persistent browser context is
+ * used so OPFS and IndexedDB behave as they do for a user (and survive a reload).
+ *
+ * Screenshots of each panel are kept in test/e2e/__screenshots__/.
+ */
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { chromium, type BrowserContext, type Page } from "playwright";
+import { build, preview, type PreviewServer } from "vite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../vitest.config.js";
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const DEMO = join(REPO, "demo");
+const SAMPLE = join(DEMO, "sample-project");
+const SCREENSHOTS = join(REPO, "test", "e2e", "__screenshots__");
+
+let outDir = "";
+let profileDir = "";
+let server: PreviewServer;
+let context: BrowserContext;
+let page: Page;
+let url = "";
+
+/** The sample project as it is on disk: workspace-relative path → text. */
+async function sampleFiles(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else files.set(relative(SAMPLE, path), await readFile(path, "utf8"));
+    }
+  };
+  await walk(SAMPLE);
+  return new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+function formatBytes(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+async function open(): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready=true]");
+}
+
+/** The text of a workspace file as the viewer shows it (one span per line). */
+async function viewerText(path: string): Promise<string> {
+  await page.click(`#tree [data-path="${path}"]`);
+  const code = page.locator(`#viewer .code[data-file="${path}"]`);
+  await code.waitFor();
+  const lines = await code.locator(".tx").allTextContents();
+  return `${lines.join("\n")}\n`;
+}
+
+/** Run a tool in the console with this input; returns the output type and the text the model receives. */
+async function consoleRun(tool: string, input: unknown): Promise<{ type: string; text: string }> {
+  await page.click('[data-tab="console"]');
+  await page.selectOption("#console-tool", tool);
+  await page.fill("#console-input", JSON.stringify(input, null, 2));
+  await page.evaluate(() => delete document.querySelector<HTMLElement>("#console-output")!.dataset["outputType"]);
+  await page.click("#console-run");
+  const output = page.locator("#console-output[data-output-type]");
+  await output.waitFor();
+  return { type: (await output.getAttribute("data-output-type"))!, text: (await output.textContent())! };
+}
+
+async function terminalRun(command: string): Promise<void> {
+  await page.click('[data-tab="terminal"]');
+  await page.fill("#terminal-input", command);
+  await page.press("#terminal-input", "Enter");
+  await page.waitForFunction(() => !document.querySelector<HTMLInputElement>("#terminal-input")!.disabled);
+}
+
+async function screenshot(selector: string, name: string): Promise<void> {
+  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+}
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(tmpdir(), "playground-e2e-dist-"));
+  profileDir = await mkdtemp(join(tmpdir(), "playground-e2e-profile-"));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await build({ root: DEMO, configFile: join(DEMO, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true } });
+  server = await preview({
+    root: DEMO,
+    configFile: join(DEMO, "vite.config.ts"),
+    logLevel: "error",
+    build: { outDir },
+    preview: { host: "127.0.0.1", port: 0, strictPort: false },
+  });
+  url = server.resolvedUrls!.local[0]!;
+  context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on("dialog", (dialog) => void dialog.accept());
+  await open();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  await rm(outDir, { recursive: true, force: true });
+  await rm(profileDir, { recursive: true, force: true });
+});
+
+describe("playground", () => {
+  it("loads the sample project on first visit, with README.md open", async () => {
+    const sample = await sampleFiles();
+    const bytes = [...sample.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    expect(await page.textContent("#tree-count")).toBe(`${sample.size} files · ${formatBytes(bytes)}`);
+    expect(new Set(await page.locator("#tree [data-path]").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))))).toEqual(
+      new Set(sample.keys()),
+    );
+    expect(await page.textContent("#viewer-title")).toBe("README.md");
+    expect(await viewerText("README.md")).toBe(sample.get("README.md"));
+    expect(await page.textContent("#model-name")).toBe("offline scripted");
+  });
+
+  it("runs the scripted agent to completion: edit, patch, bash and report land in the files", async () => {
+    const sample = await sampleFiles();
+    await page.click("#chat-send");
+    await page.waitForSelector("#chat-state[data-state=done]");
+    expect(await page.textContent("#chat-state")).toMatch(/^done: 10 steps in \d+\.\d s$/);
+    const calls = page.locator("#chat-log .call");
+    expect(await calls.evaluateAll((cards) => cards.map((card) => `${card.getAttribute("data-tool")}:${card.className}`))).toEqual([
+      "list:call ok",
+      "read:call ok",
+      "grep:call ok",
+      "read:call ok",
+      "edit:call ok",
+      "read:call ok",
+      "apply_patch:call ok",
+      "bash:call ok",
+      "write:call ok",
+    ]);
+    expect(await page.locator("#chat-log .msg.assistant").last().textContent()).toBe(
+      "Done. I made 9 tool calls, fixed the first TODO with an edit, updated the changelog with a patch, and wrote AGENT_REPORT.md.",
+    );
+    expect(await calls.nth(7).locator("pre.result").textContent()).toBe(`${sample.size}\n1\n[exit code 0]`);
+
+    // The viewer shows each change as a diff, newest first.
+    expect(await page.textContent("#change-count")).toBe("3");
+    expect(await page.locator("#viewer .change .path").allTextContents()).toEqual(["AGENT_REPORT.md", "CHANGELOG.md", "src/lib/validate.ts"]);
+    expect(await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.add').allTextContents()).toEqual([
+      "+  if (title.trim().length > MAX_TITLE_LENGTH) {",
+      "+    throw new Error(`title must be at most ${MAX_TITLE_LENGTH} characters`);",
+      "+  }",
+    ]);
+    expect(await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.del').allTextContents()).toEqual([
+      "-  // TODO: reject titles longer than MAX_TITLE_LENGTH",
+    ]);
+    await screenshot("#viewer-panel", "viewer");
+    await screenshot("#chat-panel", "chat");
+
+    // The files themselves.
+    expect(await viewerText("src/lib/validate.ts")).toBe(
+      sample
+        .get("src/lib/validate.ts")!
+        .replace(
+          "  // TODO: reject titles longer than MAX_TITLE_LENGTH\n",
+          "  if (title.trim().length > MAX_TITLE_LENGTH) {\n    throw new Error(`title must be at most ${MAX_TITLE_LENGTH} characters`);\n  }\n",
+        ),
+    );
+    expect(await viewerText("CHANGELOG.md")).toBe(
+      sample
+        .get("CHANGELOG.md")!
+        .replace("## Unreleased\n\n", "## Unreleased\n\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n"),
+    );
+    expect(await viewerText("AGENT_REPORT.md")).toBe(
+      [
+        "# Agent report",
+        "",
+        "- Top-level entries: 12.",
+        "- Project: tiny-todos.",
+        "- TODO comments found: 2.",
+        "- Edit of src/lib/validate.ts: replaced 1 occurrence in src/lib/validate.ts at line 9",
+        "- Patch: Success. Updated the following files: M CHANGELOG.md",
+        `- bash: ${sample.size} files, 1 TODO left.`,
+        "",
+        "Written by the playground's offline scripted model.",
+        "",
+      ].join("\n"),
+    );
+    expect(await page.locator('#tree [data-path="AGENT_REPORT.md"]').getAttribute("class")).toBe("file open changed");
+    await screenshot("#tree-panel", "tree");
+  });
+
+  it("runs every tool from the console and shows exactly what the model receives", async () => {
+    await open();
+    const sample = await sampleFiles();
+    const numbered = (text: string) =>
+      text
+        .replace(/\n$/, "")
+        .split("\n")
+        .map((line, index) => `${index + 1}|${line}`)
+        .join("\n");
+
+    expect(await consoleRun("read", { path: "src/lib/id.ts", offset: null, limit: null })).toEqual({ type: "content", text: numbered(sample.get("src/lib/id.ts")!) });
+    expect(await consoleRun("write", { path: "notes/hello.md", content: "# Hello\n" })).toEqual({ type: "content", text: "wrote 8 bytes to notes/hello.md" });
+    expect(await consoleRun("read", { path: "src/config.ts", offset: 8, limit: 1 })).toEqual({ type: "content", text: "8|export const DEFAULT_PORT = 3000;\n[Showed lines 8-8 of 17. Continue with offset=9.]" });
+    expect(await consoleRun("edit", { path: "src/config.ts", oldText: "DEFAULT_PORT = 3000", newText: "DEFAULT_PORT = 8080", replaceAll: null })).toEqual({
+      type: "content",
+      text: "replaced 1 occurrence in src/config.ts at line 8",
+    });
+    expect(await consoleRun("apply_patch", { patch: "*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n*** End Patch" })).toEqual({
+      type: "content",
+      text: "Success. Updated the following files:\nA docs/faq.md",
+    });
+    expect(await consoleRun("list", { path: "docs" })).toEqual({
+      type: "content",
+      text: `api.md (${Buffer.byteLength(sample.get("docs/api.md")!)} bytes)\narchitecture.md (${Buffer.byteLength(sample.get("docs/architecture.md")!)} bytes)\nfaq.md (6 bytes)`,
+    });
+    expect(await consoleRun("glob", { pattern: "test/*.ts" })).toEqual({
+      type: "content",
+      text: "test/app.test.ts\ntest/config.test.ts\ntest/memory-store.test.ts\ntest/validate.test.ts",
+    });
+    expect(await consoleRun("grep", { pattern: "MAX_TITLE_LENGTH", path: "src" })).toEqual({
+      type: "content",
+      text: "src/lib/validate.ts:3:export const MAX_TITLE_LENGTH = 200;\nsrc/lib/validate.ts:9:  // TODO: reject titles longer than MAX_TITLE_LENGTH",
+    });
+    expect(await consoleRun("bash", { command: "cat data/seed.json | wc -l", timeout: null, cwd: null })).toEqual({ type: "content", text: "7\n[exit code 0]" });
+    // Input the strict schema refuses reaches the model as a tool error naming the parameters.
+    expect(await consoleRun("read", { file: "README.md" })).toEqual({
+      type: "error-text",
+      text: 'AI_InvalidToolInputError: Invalid input for tool read: AI_TypeValidationError: Type validation failed: Value: {"file":"README.md"}.\nError message: ToolInputError: Unknown read input key: file. Expected path, offset, limit',
+    });
+    // The console's edit shows up in the tree and as a diff.
+    expect(await viewerText("src/config.ts")).toBe(sample.get("src/config.ts")!.replace("DEFAULT_PORT = 3000", "DEFAULT_PORT = 8080"));
+    expect(await viewerText("docs/faq.md")).toBe("# FAQ\n");
+    await page.selectOption("#console-tool", "grep");
+    await page.fill("#console-input", JSON.stringify({ pattern: "MAX_TITLE_LENGTH", path: "src" }, null, 2));
+    await page.click("#console-run");
+    await page.locator("#console-output[data-output-type]").waitFor();
+    await screenshot("#tools-panel", "console");
+  });
+
+  it("runs bash commands in the terminal over the same files", async () => {
+    await open();
+    await terminalRun("echo hello from bash > greeting.txt && cat greeting.txt");
+    await terminalRun("grep -c TODO src/store/memory-store.ts");
+    await terminalRun("ls docs | sort");
+    await terminalRun("cat missing.txt");
+    expect(await page.textContent("#terminal-output")).toBe(
+      [
+        "just-bash loads on the first command. Try: ls, cat README.md, grep -rn TODO src, wc -l src/*.ts",
+        "$ echo hello from bash > greeting.txt && cat greeting.txt",
+        "hello from bash",
+        "$ grep -c TODO src/store/memory-store.ts",
+        "1",
+        "$ ls docs | sort",
+        "api.md",
+        "architecture.md",
+        "$ cat missing.txt",
+        "cat: missing.txt: No such file or directory",
+        "[exit 1]",
+        "",
+      ].join("\n"),
+    );
+    expect(await viewerText("greeting.txt")).toBe("hello from bash\n");
+    await screenshot("#tools-panel", "terminal");
+  });
+
+  it("a path outside the workspace asks for approval, and a denial shows the gate's message", async () => {
+    await open();
+    await page.click('[data-tab="console"]');
+    await page.selectOption("#console-tool", "read");
+    await page.fill("#console-input", JSON.stringify({ path: "/etc/hosts", offset: null, limit: null }));
+    await page.evaluate(() => delete document.querySelector<HTMLElement>("#console-output")!.dataset["outputType"]);
+    await page.click("#console-run");
+    await page.waitForSelector("#approval-dialog[open]");
+    expect(await page.textContent("#approval-text")).toBe("Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?");
+    await page.locator("#approval-dialog").screenshot({ path: join(SCREENSHOTS, "approval.png") });
+    await page.click("#approval-deny");
+    await page.locator("#console-output[data-output-type]").waitFor();
+    expect(await page.textContent("#console-output")).toBe(
+      "Permission denied: /etc/hosts is outside the workspace and the user did not approve readFile. Allowed roots: /workspace.",
+    );
+    expect(await page.getAttribute("#console-output", "class")).toBe("output error");
+  });
+
+  it("exports the workspace as a zip and imports a zip, refusing unsafe names", async () => {
+    await open();
+    const sample = await sampleFiles();
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-zip")]);
+    expect(download.suggestedFilename()).toBe("workspace.zip");
+    const unzipped = unzipSync(new Uint8Array(await readFile((await download.path())!)));
+    expect(Object.keys(unzipped).sort()).toEqual([...sample.keys()]);
+    expect(new TextDecoder().decode(unzipped["src/lib/validate.ts"])).toBe(sample.get("src/lib/validate.ts"));
+    await page.waitForSelector("#progress", { state: "hidden" });
+    expect(await page.textContent("#status")).toMatch(/^Exported workspace\.zip \(\d+\.\d KB\)\.$/);
+
+    const zip = zipSync({ "imported/a.txt": strToU8("alpha\n"), "imported/deep/b.md": strToU8("# b\n"), "../evil.txt": strToU8("x") });
+    await page.setInputFiles("#zip-input", { name: "incoming.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
+    await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing incoming.zip:"));
+    expect(await page.textContent("#status")).toBe("Importing incoming.zip: 2 files, 11 B; skipped ../evil.txt: unsafe name.");
+    expect(await viewerText("imported/a.txt")).toBe("alpha\n");
+    expect(await viewerText("imported/deep/b.md")).toBe("# b\n");
+    expect(await page.locator('#tree [data-path="evil.txt"]').count()).toBe(0);
+  });
+
+  it("cancels a large zip import part way, with progress in files and bytes", async () => {
+    await open();
+    const files: Record<string, Uint8Array> = {};
+    for (let index = 0; index < 3000; index += 1) files[`bulk/file-${String(index).padStart(4, "0")}.txt`] = strToU8(`${"x".repeat(1000)}\n`);
+    await page.setInputFiles("#zip-input", { name: "bulk.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(files)) });
+    await page.waitForFunction(() => /files · /.test(document.querySelector("#progress-label")!.textContent!));
+    expect(await page.textContent("#progress-label")).toMatch(/^Importing bulk\.zip: \d+ \/ 3000 files · [\d.]+ (B|KB|MB) \/ 2\.9 MB$/);
+    await page.click("#progress-cancel");
+    await page.waitForSelector("#progress", { state: "hidden" });
+    expect(await page.textContent("#status")).toBe("Importing bulk.zip cancelled.");
+    const imported = await page.locator('#tree [data-path^="bulk/"]').count();
+    expect(imported).toBeGreaterThan(0);
+    expect(imported).toBeLessThan(3000);
+  });
+
+  it("keeps OPFS files across a reload", async () => {
+    await open();
+    await page.selectOption("#backend", "opfs");
+    await page.waitForSelector("body[data-ready=true][data-backend=opfs]");
+    expect(await consoleRun("write", { path: "persisted/note.md", content: "kept across reloads\n" })).toEqual({
+      type: "content",
+      text: "wrote 20 bytes to persisted/note.md",
+    });
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true][data-backend=opfs]");
+    expect(await page.inputValue("#backend")).toBe("opfs");
+    expect(await viewerText("persisted/note.md")).toBe("kept across reloads\n");
+    expect(await viewerText("README.md")).toBe((await sampleFiles()).get("README.md"));
+  });
+
+  it("keeps IndexedDB files across a reload", async () => {
+    await open();
+    await page.selectOption("#backend", "idb");
+    await page.waitForSelector("body[data-ready=true][data-backend=idb]");
+    expect(await consoleRun("write", { path: "persisted/idb.md", content: "saved in IndexedDB\n" })).toEqual({
+      type: "content",
+      text: "wrote 19 bytes to persisted/idb.md",
+    });
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true][data-backend=idb]");
+    expect(await viewerText("persisted/idb.md")).toBe("saved in IndexedDB\n");
+    await page.selectOption("#backend", "memory");
+    await page.waitForSelector("body[data-ready=true][data-backend=memory]");
+    await page.screenshot({ path: join(SCREENSHOTS, "page.png") });
+  });
+});
