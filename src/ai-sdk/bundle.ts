@@ -7,10 +7,10 @@
 import type { FlexibleSchema } from "ai";
 import type { createApplyPatchTool } from "../tools/apply-patch.js";
 import type { createBashTool } from "../tools/bash.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "../tools/context.js";
 import type { createEditTool } from "../tools/edit.js";
 import type { createReadTool } from "../tools/read.js";
-import { memoryLocks, sha256Digest } from "../tools/state.js";
+import { memoryLocks, memoryStore, sha256Digest, type FileStateStore } from "../tools/state.js";
 import type { ToolSignature } from "../tools/tool.js";
 import type { createWriteTool } from "../tools/write.js";
 import {
@@ -45,7 +45,14 @@ export type BundleToolOptions<F extends CoreFactory> = Omit<CoreOptionsOf<F>, Sh
 };
 
 /** Options of {@link createAiSdkFsTools}. */
-export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends ToolContextOptions {
+export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<ToolContextOptions, "state"> {
+  /**
+   * Read-before-write store shared by all tools (as `createFsTools`): edit and overwrite need a
+   * prior read and fail on a stale file. A function of the call picks one per conversation.
+   * `false` turns the check off.
+   * @default a fresh `memoryStore()` (one session)
+   */
+  readonly state?: PerCall<FileStateStore> | false;
   readonly read?: BundleToolOptions<typeof createReadTool>;
   readonly edit?: BundleToolOptions<typeof createEditTool>;
   readonly write?: BundleToolOptions<typeof createWriteTool>;
@@ -93,8 +100,9 @@ const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env
  * Make the file tools for `generateText`/`streamText`: `read`, `edit`, `write`, plus
  * `apply_patch` when `applyPatch` is set and `bash` when `bash` is `{ runner, env, ... }`.
  * Every tool is strict (see `toStrictSchema`), runs over the same backend and gate, and shares
- * the store, locks, digest and clock given once at the top level (one set of locks is made when
- * none is given, so two tools writing one file take turns).
+ * the store, locks, digest and clock given once at the top level. As with `createFsTools`, a
+ * fresh `memoryStore()` is made when `state` is absent (`false` turns the read-before-write check
+ * off), and one set of locks when `locks` is absent, so two tools writing one file take turns.
  *
  * @param options - the shared tool options (`fs` required; `cwd`, `allowedRoots`, `permissions`,
  *   `state`, `locks`, `digest`, `clock`), per-tool options (`read`, `edit`, `write`,
@@ -122,8 +130,10 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
   if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
     throw new TypeError(`${FACTORY} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
+  const { state, ...rest } = contextOptions;
   const shared: ToolContextOptions = {
-    ...contextOptions,
+    ...rest,
+    ...(state === false ? {} : { state: state ?? memoryStore() }),
     locks: contextOptions.locks ?? memoryLocks(),
     digest: contextOptions.digest ?? sha256Digest(),
   };

@@ -26,7 +26,6 @@ export {
   createAiSdkEditTool,
   createAiSdkReadTool,
   createAiSdkWriteTool,
-  ADAPTER_OPTION_KEYS,
   type AiSdkApplyPatchToolOptions,
   type AiSdkBashToolOptions,
   type AiSdkEditToolOptions,

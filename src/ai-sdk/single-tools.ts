@@ -18,9 +18,6 @@ import type { CoreTool } from "../tools/tool.js";
 import { createWriteTool } from "../tools/write.js";
 import { adaptCoreTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
 
-/** The option keys the adapter adds to a core factory's options. */
-export const ADAPTER_OPTION_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
-
 type CoreFactory = (options: never) => CoreTool<unknown, ToolResult>;
 /** The options of a core factory. */
 export type CoreOptionsOf<F extends CoreFactory> = Parameters<F>[0];

@@ -101,9 +101,15 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     }
   });
 
-  test("the bundle shares one store: a write of an existing file needs a read first, then succeeds", async () => {
+  test("state: false turns the read-before-write check off", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
-    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: memoryStore() });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: false });
+    expect(await tools.write.execute?.({ path: "a.txt", content: "new\n" }, { toolCallId: "c", messages: [], context: {} })).toMatchObject({ ok: true });
+  });
+
+  test("the bundle shares one store (a fresh memoryStore by default): a write of an existing file needs a read first", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w" });
     const call = { toolCallId: "c", messages: [], context: {} };
     const first = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
     expect(first).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });
