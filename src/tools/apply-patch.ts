@@ -123,6 +123,59 @@ async function loadOriginal(fs: FileSystem, path: string): Promise<Step<Original
   }
 }
 
+/**
+ * The state of every path before the patch. Paths in `expectAbsent` are looked up in their
+ * parent's listing (one readdir per directory); the others are read. Fills `dirExists` with
+ * what it learns about parent directories.
+ */
+async function loadOriginals(
+  fs: FileSystem,
+  paths: readonly string[],
+  expectAbsent: ReadonlySet<string>,
+  dirExists: Map<string, boolean>,
+): Promise<Step<Map<string, Original>>> {
+  const listings = new Map<string, Promise<Map<string, string> | "missing" | "unknown">>();
+  const list = (dir: string): Promise<Map<string, string> | "missing" | "unknown"> => {
+    let listing = listings.get(dir);
+    if (listing === undefined) {
+      listing = fs.readdir(dir).then(
+        (entries) => new Map(entries.map((entry) => [entry.name, entry.type])),
+        (error: unknown) => (FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR") ? "missing" : "unknown"),
+      );
+      listings.set(dir, listing);
+    }
+    return listing;
+  };
+  const load = async (path: string): Promise<Step<Original>> => {
+    if (expectAbsent.has(path)) {
+      const dir = parentOf(path);
+      const listing = await list(dir);
+      if (listing === "missing") {
+        dirExists.set(dir, false);
+        return { ok: true, value: { kind: "absent" } };
+      }
+      if (listing !== "unknown") {
+        dirExists.set(dir, true);
+        const type = listing.get(path.slice(path.lastIndexOf("/") + 1));
+        if (type === undefined) return { ok: true, value: { kind: "absent" } };
+        if (type === "directory") return { ok: true, value: { kind: "directory" } };
+      }
+    }
+    return loadOriginal(fs, path);
+  };
+  const loads = await Promise.all(paths.map(load));
+  const originals = new Map<string, Original>();
+  for (const [i, step] of loads.entries()) {
+    if (!step.ok) return step;
+    const path = paths[i] as string;
+    originals.set(path, step.value);
+    if (step.value.kind !== "absent") {
+      for (let dir = parentOf(path); dir !== "/" && dirExists.get(dir) !== true; dir = parentOf(dir)) dirExists.set(dir, true);
+    }
+  }
+  return { ok: true, value: originals };
+}
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
@@ -227,8 +280,8 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
       }
       const ctx = await resolve(call);
       const resolved: Resolved[] = [];
-      for (const operation of parsed.operations) {
-        const step = await resolvePaths(ctx, operation);
+      const steps = await Promise.all(parsed.operations.map((operation) => resolvePaths(ctx, operation)));
+      for (const step of steps) {
         if (!step.ok) {
           return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
         }
@@ -240,21 +293,29 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
   };
 }
 
+type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
+
+/**
+ * Check a path for writing, and for reading too when it must be read: inside the allowed roots
+ * every access is admitted, so the read check runs only for a path outside them.
+ */
+async function checkPath(ctx: ToolContext, path: string, read: boolean): Promise<Checked> {
+  const write = await ctx.gate.check(path, "write");
+  if (!write.ok || !read || !write.outside) return write;
+  const readable = await ctx.gate.check(path, "read");
+  return readable.ok ? write : readable;
+}
+
 async function resolvePaths(ctx: ToolContext, operation: PatchOperation): Promise<Step<Resolved>> {
-  const checks: Array<Promise<Awaited<ReturnType<ToolContext["gate"]["check"]>>>> =
-    operation.type === "add"
-      ? [ctx.gate.check(operation.path, "write")]
-      : operation.type === "delete"
-        ? [ctx.gate.check(operation.path, "write")]
-        : [ctx.gate.check(operation.path, "read"), ctx.gate.check(operation.path, "write")];
-  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(ctx.gate.check(operation.moveTo, "write"));
+  const checks: Array<Promise<Checked>> = [checkPath(ctx, operation.path, operation.type === "update")];
+  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(checkPath(ctx, operation.moveTo, false));
   const outcomes = await Promise.all(checks);
   for (const outcome of outcomes) {
     if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
   }
   const path = (outcomes[0] as { path: string }).path;
   if (operation.type === "update" && operation.moveTo !== undefined) {
-    const moveTo = (outcomes[outcomes.length - 1] as { path: string }).path;
+    const moveTo = (outcomes[1] as { path: string }).path;
     return { ok: true, value: moveTo === path ? { operation, path } : { operation, path, moveTo } };
   }
   return { ok: true, value: { operation, path } };
@@ -266,54 +327,65 @@ async function applyLocked(
   paths: readonly string[],
   maxFileBytes: number,
 ): Promise<MutationResult> {
-  const fs = ctx.gate.fs;
-  const originals = new Map<string, Original>();
-  const loads = await Promise.all(paths.map((path) => loadOriginal(fs, path)));
-  for (const [i, load] of loads.entries()) {
-    if (!load.ok) return errorResult("mutation", { ...load.error, message: `${load.error.message}\n${NOTHING_CHANGED}` });
-    originals.set(paths[i] as string, load.value);
+  // Every path was checked above (the check resolved symlinks and returned the real path), so the
+  // I/O goes to the backend with those paths, as the workspace reads do, without a second check.
+  const fs = ctx.gate.backend;
+  // Paths the patch creates are usually absent: learn that from one readdir per parent directory
+  // instead of a failing readFile per file (it also tells which parent directories exist).
+  const expectAbsent = new Set<string>();
+  for (const { operation, path, moveTo } of resolved) {
+    if (operation.type === "add") expectAbsent.add(path);
+    if (moveTo !== undefined) expectAbsent.add(moveTo);
   }
+  const dirExists = new Map<string, boolean>();
+  const loaded = await loadOriginals(fs, paths, expectAbsent, dirExists);
+  if (!loaded.ok) return errorResult("mutation", { ...loaded.error, message: `${loaded.error.message}\n${NOTHING_CHANGED}` });
+  const originals = loaded.value;
   const computed = computeChanges(ctx, resolved, originals, maxFileBytes);
   if (!computed.ok) {
     return errorResult("mutation", { ...computed.error, message: `${computed.error.message}\n${NOTHING_CHANGED}` });
   }
   const { pending, changes, summary } = computed.value;
+  const finalBytes = new Map<string, Uint8Array>();
+  for (const [path, next] of pending) if (next.kind === "file") finalBytes.set(path, encodeText(next));
 
   // Read-before-write: every existing file the patch changes must have been read, unchanged since.
-  for (const [path, next] of pending) {
-    const original = originals.get(path);
-    if (original?.kind !== "file") continue;
-    if (next.kind === "file" && sameBytes(encodeText(next), original.bytes)) continue;
-    const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch");
-    if (stale !== undefined) return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
+  if (ctx.state !== undefined) {
+    for (const [path, next] of pending) {
+      const original = originals.get(path);
+      if (original?.kind !== "file") continue;
+      const bytes = finalBytes.get(path);
+      if (next.kind === "file" && bytes !== undefined && sameBytes(bytes, original.bytes)) continue;
+      const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch");
+      if (stale !== undefined) return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
+    }
   }
 
   const writes: Array<{ path: string; bytes: Uint8Array }> = [];
   const removals: string[] = [];
   for (const [path, next] of pending) {
     const original = originals.get(path) ?? { kind: "absent" };
-    if (next.kind === "file") {
-      const bytes = encodeText(next);
+    const bytes = finalBytes.get(path);
+    if (next.kind === "file" && bytes !== undefined) {
       if (original.kind === "file" && sameBytes(bytes, original.bytes)) continue;
       writes.push({ path, bytes });
     } else if (original.kind === "file") {
       removals.push(path);
     }
   }
-  const committed = await commit(fs, writes, removals, originals, (path) => ctx.gate.display(path));
+  const committed = await commit(fs, writes, removals, originals, dirExists, (path) => ctx.gate.display(path));
   if (!committed.ok) return errorResult("mutation", committed.error);
 
   if (ctx.state !== undefined) {
     for (const [path, next] of pending) {
-      if (next.kind === "file") await recordSeen(ctx, path, encodeText(next));
+      const bytes = finalBytes.get(path);
+      if (next.kind === "file" && bytes !== undefined) await recordSeen(ctx, path, bytes);
       else await ctx.state.delete(path);
     }
   }
-  const byteCounts = new Map(writes.map((w) => [w.path, w.bytes.length]));
   const withBytes = changes.map((change): FileChange => {
     if (change.action === "deleted") return change;
-    const next = pending.get(change.path);
-    const bytes = byteCounts.get(change.path) ?? (next?.kind === "file" ? encodeText(next).length : undefined);
+    const bytes = finalBytes.get(change.path)?.length;
     return bytes === undefined ? change : { ...change, bytes };
   });
   return {
@@ -421,9 +493,9 @@ async function commit(
   writes: ReadonlyArray<{ path: string; bytes: Uint8Array }>,
   removals: readonly string[],
   originals: ReadonlyMap<string, Original>,
+  known: Map<string, boolean>,
   show: (path: string) => string,
 ): Promise<{ ok: true } | { ok: false; error: ToolError }> {
-  const known = new Map<string, boolean>();
   const createdDirs = new Set<string>();
   for (const { path } of writes) {
     if (originals.get(path)?.kind === "file") continue;

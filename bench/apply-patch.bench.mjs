@@ -1,0 +1,162 @@
+// apply_patch on the memory backend vs the same changes made with raw backend calls (issue 6, item 4).
+// One patch touches 200 files: 80 Update File (two hunks each, in 300-line files), 70 Add File
+// (40 lines each, half in new directories) and 50 Delete File. The raw contender makes the same
+// changes on its own memory backend: for each update it reads, decodes, replaces the two hunks
+// with indexOf/slice, encodes and writes; it writes the added files and removes the deleted ones.
+// Each round builds two fresh identical trees (untimed), then times both back to back, the order
+// alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
+import { createApplyPatchTool } from "../dist/index.js";
+import { memoryFileSystem } from "../dist/fs/memory.js";
+
+export const title = "apply_patch: a 200-file patch vs raw writes";
+
+const UPDATES = 80;
+const ADDS = 70;
+const DELETES = 50;
+const LINES_PER_FILE = 300;
+const ADDED_LINES = 40;
+const ROUNDS = 15;
+const WARMUP = 3;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const line = (file, n) => `    const value_${file}_${n} = compute(${n}, "file ${file} line ${n}");`;
+
+function makeFiles() {
+  const files = {};
+  for (let f = 0; f < UPDATES; f++) {
+    files[`/w/src/mod${f % 10}/update${f}.ts`] = Array.from({ length: LINES_PER_FILE }, (_, n) => line(f, n)).join("\n") + "\n";
+  }
+  for (let f = 0; f < DELETES; f++) files[`/w/old/delete${f}.ts`] = Array.from({ length: 50 }, (_, n) => line(1000 + f, n)).join("\n") + "\n";
+  return files;
+}
+
+/** The changes as data, so both contenders make exactly the same ones. */
+function makeChanges() {
+  const updates = [];
+  for (let f = 0; f < UPDATES; f++) {
+    const path = `src/mod${f % 10}/update${f}.ts`;
+    const hunks = [60, 220].map((at) => ({
+      before: [line(f, at - 1), line(f, at)],
+      after: [line(f, at + 1)],
+      old: line(f, at),
+      new: `${line(f, at)} // changed`,
+    }));
+    updates.push({ path, hunks });
+  }
+  const adds = [];
+  for (let f = 0; f < ADDS; f++) {
+    const path = f % 2 === 0 ? `src/new${f}/added${f}.ts` : `src/mod${f % 10}/added${f}.ts`;
+    adds.push({ path, lines: Array.from({ length: ADDED_LINES }, (_, n) => line(2000 + f, n)) });
+  }
+  const deletes = Array.from({ length: DELETES }, (_, f) => `old/delete${f}.ts`);
+  return { updates, adds, deletes };
+}
+
+function makePatch({ updates, adds, deletes }) {
+  const out = ["*** Begin Patch"];
+  for (const { path, hunks } of updates) {
+    out.push(`*** Update File: ${path}`);
+    for (const hunk of hunks) {
+      out.push("@@");
+      for (const context of hunk.before.slice(0, 1)) out.push(` ${context}`);
+      out.push(`-${hunk.old}`, `+${hunk.new}`);
+      for (const context of hunk.after) out.push(` ${context}`);
+    }
+  }
+  for (const { path, lines } of adds) {
+    out.push(`*** Add File: ${path}`);
+    for (const text of lines) out.push(`+${text}`);
+  }
+  for (const path of deletes) out.push(`*** Delete File: ${path}`);
+  out.push("*** End Patch");
+  return out.join("\n");
+}
+
+async function applyRaw(fs, { updates, adds, deletes }) {
+  for (const { path, hunks } of updates) {
+    let text = decoder.decode(await fs.readFile(`/w/${path}`));
+    let from = 0;
+    for (const hunk of hunks) {
+      const needle = `${hunk.old}\n`;
+      const at = text.indexOf(needle, from);
+      text = `${text.slice(0, at)}${hunk.new}\n${text.slice(at + needle.length)}`;
+      from = at + hunk.new.length + 1;
+    }
+    await fs.writeFile(`/w/${path}`, encoder.encode(text));
+  }
+  for (const { path, lines } of adds) await fs.writeFile(`/w/${path}`, encoder.encode(`${lines.join("\n")}\n`));
+  for (const path of deletes) await fs.rm(`/w/${path}`);
+}
+
+export async function run() {
+  const files = makeFiles();
+  const changes = makeChanges();
+  const patch = makePatch(changes);
+  const toolTimes = [];
+  const rawTimes = [];
+
+  // Check once that both contenders leave identical trees.
+  {
+    const a = memoryFileSystem({ files });
+    const b = memoryFileSystem({ files });
+    const result = await createApplyPatchTool({ fs: a, cwd: "/w" }).execute({ patch });
+    if (!result.ok) throw new Error(`bench patch failed: ${result.parts[0]?.text}`);
+    await applyRaw(b, changes);
+    const left = JSON.stringify(a.volume.toJSON());
+    const right = JSON.stringify(b.volume.toJSON());
+    if (left !== right) throw new Error("bench: the tool and the raw writes produced different trees");
+  }
+
+  for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    const toolFs = memoryFileSystem({ files });
+    const rawFs = memoryFileSystem({ files });
+    const tool = createApplyPatchTool({ fs: toolFs, cwd: "/w" });
+    const timeTool = async () => {
+      const started = performance.now();
+      const result = await tool.execute({ patch });
+      const elapsed = performance.now() - started;
+      if (!result.ok) throw new Error(result.parts[0]?.text);
+      return elapsed;
+    };
+    const timeRaw = async () => {
+      const started = performance.now();
+      await applyRaw(rawFs, changes);
+      return performance.now() - started;
+    };
+    let toolMs;
+    let rawMs;
+    if (round % 2 === 0) {
+      toolMs = await timeTool();
+      rawMs = await timeRaw();
+    } else {
+      rawMs = await timeRaw();
+      toolMs = await timeTool();
+    }
+    if (round >= WARMUP) {
+      toolTimes.push(toolMs);
+      rawTimes.push(rawMs);
+    }
+  }
+  const tool = median(toolTimes);
+  const raw = median(rawTimes);
+  const ratios = toolTimes.map((t, i) => t / rawTimes[i]);
+  const patchBytes = encoder.encode(patch).length;
+  return `
+A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} updates with 2 hunks each in ${LINES_PER_FILE}-line files, ${ADDS} adds, ${DELETES} deletes) on the memory backend. The tool parses, checks every path through the gate, computes every new content in memory, then writes (up to 32 calls in flight) with rollback on failure; the raw contender makes the same changes with direct backend calls and string replacement. Medians of ${ROUNDS} rounds after ${WARMUP} warm-up rounds; fresh trees each round.
+
+| contender | median per patch | ratio |
+| --- | ---: | ---: |
+| raw backend calls (floor) | ${raw.toFixed(2)} ms | 1.00× |
+| apply_patch tool | ${tool.toFixed(2)} ms | ${(tool / raw).toFixed(2)}× |
+
+Median of the per-round ratios: ${median(ratios).toFixed(2)}× (target ≤ 2×).
+`;
+}
