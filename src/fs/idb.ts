@@ -109,6 +109,9 @@ function physical(volume: Volume, path: string): string {
  *   read-write transaction: a crash or a quota error between saves loses at most the unsaved
  *   window and never leaves a half-written store. Saves run {@link DEFAULT_IDB_DEBOUNCE_MS}
  *   after the first unsaved change, on `flush()`, and when the page is hidden.
+ * - One tab per database: each instance works on its own in-memory copy, so another tab's
+ *   changes are seen on the next load, and two tabs changing the same path keep the last save.
+ *   Use OPFS (`better-fs-tools/opfs` with `webLocks()`) where several tabs share a workspace.
  *
  * @param options - database, store, debounce, an injected `createStore`.
  * @returns the workspace; calls reject with `FsError` as the memory backend does.

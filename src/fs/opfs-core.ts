@@ -196,11 +196,15 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     parent: FileSystemDirectoryHandle,
     name: string,
     handle: FileSystemFileHandle,
+    path: string,
     startedMs: number,
   ): Promise<void> {
     try {
       const file = await handle.getFile();
-      if (file.size === 0 && file.lastModified >= startedMs) await parent.removeEntry(name);
+      if (file.size === 0 && file.lastModified >= startedMs) {
+        await io.release(path);
+        await parent.removeEntry(name);
+      }
     } catch {
       // best effort: the write error is what the caller needs
     }
@@ -218,7 +222,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     try {
       await whenFree(() => io.write(handle, data, path));
     } catch (error) {
-      await removeIfCreated(parent, name, handle, startedMs);
+      await removeIfCreated(parent, name, handle, path, startedMs);
       if (isDomError(error, "QuotaExceededError")) {
         throw toFsError(error, { ...context, detail: await quotaDetail(data.byteLength) });
       }

@@ -94,6 +94,21 @@ describe("opfs (worker) specifics", () => {
     worker.terminate();
   });
 
+  it("a quota error in the Worker becomes ENOSPC with the figures, the old content intact", async () => {
+    await wipe("test-opfs-worker-quota");
+    const worker = new Worker(new URL("./opfs-worker-quota-fixture.ts", import.meta.url), { type: "module" });
+    const fs = opfsFileSystem({ root: "/test-opfs-worker-quota", worker });
+    await fs.writeFile("/a.txt", encoder.encode("old content"));
+    const grown = await rejection(fs.writeFile("/a.txt", new Uint8Array(4096)));
+    expect(grown.message).toBe("ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 4000 bytes)");
+    const created = await rejection(fs.writeFile("/new.txt", new Uint8Array(2000)));
+    expect(created.message).toBe("ENOSPC: no space left on device, open '/new.txt' (asked 2000 bytes, quota left 4000 bytes)");
+    expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("old content");
+    expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["a.txt"]);
+    await fs.close();
+    worker.terminate();
+  });
+
   it("errors cross the channel with their exact code and message", async () => {
     const fs = await fresh();
     const error = await rejection(fs.readFile("/missing.txt"));
