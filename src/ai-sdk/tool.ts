@@ -13,6 +13,9 @@ import { approvalTargets, approvedPermissions, probeApprovals } from "./approval
 import { toAiSdkOutput } from "./output.js";
 import { toStrictSchema } from "./strict-schema.js";
 
+/** Tool names providers accept (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Tool-specific context the AI SDK validates (`toolsContext[name]`) and hands to the tool. */
 export type AiSdkToolContext = Record<string, unknown>;
 
@@ -82,8 +85,8 @@ function toToolCall(options: { toolCallId: string; messages: readonly unknown[];
  * @param options - `signature`, `contextSchema` (`needsApproval` needs a factory: use the
  *   `createAiSdk...Tool` factories for it).
  * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.
- * @throws TypeError when the schema cannot be expressed in strict mode (see {@link toStrictSchema}),
- *   or when `needsApproval` is set together with `permissions.approve`, or without an approval source.
+ * @throws TypeError when the signature is not one (no `toInput`), its name is not 1 to 64 letters,
+ *   digits, `_` or `-`, or its schema cannot be expressed in strict mode (see {@link toStrictSchema}).
  * @example
  * ```ts
  * const list = toAiSdkTool(createListTool({ fs }));
@@ -117,7 +120,13 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     inputSchema: core.inputSchema,
     toInput: (input) => input as unknown as CoreInput,
   };
+  if (typeof signature !== "object" || signature === null || typeof signature.toInput !== "function") {
+    throw new TypeError(`${factory} signature must be an object with a name, an inputSchema and a toInput function`);
+  }
   const name = signature.name;
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+    throw new TypeError(`${factory} signature name must be 1 to 64 letters, digits, _ or - (what providers accept), got ${JSON.stringify(name)}`);
+  }
   const strict = toStrictSchema(signature.inputSchema, name);
   const parameters = strict.parameters;
   const required = strict.requiredParameters;

@@ -71,6 +71,22 @@ describe("toAiSdkTool", () => {
     );
   });
 
+  test("a signature that is not one, or whose name providers refuse, throws at creation", () => {
+    expect(() => toAiSdkTool(fakeRead(), { signature: { name: "x" } as never })).toThrow(
+      new TypeError("toAiSdkTool signature must be an object with a name, an inputSchema and a toInput function"),
+    );
+    const named = (name: unknown) => ({ name, inputSchema: { type: "object" }, toInput: (input: unknown) => input }) as never;
+    expect(() => toAiSdkTool(fakeRead(), { signature: named("read file") })).toThrow(
+      new TypeError('toAiSdkTool signature name must be 1 to 64 letters, digits, _ or - (what providers accept), got "read file"'),
+    );
+    expect(() => toAiSdkTool(fakeRead(), { signature: named("") })).toThrow(
+      new TypeError('toAiSdkTool signature name must be 1 to 64 letters, digits, _ or - (what providers accept), got ""'),
+    );
+    expect(() => toAiSdkTool({} as never)).toThrow(
+      new TypeError("toAiSdkTool needs a core tool (an object with name, inputSchema, validate and execute)"),
+    );
+  });
+
   test("generateText: nulls become absent, refusals reach the model as tool errors, the loop continues", async () => {
     const seen: ToolCall[] = [];
     const model = scriptedModel([
