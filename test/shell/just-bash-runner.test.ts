@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { createGate } from "../../src/fs/gate.js";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { justBashCommandRunner } from "../../src/shell/just-bash-runner.js";
+
+function setup(files: Record<string, string> = { "/w/a.txt": "alpha\n" }) {
+  const fs = memoryFileSystem({ files });
+  const gate = createGate({ fs, cwd: "/w" });
+  return { fs, gate, runner: justBashCommandRunner({ fs: gate }) };
+}
+
+describe("justBashCommandRunner", () => {
+  it("names itself and its backend", () => {
+    const { runner } = setup();
+    expect(runner.name).toBe("just-bash");
+    expect(runner.describe()).toBe(
+      "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs.",
+    );
+  });
+
+  it("runs in the run's cwd with its env and stdin; shell state does not carry over", async () => {
+    const { runner } = setup({ "/w/sub/b.txt": "b\n" });
+    const env = { NAME: "ada" };
+    expect(await runner.run({ command: 'X=1; cd sub; echo "$NAME $PWD"; cat', cwd: "/w", env, timeoutMs: 5_000, stdin: "in\n" })).toEqual({
+      stdout: "ada /w/sub\nin\n",
+      stderr: "",
+      exitCode: 0,
+      timedOut: false,
+    });
+    expect((await runner.run({ command: 'echo "[$X] $PWD"', cwd: "/w", env: {}, timeoutMs: 5_000 })).stdout).toBe("[] /w\n");
+  });
+
+  it("keeps heredoc indentation (scripts run as bash runs them)", async () => {
+    const { runner } = setup();
+    const out = await runner.run({ command: "cat <<EOF\n  indented\nEOF", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    expect(out.stdout).toBe("  indented\n");
+  });
+
+  it("a missing cwd gives exit code 1 and says so", async () => {
+    const { runner } = setup();
+    expect(await runner.run({ command: "ls", cwd: "/w/nope", env: {}, timeoutMs: 5_000 })).toEqual({
+      stdout: "",
+      stderr: "bash: cd: /w/nope: No such file or directory\n",
+      exitCode: 1,
+      timedOut: false,
+    });
+  });
+
+  it("a timeout stops sleeps and busy loops with exit code 124", async () => {
+    const { runner } = setup();
+    expect(await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 200 })).toEqual({
+      stdout: "",
+      stderr: "bash: execution aborted\n",
+      exitCode: 124,
+      timedOut: true,
+    });
+    expect(await runner.run({ command: "while true; do :; done", cwd: "/w", env: {}, timeoutMs: 200 })).toEqual({
+      stdout: "",
+      stderr: "bash: execution exceeded execution deadline (200ms)\n",
+      exitCode: 124,
+      timedOut: true,
+    });
+  });
+
+  it("an abort signal stops the command with exit code 130", async () => {
+    const { runner } = setup();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    expect(await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 5_000, abortSignal: controller.signal })).toEqual({
+      stdout: "",
+      stderr: "bash: execution aborted\n",
+      exitCode: 130,
+      timedOut: false,
+    });
+  });
+
+  it("reports the gate's refusals on stderr; a refused redirect does not stop the script", async () => {
+    const { fs, runner } = setup({ "/w/a.txt": "a\n", "/etc/passwd": "root\n" });
+    const out = await runner.run({ command: "cat /etc/passwd; echo hi > /etc/x; echo after", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    const reason = (path: string, rule: string) =>
+      `(Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${rule}" to the permissions config.)`;
+    expect(out).toEqual({
+      stdout: "after\n",
+      stderr:
+        "cat: /etc/passwd: No such file or directory\n" +
+        "bash: /etc/x: cannot open redirect target\n" +
+        `bash: refused: EACCES: permission denied, open '/etc/passwd' ${reason("/etc/passwd", "readFile")}\n` +
+        `bash: refused: EACCES: permission denied, stat '/etc/x' ${reason("/etc/x", "listDir")}\n`,
+      exitCode: 0,
+      timedOut: false,
+    });
+    expect((await fs.readdir("/etc")).map((entry) => entry.name)).toEqual(["passwd"]);
+  });
+
+  it("an allow rule admits a path outside the workspace to the shell", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/data/in.csv": "x,y\n" } });
+    const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/data/**" }] } });
+    const out = await justBashCommandRunner({ fs: gate }).run({ command: "cat /data/in.csv", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    expect(out).toEqual({ stdout: "x,y\n", stderr: "", exitCode: 0, timedOut: false });
+  });
+
+  it("a backend error that just-bash lets escape ends the run with a clear result", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const readOnly = { ...fs, name: fs.name, capabilities: fs.capabilities, writeFile: async () => {
+      const { FsError } = await import("../../src/fs/types.js");
+      throw new FsError("EROFS", { syscall: "open", path: "/w/new.txt" });
+    } };
+    const out = await justBashCommandRunner({ fs: readOnly, cwd: "/w" }).run({ command: "echo a; echo b > new.txt; echo c", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    expect(out).toEqual({
+      stdout: "",
+      stderr: "bash: EROFS: read-only file system, open '/w/new.txt' (the script stopped here; its earlier output is lost)\n",
+      exitCode: 1,
+      timedOut: false,
+    });
+  });
+
+  it("throws TypeError at creation for bad options", () => {
+    const { gate } = setup();
+    expect(() => justBashCommandRunner({ fs: gate, cwd: "w" })).toThrow(new TypeError('justBashCommandRunner cwd must be an absolute path, got "w"'));
+    expect(() => justBashCommandRunner({ fs: gate, statCacheMs: -1 })).toThrow(
+      new TypeError("toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got -1"),
+    );
+    expect(() => justBashCommandRunner({ fs: gate, timeout: 1 } as never)).toThrow(
+      new TypeError('justBashCommandRunner got an unknown option "timeout". Known options: fs, cwd, limits, statCacheMs'),
+    );
+    expect(() => justBashCommandRunner({} as never)).toThrow(
+      new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem that is already gated)"),
+    );
+  });
+});

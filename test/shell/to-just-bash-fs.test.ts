@@ -1,0 +1,129 @@
+import { Bash } from "just-bash";
+import { describe, expect, it } from "vitest";
+import { createGate } from "../../src/fs/gate.js";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { FileSystem } from "../../src/fs/types.js";
+import { toJustBashFs } from "../../src/shell/to-just-bash-fs.js";
+
+/** A backend that counts calls by method. */
+function counting(fs: FileSystem): { fs: FileSystem; calls: Record<string, number> } {
+  const calls: Record<string, number> = {};
+  const wrapped = new Proxy(fs, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls[String(key)] = (calls[String(key)] ?? 0) + 1;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { fs: wrapped, calls };
+}
+
+describe("toJustBashFs", () => {
+  it("resolvePath normalises lexically", () => {
+    const adapter = toJustBashFs(memoryFileSystem());
+    expect(adapter.resolvePath("/w", "a/../b/./c")).toBe("/w/b/c");
+    expect(adapter.resolvePath("/w/x", "/abs//y/")).toBe("/abs/y");
+    expect(adapter.resolvePath("/w", "../../..")).toBe("/");
+  });
+
+  it("writes are binary-safe: byte strings and Uint8Arrays reach the backend byte for byte", async () => {
+    const fs = memoryFileSystem();
+    const adapter = toJustBashFs(fs);
+    await adapter.writeFile("/b1.bin", "\u0000\u00ff\u0080A", "binary");
+    await adapter.writeFile("/b2.bin", new Uint8Array([1, 2, 254]));
+    await adapter.writeFile("/t.txt", "é");
+    await adapter.appendFile("/t.txt", "\u00ff", "latin1");
+    expect(Array.from(await fs.readFile("/b1.bin"))).toEqual([0, 255, 128, 65]);
+    expect(Array.from(await fs.readFile("/b2.bin"))).toEqual([1, 2, 254]);
+    expect(Array.from(await fs.readFile("/t.txt"))).toEqual([0xc3, 0xa9, 0xff]);
+    expect(await adapter.readFile("/b1.bin", "hex")).toBe("00ff8041");
+    expect(await adapter.readFile("/b1.bin", { encoding: "base64" })).toBe("AP+AQQ==");
+    expect(String(await adapter.readFileBytes?.("/b1.bin"))).toBe("\u0000\u00ff\u0080A");
+    expect(await adapter.readFile("/t.txt")).toBe("é\ufffd");
+  });
+
+  it("errors keep Node's messages, which just-bash turns into shell messages", async () => {
+    const adapter = toJustBashFs(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
+    await expect(adapter.readFile("/w/missing.txt")).rejects.toThrow("ENOENT: no such file or directory, open '/w/missing.txt'");
+    await expect(adapter.link("/w/a.txt", "/w/b.txt")).rejects.toThrow(
+      "ENOTSUP: operation not supported, link '/w/a.txt' -> '/w/b.txt' (hard links are not supported; use cp or ln -s)",
+    );
+    const out = await new Bash({ fs: adapter, cwd: "/w" }).exec("cat missing.txt; mkdir a.txt");
+    expect(out.stderr).toBe("cat: missing.txt: No such file or directory\nmkdir: cannot create directory 'a.txt': File exists\n");
+  });
+
+  it("goes through the gate: paths outside the roots are refused", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/secret.txt": "s" } });
+    const adapter = toJustBashFs(createGate({ fs, cwd: "/w" }));
+    expect(await adapter.readFile("/w/a.txt")).toBe("a");
+    await expect(adapter.readFile("/secret.txt")).rejects.toThrow("EACCES: permission denied, open '/secret.txt'");
+    await expect(adapter.writeFile("/new.txt", "x")).rejects.toThrow("EACCES: permission denied");
+    expect(await adapter.exists("/secret.txt")).toBe(true);
+    expect(await adapter.exists("/usr/bin/ls")).toBe(false);
+    expect((await fs.readdir("/")).map((entry) => entry.name).sort()).toEqual(["secret.txt", "w"]);
+  });
+
+  it("caches stats briefly, and its own writes clear the cache", async () => {
+    const { fs, calls } = counting(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
+    const adapter = toJustBashFs(fs, { statCacheMs: 60_000 });
+    await adapter.stat("/w/a.txt");
+    await adapter.stat("/w/a.txt");
+    expect(await adapter.exists("/w/b.txt")).toBe(false);
+    expect(await adapter.exists("/w/b.txt")).toBe(false);
+    expect(calls.stat).toBe(2);
+    await adapter.writeFile("/w/b.txt", "bb");
+    expect(await adapter.exists("/w/b.txt")).toBe(true);
+    expect((await adapter.stat("/w/a.txt")).size).toBe(1);
+    expect(calls.stat).toBe(4);
+    await adapter.rm("/w/b.txt");
+    expect(await adapter.exists("/w/b.txt")).toBe(false);
+    expect(calls.stat).toBe(5);
+  });
+
+  it("statCacheMs 0 turns the cache off", async () => {
+    const { fs, calls } = counting(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
+    const adapter = toJustBashFs(fs, { statCacheMs: 0 });
+    await adapter.stat("/w/a.txt");
+    await adapter.stat("/w/a.txt");
+    expect(calls.stat).toBe(2);
+  });
+
+  it("keeps chmod and utimes itself; directories report size 0", async () => {
+    const adapter = toJustBashFs(memoryFileSystem({ files: { "/w/run.sh": "echo hi\n", "/w/d/x": "x" } }));
+    const out = await new Bash({ fs: adapter, cwd: "/w" }).exec(
+      "chmod 755 run.sh && stat -c %a run.sh && touch -d '2020-01-02 03:04:05' run.sh && ls -l run.sh | awk '{print $6, $7, $8}'",
+    );
+    expect(out.stdout).toBe("755\nJan 2 2020\n");
+    expect((await adapter.stat("/w/d")).size).toBe(0);
+  });
+
+  it("copies trees and symlinks with cp -r, moves with mv", async () => {
+    const fs = memoryFileSystem({ files: { "/w/src/a.txt": "a", "/w/src/sub/b.txt": "b" } });
+    await fs.symlink("a.txt", "/w/src/link");
+    const out = await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec("cp -r src dst && mv dst/sub moved && find . | sort && readlink dst/link");
+    expect(out.stdout).toBe(
+      ".\n./dst\n./dst/a.txt\n./dst/link\n./moved\n./moved/b.txt\n./src\n./src/a.txt\n./src/link\n./src/sub\n./src/sub/b.txt\na.txt\n",
+    );
+  });
+
+  it("runs backend calls as trusted code under just-bash's defense layer (memfs reads process.cwd)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    expect((await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec("cat a.txt")).stdout).toBe("a\n");
+    const untrusted = await new Bash({ fs: toJustBashFs(fs, { trusted: (work) => work() }), cwd: "/w" }).exec("cat a.txt");
+    // Without the trusted runner the defense layer blocks memfs, and cat reports the file as missing.
+    expect({ stdout: untrusted.stdout, stderr: untrusted.stderr }).toEqual({ stdout: "", stderr: "cat: a.txt: No such file or directory\n" });
+  });
+
+  it("throws TypeError for bad options", () => {
+    const fs = memoryFileSystem();
+    expect(() => toJustBashFs(fs, { statCacheMs: Number.NaN })).toThrow(
+      new TypeError("toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got NaN"),
+    );
+    expect(() => toJustBashFs(fs, { cache: 1 } as never)).toThrow(
+      new TypeError('toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, commandDirs'),
+    );
+  });
+});
