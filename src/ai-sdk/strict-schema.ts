@@ -139,14 +139,20 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
   };
   const hasRootDefinitions = isRecord(schema) && isRecord(schema["definitions"]);
 
-  function convert(input: { readonly [key: string]: JsonValue }, pointer: string): { schema: Mutable; plan: Plan | undefined } {
+  /** Refuse the keywords strict mode has no form for (checked on a schema and on each allOf member). */
+  function refuse(input: { readonly [key: string]: JsonValue }, pointer: string): void {
     for (const keyword of REFUSED_KEYWORDS) {
       if (keyword in input) fail(`the keyword ${keyword}`, `${pointer}/${pointerToken(keyword)}`);
     }
     if ("prefixItems" in input) fail("tuple items", `${pointer}/prefixItems`);
     if (Array.isArray(input["items"])) fail("tuple items", `${pointer}/items`);
+  }
+
+  function convert(input: { readonly [key: string]: JsonValue }, pointer: string): { schema: Mutable; plan: Plan | undefined } {
+    refuse(input, pointer);
     if ("anyOf" in input && "oneOf" in input) fail("both anyOf and oneOf", pointer);
     const merged = mergeAllOf(input, pointer);
+    if ("anyOf" in merged && "oneOf" in merged) fail("both anyOf and oneOf", `${pointer}/allOf`);
     const out: Mutable = {};
     let plan: Plan | undefined;
 
@@ -247,6 +253,7 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
       const memberPointer = `${pointer}/allOf/${index}`;
       if (!isRecord(member)) return fail("a schema that is not an object", memberPointer);
       if ("$ref" in member) fail("allOf with a $ref", `${memberPointer}/$ref`);
+      refuse(member, memberPointer);
       if (isRecord(member["properties"])) objects += 1;
       if (objects > 1) fail("allOf over two objects", memberPointer);
       const flat = mergeAllOf(member, memberPointer);

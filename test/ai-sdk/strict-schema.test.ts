@@ -271,6 +271,16 @@ describe("toStrictSchema: schemas strict mode cannot express", () => {
       message: "allOf members that differ on minimum at #/properties/v/allOf/1/minimum",
     },
     {
+      form: "a refused keyword inside an allOf member",
+      input: obj({ v: { type: "string", allOf: [{ not: { const: "a" } }] } }),
+      message: "the keyword not at #/properties/v/allOf/0/not",
+    },
+    {
+      form: "anyOf beside an allOf member's oneOf",
+      input: obj({ v: { anyOf: [{ type: "string" }], allOf: [{ oneOf: [{ type: "string" }] }] } }),
+      message: "both anyOf and oneOf at #/properties/v/allOf",
+    },
+    {
       form: "non-local $ref",
       input: obj({ v: { $ref: "https://example.com/s.json" } }),
       message: "a non-local $ref at #/properties/v/$ref",
