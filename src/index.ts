@@ -48,6 +48,17 @@ export {
   type GrepToolOptions,
   type GrepToolSettings,
 } from "./tools/grep.js";
+export {
+  createBashTool,
+  BASH_INPUT_SPEC,
+  DEFAULT_BASH_MAX_OUTPUT_BYTES,
+  DEFAULT_BASH_MAX_TIMEOUT_MS,
+  DEFAULT_BASH_TIMEOUT_MS,
+  type BashInput,
+  type BashToolOptions,
+  type BashToolSettings,
+} from "./tools/bash.js";
+export type { CommandOutput, CommandRunner, CommandRunOptions } from "./shell/runner.js";
 export { createFsTools, type FsTools, type FsToolsOptions, type ApplyPatchToolSettings } from "./tools/fs-tools.js";
 export type { SearchSettings } from "./tools/search-settings.js";
 export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/walk.js";
