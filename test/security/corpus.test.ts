@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { NODE_CORPUS_BACKENDS } from "./backends.js";
 import { createGate } from "../../src/fs/gate.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
 import { nodeFileSystem, type NodeFileSystem } from "../../src/fs/node.js";
 import { createWorkspace } from "../../src/fs/workspace.js";
 import { FsError, type FileSystem } from "../../src/fs/types.js";
@@ -14,22 +14,6 @@ import { runSecurityCorpus, type AttackTarget, type AttemptOutcome } from "./cor
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-export interface CorpusBackend {
-  readonly name: string;
-  readonly backend: () => Promise<FileSystem>;
-  readonly destroy?: (fs: FileSystem) => Promise<void>;
-}
-
-/** The backends available in Node. */
-export const NODE_CORPUS_BACKENDS: readonly CorpusBackend[] = [
-  { name: "memory", backend: async () => memoryFileSystem() },
-  {
-    name: "node",
-    backend: async () => nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-corpus-")), allowedRoots: ["/"] }),
-    destroy: async (fs) => rm((fs as NodeFileSystem).root, { recursive: true, force: true }),
-  },
-];
 
 async function outcome(run: () => Promise<string>): Promise<AttemptOutcome> {
   try {

@@ -1,0 +1,24 @@
+/** The backends available in Node, for the security corpus. */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import { nodeFileSystem, type NodeFileSystem } from "../../src/fs/node.js";
+import type { FileSystem } from "../../src/fs/types.js";
+
+export interface CorpusBackend {
+  readonly name: string;
+  readonly backend: () => Promise<FileSystem>;
+  readonly destroy?: (fs: FileSystem) => Promise<void>;
+}
+
+/** The backends available in Node. */
+export const NODE_CORPUS_BACKENDS: readonly CorpusBackend[] = [
+  { name: "memory", backend: async () => memoryFileSystem() },
+  {
+    name: "node",
+    backend: async () => nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-corpus-")), allowedRoots: ["/"] }),
+    destroy: async (fs) => rm((fs as NodeFileSystem).root, { recursive: true, force: true }),
+  },
+];
+
