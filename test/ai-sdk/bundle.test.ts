@@ -1,4 +1,5 @@
-import { generateText, isStepCount } from "ai";
+import { generateText, isStepCount, simulateReadableStream, streamText } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { createAiSdkApplyPatchTool, createAiSdkFsTools, createAiSdkReadTool, toAiSdkOutput } from "../../src/ai-sdk/index.js";
@@ -203,5 +204,36 @@ describe("createAiSdkFsTools option errors", () => {
   ];
   test.each(cases)("$name", ({ options, message }) => {
     expect(() => createAiSdkFsTools(options as never)).toThrow(new TypeError(message));
+  });
+});
+
+describe("createAiSdkFsTools with streamText", () => {
+  test("the same tools stream: a read call, then the answer", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "streamed\n" } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w" });
+    const finish = (unified: "tool-calls" | "stop") => ({
+      type: "finish" as const,
+      finishReason: { unified, raw: undefined },
+      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+    });
+    const model = new MockLanguageModelV4({
+      doStream: [
+        {
+          stream: simulateReadableStream({
+            chunks: [{ type: "tool-call", toolCallId: "s1", toolName: "read", input: '{"path":"a.txt","offset":null,"limit":null}' }, finish("tool-calls")],
+          }),
+        },
+        {
+          stream: simulateReadableStream({
+            chunks: [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, finish("stop")],
+          }),
+        },
+      ],
+    });
+    const result = streamText({ model, tools, prompt: "x", stopWhen: isStepCount(3) });
+    expect(await result.text).toBe("done");
+    const prompt = model.doStreamCalls[1]?.prompt ?? [];
+    const outputs = prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).map((part) => (part.type === "tool-result" ? part.output : part));
+    expect(outputs).toStrictEqual([text("1|streamed")]);
   });
 });
