@@ -101,8 +101,9 @@ function isNotFound(error: unknown): boolean {
  * - `exists` is false only for `ENOENT`/`ENOTDIR`; a path the gate refuses counts as existing,
  *   so `echo x > /outside` fails as a redirect (`cannot open redirect target`) instead of
  *   aborting the whole script, and the refusal reaches `onRefusal`.
- * - `chmod` and `utimes` are kept by this adapter (our backends store no modes or times): `ls
- *   -l` shows them until the adapter is dropped. Hard links (`ln` without `-s`) fail with
+ * - `chmod` and `utimes` are kept by this adapter (our backends store no modes or times):
+ *   `stat -c %a` and `ls -l` (times) show them until the adapter is dropped, and a write to the
+ *   file resets its time. Hard links (`ln` without `-s`) fail with
  *   `ENOTSUP`; symlinks need a backend with `capabilities.symlink`, else `ENOTSUP` too.
  * - Directories report size 0 on every backend, so `ls -l` prints the same on disk and in memory.
  * - `getAllPaths` returns `[]` (just-bash then walks directories for globs).

@@ -114,6 +114,16 @@ describe("justBashCommandRunner", () => {
     });
   });
 
+  it("passes limits to just-bash", async () => {
+    const { gate } = setup();
+    const limited = justBashCommandRunner({ fs: gate, limits: { maxLoopIterations: 3 } });
+    const out = await limited.run({ command: "for i in 1 2 3 4 5; do echo $i; done", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    expect({ exitCode: out.exitCode, stderr: out.stderr }).toEqual({
+      exitCode: 126,
+      stderr: "bash: for loop: too many iterations (3), increase executionLimits.maxLoopIterations\n",
+    });
+  });
+
   it("throws TypeError at creation for bad options", () => {
     const { gate } = setup();
     expect(() => justBashCommandRunner({ fs: gate, cwd: "w" })).toThrow(new TypeError('justBashCommandRunner cwd must be an absolute path, got "w"'));
