@@ -122,6 +122,9 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         // Start the staleness digest now; it runs while the text is searched.
         const fresh = checkFresh(ctx, path, display, bytes, "edit");
         const outcome = planEdit(bytes, input, path, display);
+        // And the new content's digest (for the store), while the write runs.
+        const newDigest = ctx.state !== undefined && "data" in outcome ? ctx.digest(outcome.data) : undefined;
+        newDigest?.catch(() => undefined);
         const stale = await fresh;
         if (stale !== undefined) return errorResult("mutation", stale);
         if ("error" in outcome) return errorResult("mutation", outcome.error);
@@ -130,7 +133,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         } catch (error) {
           return errorResult("mutation", toolErrorFromFs(error, path, display));
         }
-        await recordSeen(ctx, path, outcome.data);
+        if (newDigest !== undefined) await recordSeen(ctx, path, await newDigest);
         const lines = [...new Set(outcome.lines)];
         const where = lines.length === 1 ? `at line ${formatCount(lines[0]!)}` : `at lines ${listLines(lines)}`;
         const count = outcome.lines.length;

@@ -10,6 +10,7 @@ import { toolErrorFromFs } from "./fs-failure.js";
 import { recordSeen } from "./freshness.js";
 import { imageConverter } from "./image.js";
 import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import { numberLines } from "./numbered-lines.js";
 import { isToolOutputPath } from "./offload.js";
 import { errorResult, textParts, type ReadResult } from "./result.js";
 import {
@@ -18,6 +19,7 @@ import {
   decodeUtf8,
   formatBytes,
   formatCount,
+  hasUtf8Bom,
   plural,
   sniffBinary,
   utf8Length,
@@ -149,6 +151,15 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
         });
       }
 
+      // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
+      // decoded once (strictly; invalid UTF-8 falls through to the report below).
+      if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
+        const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
+        if (fast !== undefined) {
+          await recordSeen(ctx, path, bytes);
+          return { kind: "read", ok: true, path, parts: textParts(fast.text), totalLines: fast.lines, startLine: 1, endLine: fast.lines, truncated: false };
+        }
+      }
       const decoded = decodeUtf8(bytes);
       if (!decoded.ok) {
         let line = 1;
@@ -164,22 +175,26 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
       }
 
       const text = decoded.text;
-      const lines = scanLines(text);
-      const totalLines = lines.count;
       const ranged = input.offset !== undefined || input.limit !== undefined;
       const exempt = isToolOutputPath(gate, path);
 
       if (!ranged && !exempt && bytes.length > maxBytes) {
+        const scanned = scanLines(text);
+        const totalLines = scanned.count;
         const fit = Math.max(1, Math.floor((totalLines * maxBytes) / bytes.length));
         let message =
           `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
-          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${formatCount(Math.min(fit, totalLines)).replace(/,/g, "")}, then continue from the next line; or search it with grep.`;
-        if (lines.longest > maxLineLength) {
-          message += ` Its lines are long (the longest has ${formatCount(lines.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so grep is the better way to find something in it.`;
+          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search it with grep.`;
+        if (scanned.longest > maxLineLength) {
+          message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so grep is the better way to find something in it.`;
         }
         return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
       }
 
+      // One native split; the numbered lines are then written over the array in place.
+      const lines = text === "" ? [] : text.split("\n");
+      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+      const totalLines = lines.length;
       if (totalLines === 0) {
         await recordSeen(ctx, path, bytes);
         return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
@@ -199,7 +214,7 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
       const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
       // Count bytes only when the content might not fit: every byte of the file is at most one byte out.
       const budget = bytes.length > maxBytes ? maxBytes : Infinity;
-      const page = formatLines(text, startLine, lastWanted, maxLineLength, budget);
+      const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
       await recordSeen(ctx, path, bytes);
 
       let out = page.text;
@@ -243,44 +258,41 @@ function scanLines(text: string): { count: number; longest: number } {
 }
 
 /**
- * Lines `first..last` (1-based, inclusive) as `N|text`, cut at `maxLineLength` characters, stopping
- * before the shown content (line text plus newline, in UTF-8 bytes) passes `budget`. A trailing
- * `\r` is not shown. When the first line alone does not fit, what fits of it is shown (`cutFirst`).
+ * Lines `first..last` (1-based, inclusive) of `lines` as `N|text`, cut at `maxLineLength`
+ * characters, stopping before the shown content (line text plus newline, in UTF-8 bytes) passes
+ * `budget`. A trailing `\r` is not shown. When the first line alone does not fit, what fits of it
+ * is shown (`cutFirst`). Overwrites the entries of `lines` it formats.
  */
 function formatLines(
-  text: string,
+  lines: string[],
   first: number,
   last: number,
   maxLineLength: number,
   budget: number,
+  stripCr: boolean,
 ): { text: string; endLine: number; truncated: boolean; cutFirst: boolean } {
-  let start = 0;
-  for (let n = 1; n < first; n++) start = text.indexOf("\n", start) + 1;
-  const chunks: string[] = [];
   let used = 0;
-  for (let line = first; line <= last; line++) {
-    let end = text.indexOf("\n", start);
-    const next = end < 0 ? text.length : end + 1;
-    if (end < 0) end = text.length;
-    if (end > start && text.charCodeAt(end - 1) === 13) end--;
-    let body = text.slice(start, end);
-    let keep = body.length;
-    if (keep > maxLineLength) keep = cutIndexByChars(body, maxLineLength);
+  for (let index = first - 1; index < last; index++) {
+    let body = lines[index]!;
+    if (stripCr && body.charCodeAt(body.length - 1) === 13) body = body.slice(0, -1);
+    let keep = body.length > maxLineLength ? cutIndexByChars(body, maxLineLength) : body.length;
     if (budget !== Infinity) {
       const size = utf8Length(keep === body.length ? body : body.slice(0, keep)) + 1;
       if (used + size > budget) {
-        if (chunks.length > 0) return { text: chunks.join("\n"), endLine: line - 1, truncated: true, cutFirst: false };
+        if (index >= first) return { text: joinRange(lines, first - 1, index), endLine: index, truncated: true, cutFirst: false };
         keep = cutIndexByBytes(body.slice(0, keep), budget - 1);
-        chunks.push(`${line}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`);
-        return { text: chunks[0]!, endLine: line, truncated: true, cutFirst: true };
+        return { text: `${first}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`, endLine: first, truncated: true, cutFirst: true };
       }
       used += size;
     }
-    if (keep < body.length) body = body.slice(0, keep) + cutMarker(body.length - keep);
-    chunks.push(`${line}|${body}`);
-    start = next;
+    lines[index] = keep < body.length ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}` : `${index + 1}|${body}`;
   }
-  return { text: chunks.join("\n"), endLine: last, truncated: false, cutFirst: false };
+  return { text: joinRange(lines, first - 1, last), endLine: last, truncated: false, cutFirst: false };
+}
+
+/** `lines[start..end)` joined with `\n`, without copying the array when it is all of it. */
+function joinRange(lines: readonly string[], start: number, end: number): string {
+  return start === 0 && end === lines.length ? lines.join("\n") : lines.slice(start, end).join("\n");
 }
 
 /** The marker ending a cut line. */

@@ -1,0 +1,189 @@
+// Core file tools vs the raw backend and vs just-bash, side by side in one run (issue 2, item 7).
+// - read: the read tool on a 1 MiB text file vs raw memfs readFile (bytes) of the same file.
+// - edit: the edit tool on a 10 MiB file vs raw read + decode + indexOf + splice + encode + write.
+// - grep: the grep tool over 5,000 files / 50 MiB vs the floor (walk memfs raw, decode, test the
+//   RegExp per file, then per line in files that match) and vs just-bash `grep -rn` on its InMemoryFs.
+// Figures are medians over rounds after a warm-up; each round times the contenders back to back.
+import { Volume } from "memfs";
+import { Bash, InMemoryFs } from "just-bash";
+import { createEditTool, createFsTools, createGrepTool, createReadTool } from "../dist/index.js";
+import { memoryFileSystem } from "../dist/fs/memory.js";
+
+export const title = "Core file tools: read, edit, grep";
+
+const MiB = 1024 * 1024;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Time each contender `iterations` times per round, interleaved, for `rounds` rounds after `warmup` rounds. */
+async function compare(contenders, { rounds, iterations, warmup }) {
+  const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    for (const [name, run] of Object.entries(contenders)) {
+      const started = performance.now();
+      for (let i = 0; i < iterations; i++) await run(i);
+      const perCall = (performance.now() - started) / iterations;
+      if (round >= warmup) times[name].push(perCall);
+    }
+  }
+  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+}
+
+// Deterministic text: lines of words, ~70 characters each.
+function makeText(bytes, seed, needleEvery = 0) {
+  const words = ["alpha", "beta", "gamma", "delta", "const", "return", "value", "index", "node", "error", "fs", "path", "tool"];
+  let state = seed >>> 0 || 1;
+  const rand = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) % 1_000_000;
+  const lines = [];
+  let size = 0;
+  let n = 0;
+  while (size < bytes) {
+    let line = "";
+    while (line.length < 60) line += `${words[rand() % words.length]} ${rand() % 1000} `;
+    if (needleEvery > 0 && ++n % needleEvery === 0) line += `needle_${rand() % 100}`;
+    lines.push(line);
+    size += line.length + 1;
+  }
+  return lines.join("\n").slice(0, bytes - 1) + "\n";
+}
+
+const ms = (value) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
+const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+
+async function benchRead() {
+  const text = makeText(MiB, 1);
+  const vol = Volume.fromJSON({ "/w/big.txt": text });
+  const fs = memoryFileSystem({ files: { "/w/big.txt": text } });
+  const read = createReadTool({ fs, cwd: "/w", maxBytes: 2 * MiB });
+  const check = await read.execute({ path: "big.txt" });
+  if (!check.ok || !check.parts[0].text.startsWith("1|")) throw new Error("read bench: the tool failed");
+  const t = await compare(
+    {
+      tool: () => read.execute({ path: "big.txt" }),
+      raw: () => vol.promises.readFile("/w/big.txt"),
+      rawText: () => vol.promises.readFile("/w/big.txt", "utf8"),
+      backend: () => fs.readFile("/w/big.txt"),
+    },
+    { rounds: 15, iterations: 20, warmup: 3 },
+  );
+  return { t, lines: check.totalLines };
+}
+
+async function benchEdit() {
+  const base = makeText(10 * MiB, 2);
+  const middle = base.length >> 1;
+  const lineStart = base.lastIndexOf("\n", middle) + 1;
+  const text = `${base.slice(0, lineStart)}UNIQUE_MARKER_A\n${base.slice(lineStart)}`;
+  const vol = Volume.fromJSON({ "/w/big.txt": text });
+  const fs = memoryFileSystem({ files: { "/w/big.txt": text } });
+  const edit = createEditTool({ fs, cwd: "/w" });
+  const storeFs = memoryFileSystem({ files: { "/w/big.txt": text } });
+  const bundle = createFsTools({ fs: storeFs, cwd: "/w" });
+  await bundle.read.execute({ path: "big.txt", offset: 1, limit: 1 });
+  const marker = (i) => (i % 2 === 0 ? ["UNIQUE_MARKER_A", "UNIQUE_MARKER_B"] : ["UNIQUE_MARKER_B", "UNIQUE_MARKER_A"]);
+  const first = await edit.execute({ path: "big.txt", oldText: "UNIQUE_MARKER_A", newText: "UNIQUE_MARKER_B" });
+  await edit.execute({ path: "big.txt", oldText: "UNIQUE_MARKER_B", newText: "UNIQUE_MARKER_A" });
+  if (!first.ok) throw new Error(`edit bench: the tool failed: ${first.parts[0].text}`);
+  const t = await compare(
+    {
+      tool: async (i) => {
+        const [oldText, newText] = marker(i);
+        const result = await edit.execute({ path: "big.txt", oldText, newText });
+        if (!result.ok) throw new Error(result.parts[0].text);
+      },
+      toolWithStore: async (i) => {
+        const [oldText, newText] = marker(i);
+        const result = await bundle.edit.execute({ path: "big.txt", oldText, newText });
+        if (!result.ok) throw new Error(result.parts[0].text);
+      },
+      raw: async (i) => {
+        const [oldText, newText] = marker(i);
+        const current = decoder.decode(await vol.promises.readFile("/w/big.txt"));
+        const at = current.indexOf(oldText);
+        if (at < 0) throw new Error("raw edit: marker missing");
+        await vol.promises.writeFile("/w/big.txt", encoder.encode(current.slice(0, at) + newText + current.slice(at + oldText.length)));
+      },
+    },
+    { rounds: 9, iterations: 4, warmup: 2 },
+  );
+  return t;
+}
+
+async function benchGrep() {
+  const files = {};
+  const FILES = 5000;
+  for (let i = 0; i < FILES; i++) {
+    const dir = `/w/pkg${String(i % 50).padStart(2, "0")}/sub${i % 5}`;
+    files[`${dir}/file${i}.txt`] = makeText(10 * 1024, i + 7, i % 10 === 0 ? 40 : 0);
+  }
+  const totalBytes = Object.values(files).reduce((sum, text) => sum + text.length, 0);
+  const vol = Volume.fromJSON(files);
+  const fs = memoryFileSystem({ files });
+  const grep = createGrepTool({ fs, cwd: "/w", maxMatches: 1_000_000, offload: false });
+  const jbFs = new InMemoryFs();
+  for (const [path, text] of Object.entries(files)) jbFs.writeFileSync(path, text);
+  const bash = new Bash({ fs: jbFs, cwd: "/w" });
+
+  const pattern = /needle_\d+/;
+  async function floor() {
+    let count = 0;
+    const walk = async (dir) => {
+      for (const entry of await vol.promises.readdir(dir, { withFileTypes: true })) {
+        const path = `${dir}/${entry.name}`;
+        if (entry.isDirectory()) await walk(path);
+        else if (entry.isFile()) {
+          const text = decoder.decode(await vol.promises.readFile(path));
+          if (!pattern.test(text)) continue;
+          for (const line of text.split("\n")) if (pattern.test(line)) count++;
+        }
+      }
+    };
+    await walk("/w");
+    return count;
+  }
+  const expected = await floor();
+  const toolResult = await grep.execute({ pattern: "needle_\\d+" });
+  const jb = await bash.exec("grep -rn 'needle_[0-9]' /w | wc -l");
+  if (toolResult.count !== expected) throw new Error(`grep bench: tool found ${toolResult.count}, floor ${expected}`);
+  if (Number(jb.stdout.trim()) !== expected) throw new Error(`grep bench: just-bash found ${jb.stdout.trim()}, floor ${expected}`);
+
+  const t = await compare(
+    {
+      tool: () => grep.execute({ pattern: "needle_\\d+" }),
+      floor,
+      justBash: () => bash.exec("grep -rn 'needle_[0-9]' /w > /dev/null"),
+    },
+    { rounds: 5, iterations: 1, warmup: 1 },
+  );
+  return { t, matches: expected, totalBytes };
+}
+
+export async function run() {
+  const read = await benchRead();
+  const edit = await benchEdit();
+  const grep = await benchGrep();
+  return `
+| Case | Ours | Raw / floor | Ratio (ours ÷ raw) | Peer | Peer ÷ ours |
+| --- | --- | --- | --- | --- | --- |
+| read 1 MiB text (${read.lines.toLocaleString("en")} lines) | ${ms(read.t.tool)} | memfs \`readFile\` (bytes) ${ms(read.t.raw)} | **${ratio(read.t.tool, read.t.raw)}** | | |
+| read 1 MiB, vs raw text read | ${ms(read.t.tool)} | memfs \`readFile(p, "utf8")\` ${ms(read.t.rawText)} | ${ratio(read.t.tool, read.t.rawText)} | | |
+| read 1 MiB, vs our memory backend's readFile | ${ms(read.t.tool)} | \`memoryFileSystem().readFile\` ${ms(read.t.backend)} | ${ratio(read.t.tool, read.t.backend)} | | |
+| edit 10 MiB, no store (\`createEditTool\`) | ${ms(edit.tool)} | read + decode + indexOf + splice + encode + write ${ms(edit.raw)} | **${ratio(edit.tool, edit.raw)}** | | |
+| edit 10 MiB, read-before-write store (\`createFsTools\`, 2 SHA-256) | ${ms(edit.toolWithStore)} | same raw ${ms(edit.raw)} | ${ratio(edit.toolWithStore, edit.raw)} | | |
+| grep 5,000 files / ${(grep.totalBytes / MiB).toFixed(1)} MiB (${grep.matches.toLocaleString("en")} matching lines) | ${ms(grep.t.tool)} | floor: raw memfs walk, decode, RegExp per file then per line ${ms(grep.t.floor)} | **${ratio(grep.t.tool, grep.t.floor)}** | just-bash \`grep -rn\` on InMemoryFs ${ms(grep.t.justBash)} | ${ratio(grep.t.justBash, grep.t.tool)} faster |
+
+Targets (issue 2): read and edit ≤ 1.5× raw; grep ≤ 1.5× the floor.
+The read tool returns numbered \`N|text\` lines, so it decodes (strict UTF-8), scans lines and
+builds the output string; the raw read copies bytes. The edit tool also checks the file is text
+(binary sniff, strict UTF-8), counts every match (overlapping) to refuse ambiguity, folds CRLF
+when present, and works out the line number; with a store it also hashes the old bytes (against
+the read) and the new bytes (for the next edit), in parallel with the search and the write.
+grep reads files 32 at a time through our memory backend (\`concurrency\` option) and sorts the output by path.
+`;
+}
