@@ -7,9 +7,40 @@
  *   on the first command only;
  * - {@link shellEnv}: the commands' environment, from a function the host gives;
  * - {@link CommandRunner}: the contract runners implement (the real-bash `nodeCommandRunner`
- *   lives in `better-fs-tools/node`).
+ *   lives in `better-fs-tools/node`);
+ * - {@link createBashTool} (also in the root entry): the `bash` tool.
  *
  * Nothing here imports just-bash eagerly: it is loaded with a dynamic `import()`.
+ *
+ * @example In a browser or a Worker: the model's file tools and its shell share one store.
+ * ```ts
+ * import { createFsTools } from "better-fs-tools";
+ * import { opfsFileSystem } from "better-fs-tools/opfs";
+ * const fs = opfsFileSystem({ root: "/project" });
+ * const tools = createFsTools({ fs, cwd: "/" }); // tools.bash runs just-bash over the same gate
+ * await tools.bash.execute({ command: "grep -rn TODO src | head" });
+ * ```
+ *
+ * @example In Node, a real bash limited by allow rules, with part of the host's environment.
+ * ```ts
+ * import { createBashTool } from "better-fs-tools";
+ * import { nodeFileSystem, nodeCommandRunner } from "better-fs-tools/node";
+ * import { shellEnv } from "better-fs-tools/shell";
+ * const fs = nodeFileSystem({ cwd: "/home/me/project" });
+ * const bash = createBashTool({
+ *   fs, cwd: fs.cwd,
+ *   runner: nodeCommandRunner({ cwd: fs.cwd }),
+ *   env: shellEnv(() => process.env, { include: ["PATH", "HOME", "LANG"] }),
+ *   permissions: { allow: [{ tool: "runBash", command: "git status" }, { tool: "runBash", command: "npm run *" }] },
+ * });
+ * ```
+ *
+ * What differs from a real bash in the just-bash runner: there are no processes, network or
+ * package installs; a path the gate refuses is reported by most commands as `No such file or
+ * directory`, so the runner appends the gate's reason (`bash: refused: EACCES: ...`, with the
+ * allow rule to add) to stderr; `chmod`/`touch -d` last for one command; hard links are
+ * refused (`ENOTSUP`); a command stopped at its timeout loses its output; a backend write error
+ * other than a refusal (a read-only or full store) met by a redirect stops the script there.
  *
  * @module
  */
