@@ -99,6 +99,7 @@ export const ACCESS_RULE_TOOL: Readonly<Record<Access, "readFile" | "writeFile" 
 });
 
 const RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir", "runBash"];
+const FILE_RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir"];
 const GLOB_CHARACTERS = /[*?[\]{}]/;
 
 type CommandCheck = { readonly ok: true } | { readonly ok: false; readonly error: ToolError };
@@ -222,6 +223,13 @@ function toolError(code: ToolError["code"], message: string, path?: string): { r
  * `approve`, else fail closed.
  *
  * @param options - see {@link GateOptions}.
+ * `gate.fs` checks each call: `readFile` as read; `writeFile`, `mkdir`, `rm`, `rename` (both
+ * paths) and `symlink` as write; `readdir` as list; `stat`, `lstat`, `realpath` and `readlink`
+ * as metadata, admitted by a `readFile`, `writeFile` or `listDir` rule (or approval) for the path,
+ * so a tool allowed to read or write an outside file may also stat it (else refused as `listDir`).
+ * `lstat`, `readlink`, `rm`, `rename` and `symlink` act on a link itself: only its parent is
+ * resolved.
+ *
  * @returns a {@link Gate}; its `fs` rejects refused calls with FsError `EACCES` (or `EINVAL`,
  *   `ENAMETOOLONG`, `ELOOP`) whose message ends with the refusal in parentheses.
  * @throws TypeError at creation when `fs` is missing, `cwd` or a root is not absolute, or a rule
@@ -283,6 +291,11 @@ export function createGate(options: GateOptions): Gate {
   }
 
   async function check(path: string, access: Access, checkOptions: CheckOptions = {}): Promise<GateCheck> {
+    return checkPath(path, access, checkOptions, false);
+  }
+
+  /** `metadata`: a stat-like call, admitted by a rule or approval of any file tool for the path. */
+  async function checkPath(path: string, access: Access, checkOptions: CheckOptions, metadata: boolean): Promise<GateCheck> {
     const problem = checkPathInput(path);
     if (problem !== undefined) {
       const shown = typeof path === "string" ? JSON.stringify(path) : String(path);
@@ -309,11 +322,15 @@ export function createGate(options: GateOptions): Gate {
     if (tool === undefined) {
       return toolError("EINVAL", `Unknown access ${JSON.stringify(access)} for ${real}: use read, write or list.`, real);
     }
-    if (rules.some((rule) => rule.tool === tool && rule.matchPath?.(real) === true)) {
+    const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
+    if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) {
       return { ok: true, path: real, outside: true };
     }
     const via = lexical === real ? "" : ` (the real path of ${lexical}, through a symlink)`;
     const key = `${tool}\0${real}`;
+    if (metadata && FILE_RULE_TOOLS.some((fileTool) => approved.has(`${fileTool}\0${real}`))) {
+      return { ok: true, path: real, outside: true };
+    }
     if (approve !== undefined) {
       if (approved.has(key)) return { ok: true, path: real, outside: true };
       let yes = false;
@@ -391,7 +408,7 @@ export function createGate(options: GateOptions): Gate {
     check,
     checkCommand,
     display,
-    fs: gatedFileSystem(backend, check),
+    fs: gatedFileSystem(backend, checkPath),
   };
   return Object.freeze(gate);
 }
@@ -445,10 +462,10 @@ export function gateRefusal(error: ToolError, syscall: string, path: string): Fs
 
 function gatedFileSystem(
   backend: FileSystem,
-  check: (path: string, access: Access, options?: CheckOptions) => Promise<GateCheck>,
+  check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
 ): FileSystem {
-  async function admit(path: string, access: Access, syscall: string, followSymlinks = true): Promise<string> {
-    const checked = await check(path, access, { followSymlinks });
+  async function admit(path: string, access: Access | "metadata", syscall: string, followSymlinks = true): Promise<string> {
+    const checked = await check(path, access === "metadata" ? "list" : access, { followSymlinks }, access === "metadata");
     if (!checked.ok) throw gateRefusal(checked.error, syscall, path);
     return checked.path;
   }
@@ -457,8 +474,8 @@ function gatedFileSystem(
     capabilities: backend.capabilities,
     readFile: async (path) => backend.readFile(await admit(path, "read", "open")),
     writeFile: async (path, data) => backend.writeFile(await admit(path, "write", "open"), data),
-    stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "list", "stat")),
-    lstat: async (path): Promise<FileStat> => backend.lstat(await admit(path, "list", "lstat", false)),
+    stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "metadata", "stat")),
+    lstat: async (path): Promise<FileStat> => backend.lstat(await admit(path, "metadata", "lstat", false)),
     readdir: async (path) => backend.readdir(await admit(path, "list", "scandir")),
     mkdir: async (path, mkdirOptions) => backend.mkdir(await admit(path, "write", "mkdir"), mkdirOptions),
     rm: async (path, rmOptions) => backend.rm(await admit(path, "write", "rm", false), rmOptions),
@@ -467,7 +484,7 @@ function gatedFileSystem(
       const realTo = await admit(to, "write", "rename", false);
       return backend.rename(realFrom, realTo);
     },
-    realpath: async (path) => backend.realpath(await admit(path, "list", "realpath")),
+    realpath: async (path) => backend.realpath(await admit(path, "metadata", "realpath")),
   };
   if (backend.symlink !== undefined) {
     const symlink = backend.symlink.bind(backend);
@@ -475,14 +492,14 @@ function gatedFileSystem(
   }
   if (backend.readlink !== undefined) {
     const readlink = backend.readlink.bind(backend);
-    fs.readlink = async (path) => readlink(await admit(path, "list", "readlink", false));
+    fs.readlink = async (path) => readlink(await admit(path, "metadata", "readlink", false));
   }
   if (backend.watch !== undefined) {
     const watch = backend.watch.bind(backend);
     fs.watch = (path, listener) => {
       let stop: (() => void) | undefined;
       let stopped = false;
-      void check(path, "list").then((checked) => {
+      void check(path, "list", {}, false).then((checked) => {
         if (checked.ok && !stopped) stop = watch(checked.path, listener);
       });
       return () => {

@@ -294,6 +294,27 @@ describe("createGate: commands", () => {
 });
 
 describe("gate.fs", () => {
+  it("stat, lstat, realpath and readlink of an outside path are admitted by any file rule for it", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+    expect((await gate.fs.stat("/etc/hosts")).size).toBe(20);
+    expect((await gate.fs.lstat("/etc/hosts")).type).toBe("file");
+    expect(await gate.fs.realpath("hosts-link")).toBe("/etc/hosts");
+    expect(text(await gate.fs.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    await expect(gate.fs.readdir("/etc")).rejects.toThrow(
+      `EACCES: permission denied, scandir '/etc' (${FAIL_CLOSED("/etc", "listDir")})`,
+    );
+    await expect(gate.fs.stat("/etc")).rejects.toThrow(`EACCES: permission denied, stat '/etc' (${FAIL_CLOSED("/etc", "listDir")})`);
+    await expect(gate.fs.writeFile("/etc/hosts", encode("x"))).rejects.toMatchObject({ code: "EACCES" });
+  });
+
+  it("an approval of a file tool also admits its metadata calls, without asking again", async () => {
+    let asked = 0;
+    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { approve: () => (asked++, true) } });
+    expect(text(await gate.fs.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    expect((await gate.fs.stat("/etc/hosts")).type).toBe("file");
+    expect(asked).toBe(1);
+  });
+
   it("passes admitted calls to the backend with the checked path", async () => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
     await gate.fs.writeFile("new/c.txt", encode("c"));
