@@ -3,6 +3,7 @@ import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { CommandRunner } from "../../src/shell/runner.js";
 import { shellEnv } from "../../src/shell/shell-env.js";
 import { createBashTool } from "../../src/tools/bash.js";
+import { createFsTools } from "../../src/tools/fs-tools.js";
 import { createReadTool } from "../../src/tools/read.js";
 import { resultText } from "../../src/tools/result.js";
 import { createWriteTool } from "../../src/tools/write.js";
@@ -38,6 +39,20 @@ describe("bash tool: the shell and the file tools see the same files", () => {
     await bash.execute({ command: "mkdir -p out && echo 'from bash' > out/x.txt && echo second >> out/x.txt" });
     const result = await read.execute({ path: "out/x.txt" });
     expect(resultText(result)).toBe("1|from bash\n2|second");
+  });
+});
+
+describe("bash tool in createFsTools", () => {
+  it("a change made by bash makes the edit tool ask for a fresh read", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.py": "debug = True\n" } });
+    const tools = createFsTools({ fs, cwd: "/w" });
+    await tools.read.execute({ path: "a.py" });
+    expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py && cat a.py" })).stdout).toBe("DEBUG = True\n");
+    const stale = await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" });
+    expect({ ok: stale.ok, code: stale.error?.code }).toEqual({ ok: false, code: "ESTALE" });
+    await tools.read.execute({ path: "a.py" });
+    expect((await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" })).ok).toBe(true);
+    expect((await tools.bash.execute({ command: "cat a.py" })).stdout).toBe("DEBUG = False\n");
   });
 });
 
