@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../src/fs/opfs.js";
+import { createFsTools } from "../../src/tools/fs-tools.js";
+import { resultText } from "../../src/tools/result.js";
 import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
 
 const ROOT = "/test-shell-shared";
@@ -38,5 +40,23 @@ describe("the shared script in Chromium", () => {
     const run = await runSharedScript(memoryFileSystem());
     expect(run.output).toEqual({ stdout: SHARED_SCRIPT_OUTPUT, stderr: "", exitCode: 0, timedOut: false });
     expect(Array.from(run.copy)).toEqual(Array.from(binaryFixture()));
+  });
+});
+
+describe("the bash tool over OPFS in Chromium", () => {
+  it("sees what the write tool wrote, and the read tool sees what echo > wrote", async () => {
+    const root = "/test-shell-tools";
+    await wipe(root.slice(1));
+    const fs: OpfsFileSystem = opfsFileSystem({ root });
+    try {
+      const tools = createFsTools({ fs, cwd: "/" });
+      await tools.write.execute({ path: "notes/todo.md", content: "- ship it\n" });
+      const cat = await tools.bash.execute({ command: "cat notes/todo.md && echo 'from bash' > notes/out.txt" });
+      expect(resultText(cat)).toBe("- ship it\n[exit code 0]");
+      expect(resultText(await tools.read.execute({ path: "notes/out.txt" }))).toBe("1|from bash");
+    } finally {
+      await fs.close();
+      await wipe(root.slice(1));
+    }
   });
 });
