@@ -5,7 +5,7 @@
  *
  * Screenshots of each panel are kept in test/e2e/__screenshots__/.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -307,6 +307,72 @@ describe("playground", () => {
     expect(await viewerText("imported/a.txt")).toBe("alpha\n");
     expect(await viewerText("imported/deep/b.md")).toBe("# b\n");
     expect(await page.locator('#tree [data-path="evil.txt"]').count()).toBe(0);
+  });
+
+  it("imports a folder, leaving out .git and node_modules", async () => {
+    await open();
+    const folder = await mkdtemp(join(tmpdir(), "playground-e2e-folder-"));
+    try {
+      const write = async (path: string, text: string) => {
+        await mkdir(dirname(join(folder, path)), { recursive: true });
+        await writeFile(join(folder, path), text);
+      };
+      await write("site/index.html", "<h1>hi</h1>\n");
+      await write("site/css/main.css", "h1 { color: red; }\n");
+      await write("site/.git/HEAD", "ref: refs/heads/main\n");
+      await write("site/node_modules/left-pad/index.js", "module.exports = 1;\n");
+      await page.setInputFiles("#folder-input", join(folder, "site"));
+      await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing folder:"));
+      expect(await page.textContent("#status")).toBe("Importing folder: 2 files, 31 B.");
+      expect(await viewerText("index.html")).toBe("<h1>hi</h1>\n");
+      expect(await viewerText("css/main.css")).toBe("h1 { color: red; }\n");
+      expect(await page.locator('#tree [data-path^=".git/"], #tree [data-path^="node_modules/"]').count()).toBe(0);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("switches to a real provider: the browser calls its API with the key, kept in memory unless remembered", async () => {
+    await open();
+    const requests: Array<{ url: string; headers: Record<string, string> }> = [];
+    await context.route(/^https:\/\/api\.(openai|anthropic)\.com\//, async (route) => {
+      requests.push({ url: route.request().url(), headers: route.request().headers() });
+      await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }) });
+    });
+    try {
+      const choose = async (provider: string, key: string, remember: boolean) => {
+        await page.click("#model-settings");
+        await page.selectOption("#settings-provider", provider);
+        await page.fill("#settings-key", key);
+        await page.setChecked("#settings-remember", remember);
+        if (provider === "openai") await page.locator("#settings-dialog").screenshot({ path: join(SCREENSHOTS, "settings.png") });
+        await page.click("#settings-save");
+      };
+      await choose("openai", "sk-test-openai", false);
+      expect(await page.textContent("#model-name")).toBe("openai · gpt-5-mini");
+      expect(await page.evaluate(() => localStorage.getItem("playground.apiKey"))).toBe(null);
+      await page.click("#chat-send");
+      await page.waitForSelector("#chat-state[data-state=failed]");
+      expect(requests.map((request) => [request.url, request.headers["authorization"]])).toEqual([["https://api.openai.com/v1/responses", "Bearer sk-test-openai"]]);
+      expect(await page.locator("#chat-log .msg.error").last().textContent()).toBe("Incorrect API key provided");
+
+      await choose("anthropic", "sk-ant-test", true);
+      expect(await page.textContent("#model-name")).toBe("anthropic · claude-sonnet-4-5");
+      expect(await page.evaluate(() => localStorage.getItem("playground.apiKey"))).toBe("sk-ant-test");
+      await page.click("#chat-send");
+      await page.waitForSelector("#chat-state[data-state=failed]");
+      expect(requests.slice(1).map((request) => [request.url, request.headers["x-api-key"], request.headers["anthropic-dangerous-direct-browser-access"]])).toEqual([
+        ["https://api.anthropic.com/v1/messages", "sk-ant-test", "true"],
+      ]);
+    } finally {
+      await page.click("#model-settings");
+      await page.setChecked("#settings-remember", false);
+      await page.selectOption("#settings-provider", "scripted");
+      await page.click("#settings-save");
+      await context.unroute(/^https:\/\/api\.(openai|anthropic)\.com\//);
+    }
+    expect(await page.textContent("#model-name")).toBe("offline scripted");
+    expect(await page.evaluate(() => localStorage.getItem("playground.apiKey"))).toBe(null);
   });
 
   it("cancels a large zip import part way, with progress in files and bytes", async () => {

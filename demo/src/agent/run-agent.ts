@@ -29,6 +29,8 @@ export interface AgentRunOptions {
  * Run one agent turn to completion.
  *
  * @returns the response messages of the turn (to append to the conversation) and the step count.
+ * @throws the first error the stream reported (an `APICallError` for a refused key, a network
+ *   error...), or an abort error when `abortSignal` fires.
  */
 export async function runAgent(options: AgentRunOptions): Promise<{ messages: ModelMessage[]; steps: number }> {
   const result = streamText({
@@ -39,7 +41,14 @@ export async function runAgent(options: AgentRunOptions): Promise<{ messages: Mo
     stopWhen: isStepCount(MAX_AGENT_STEPS),
     abortSignal: options.abortSignal,
   });
-  for await (const part of result.stream) options.onPart(part);
+  // A failed model call (bad key, network) arrives as an `error` part; the run then has no
+  // response, so report that error rather than the SDK's "no output generated".
+  let failure: unknown;
+  for await (const part of result.stream) {
+    if (part.type === "error" && failure === undefined) failure = part.error;
+    options.onPart(part);
+  }
+  if (failure !== undefined) throw failure;
   const response = await result.response;
   const steps = (await result.steps).length;
   return { messages: response.messages, steps };
