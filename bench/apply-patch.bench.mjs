@@ -5,7 +5,7 @@
 // with indexOf/slice, encodes and writes; it writes the added files and removes the deleted ones.
 // Each round builds two fresh identical trees (untimed), then times both back to back, the order
 // alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
-import { createApplyPatchTool } from "../dist/index.js";
+import { createApplyPatchTool, createGate } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 
 export const title = "apply_patch: a 200-file patch vs raw writes";
@@ -96,12 +96,33 @@ async function applyRaw(fs, { updates, adds, deletes }) {
   for (const path of deletes) await fs.rm(`/w/${path}`);
 }
 
+/** A backend wrapper counting calls per method (and failures), to show where the calls go. */
+function counted(fs) {
+  const counts = { calls: 0, failed: 0 };
+  const wrapped = { ...fs };
+  for (const key of ["readFile", "writeFile", "stat", "lstat", "readdir", "mkdir", "rm", "rename", "realpath", "readlink"]) {
+    if (typeof fs[key] !== "function") continue;
+    wrapped[key] = async (...args) => {
+      counts.calls += 1;
+      try {
+        return await fs[key](...args);
+      } catch (error) {
+        counts.failed += 1;
+        throw error;
+      }
+    };
+  }
+  return { fs: wrapped, counts };
+}
+
 export async function run() {
   const files = makeFiles();
   const changes = makeChanges();
   const patch = makePatch(changes);
   const toolTimes = [];
   const rawTimes = [];
+  const gateTimes = [];
+  const paths = [...changes.updates.map((u) => u.path), ...changes.adds.map((a) => a.path), ...changes.deletes];
 
   // Check once that both contenders leave identical trees.
   {
@@ -114,6 +135,15 @@ export async function run() {
     const right = JSON.stringify(b.volume.toJSON());
     if (left !== right) throw new Error("bench: the tool and the raw writes produced different trees");
   }
+
+  // Backend calls made by each contender, and by the gate's checks alone.
+  const toolCalls = counted(memoryFileSystem({ files }));
+  await createApplyPatchTool({ fs: toolCalls.fs, cwd: "/w" }).execute({ patch });
+  const rawCalls = counted(memoryFileSystem({ files }));
+  await applyRaw(rawCalls.fs, changes);
+  const gateCalls = counted(memoryFileSystem({ files }));
+  const countingGate = createGate({ fs: gateCalls.fs, cwd: "/w" });
+  await Promise.all(paths.map((path) => countingGate.check(path, "write")));
 
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
     const toolFs = memoryFileSystem({ files });
@@ -140,13 +170,20 @@ export async function run() {
       rawMs = await timeRaw();
       toolMs = await timeTool();
     }
+    // The part of the tool's time spent in the gate: one write check per path, as the tool does.
+    const gate = createGate({ fs: memoryFileSystem({ files }), cwd: "/w" });
+    const gateStarted = performance.now();
+    await Promise.all(paths.map((path) => gate.check(path, "write")));
+    const gateMs = performance.now() - gateStarted;
     if (round >= WARMUP) {
       toolTimes.push(toolMs);
       rawTimes.push(rawMs);
+      gateTimes.push(gateMs);
     }
   }
   const tool = median(toolTimes);
   const raw = median(rawTimes);
+  const gateOnly = median(gateTimes);
   const ratios = toolTimes.map((t, i) => t / rawTimes[i]);
   const patchBytes = encoder.encode(patch).length;
   return `
@@ -156,7 +193,10 @@ A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} 
 | --- | ---: | ---: |
 | raw backend calls (floor) | ${raw.toFixed(2)} ms | 1.00× |
 | apply_patch tool | ${tool.toFixed(2)} ms | ${(tool / raw).toFixed(2)}× |
+| of which: gate checks of the 200 paths alone | ${gateOnly.toFixed(2)} ms | ${(gateOnly / raw).toFixed(2)}× |
 
 Median of the per-round ratios: ${median(ratios).toFixed(2)}× (target ≤ 2×).
+
+Backend calls per patch (failed calls, which cost an error object each, in parentheses): raw ${rawCalls.counts.calls} (${rawCalls.counts.failed}); apply_patch ${toolCalls.counts.calls} (${toolCalls.counts.failed}), of which the gate's path checks make ${gateCalls.counts.calls} (${gateCalls.counts.failed}) and the tool itself ${toolCalls.counts.calls - gateCalls.counts.calls} (${toolCalls.counts.failed - gateCalls.counts.failed}): it also reads the files it deletes (to restore them on failure) and lists the parent directory of each created file.
 `;
 }

@@ -92,14 +92,15 @@ export function seekLines(
   const from = endOfFile ? last : start;
   if (from > last) return { kind: "missing" };
   for (const [pass, map] of PASSES) {
-    const wanted = pattern.map(map);
+    const wanted = pass === "exact" ? pattern : pattern.map(map);
     const mapped: readonly string[] = pass === "exact" ? lines : lines.map(map);
-    const at = (i: number): string => mapped[i] ?? "";
+    const first = wanted[0] as string;
     const found: number[] = [];
-    for (let i = from; i <= last; i += 1) {
+    // Candidate starts come from the native indexOf on the first line; the rest is compared here.
+    for (let i = mapped.indexOf(first, from); i !== -1 && i <= last; i = mapped.indexOf(first, i + 1)) {
       let ok = true;
-      for (let p = 0; p < wanted.length; p += 1) {
-        if (at(i + p) !== wanted[p]) {
+      for (let p = 1; p < wanted.length; p += 1) {
+        if (mapped[i + p] !== wanted[p]) {
           ok = false;
           break;
         }

@@ -9,11 +9,16 @@
 import type { PatchChunk } from "./apply-patch-parser.js";
 import { MAX_REPORTED_CANDIDATES, seekLines } from "./apply-patch-matcher.js";
 
-/** A text split into lines, each with its own terminator (`\n`, `\r\n` or `""` for a last unterminated line). */
+/** A text split into lines (without terminators), with where each line starts in the body. */
 interface SplitText {
   readonly bom: string;
+  /** The text after the BOM. */
+  readonly body: string;
   readonly lines: string[];
-  readonly endings: string[];
+  /** `starts[i]` is the offset of line `i` in `body`; `starts[lines.length]` is `body.length`. */
+  readonly starts: number[];
+  /** False when the last line has no terminator. */
+  readonly terminated: boolean;
   /** The dominant terminator: `\r\n` when most line breaks are CRLF, else `\n`. */
   readonly eol: "\n" | "\r\n";
 }
@@ -21,30 +26,30 @@ interface SplitText {
 function splitText(text: string): SplitText {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = bom === "" ? text : text.slice(1);
+  const parts = body.split("\n");
   const lines: string[] = [];
-  const endings: string[] = [];
+  const starts: number[] = [];
   let crlf = 0;
-  let lf = 0;
-  let from = 0;
-  for (;;) {
-    const at = body.indexOf("\n", from);
-    if (at === -1) break;
-    if (at > from && body.charCodeAt(at - 1) === 13) {
-      lines.push(body.slice(from, at - 1));
-      endings.push("\r\n");
+  let offset = 0;
+  for (let i = 0; i < parts.length - 1; i += 1) {
+    const part = parts[i] as string;
+    starts.push(offset);
+    if (part.endsWith("\r")) {
+      lines.push(part.slice(0, -1));
       crlf += 1;
     } else {
-      lines.push(body.slice(from, at));
-      endings.push("\n");
-      lf += 1;
+      lines.push(part);
     }
-    from = at + 1;
+    offset += part.length + 1;
   }
-  if (from < body.length) {
-    lines.push(body.slice(from));
-    endings.push("");
+  const tail = parts[parts.length - 1] as string;
+  const terminated = tail === "";
+  if (!terminated) {
+    starts.push(offset);
+    lines.push(tail);
   }
-  return { bom, lines, endings, eol: crlf > lf ? "\r\n" : "\n" };
+  starts.push(body.length);
+  return { bom, body, lines, starts, terminated, eol: crlf * 2 > parts.length - 1 ? "\r\n" : "\n" };
 }
 
 /** Why a hunk could not be placed. */
@@ -90,7 +95,7 @@ export function applyChunks(
   chunks: readonly PatchChunk[],
   displayPath: string,
 ): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly failure: HunkFailure } {
-  const { bom, lines, endings, eol } = splitText(text);
+  const { bom, body, lines, starts, terminated, eol } = splitText(text);
   const replacements: Array<{ start: number; length: number; lines: readonly string[] }> = [];
   let cursor = 0;
   for (const [i, chunk] of chunks.entries()) {
@@ -165,21 +170,21 @@ export function applyChunks(
     cursor = seek.index + pattern.length;
   }
 
-  // Apply from the last replacement back so earlier indexes stay valid.
-  const outLines = lines.slice();
-  const outEndings = endings.slice();
+  // Copy the untouched stretches of the original as they are (their own line endings); new lines
+  // take the file's dominant ending.
   const ordered = replacements
     .map((replacement, order) => ({ ...replacement, order }))
     .sort((a, b) => a.start - b.start || a.order - b.order);
-  for (let r = ordered.length - 1; r >= 0; r -= 1) {
-    const { start, length, lines: added } = ordered[r] ?? { start: 0, length: 0, lines: [] };
-    outLines.splice(start, length, ...added);
-    outEndings.splice(start, length, ...added.map(() => eol));
-  }
   let result = bom;
-  for (let i = 0; i < outLines.length; i += 1) {
-    const ending = outEndings[i] ?? eol;
-    result += (outLines[i] ?? "") + (ending === "" ? eol : ending);
+  let position = 0;
+  for (const { start, length, lines: added } of ordered) {
+    if (start > position) result += body.slice(starts[position], starts[start]);
+    // Inserting after the last line, which had no terminator: end it first.
+    if (added.length > 0 && !terminated && result.length > bom.length && !result.endsWith("\n")) result += eol;
+    for (const line of added) result += line + eol;
+    position = Math.max(position, start + length);
   }
+  result += body.slice(starts[position], starts[lines.length]);
+  if (result.length > bom.length && !result.endsWith("\n")) result += eol;
   return { ok: true, text: result };
 }

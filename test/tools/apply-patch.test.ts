@@ -63,6 +63,17 @@ describe("apply_patch success", () => {
     expect(await text(fs, "/w/n.txt")).toBe("y\n");
   });
 
+  test("files without a final newline: appended lines, a replaced last line, untouched tails", async () => {
+    const { fs, run } = setup({ "/w/a.txt": "a\nb", "/w/b.txt": "a\nb", "/w/c.txt": "a\nb", "/w/e.txt": "" });
+    const result = await run(
+      wrap(
+        "*** Update File: a.txt\n@@\n+c\n*** Update File: b.txt\n@@\n-b\n+B\n@@\n+c\n*** Update File: c.txt\n@@\n-a\n+A\n*** Update File: e.txt\n@@\n+x",
+      ),
+    );
+    expect(result.ok).toBe(true);
+    expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\nb\nc\n", "/w/b.txt": "a\nB\nc\n", "/w/c.txt": "A\nb\n", "/w/e.txt": "x\n" });
+  });
+
   test("@@ context lines narrow the search; a pure addition goes right after the last one", async () => {
     const source = "class A:\n  def f():\n    return 1\nclass B:\n  def f():\n    return 1\n";
     const { fs, run } = setup({ "/w/m.py": source });
