@@ -130,6 +130,15 @@ describe("a Vite app using the packed package with no configuration", () => {
     }
   });
 
+  it("bundles one copy of the core modules (the browser build of ./memory shares FsError with .)", async () => {
+    const assets = join(consumer, "dist", "assets");
+    let copies = 0;
+    for (const name of (await readdir(assets)).filter((file) => file.endsWith(".js"))) {
+      copies += (await readFile(join(assets, name), "utf8")).split("better-fs-tools.error.FsError").length - 1;
+    }
+    expect(copies).toBe(1);
+  });
+
   it("runs a memory filesystem round trip in headless Chromium", async () => {
     const { server, url } = await serve(join(consumer, "dist"));
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
