@@ -223,10 +223,15 @@ const STEPS: readonly Step[] = [
   ({ tools, out, inputs }) => {
     if (!tools.has("apply_patch")) return undefined;
     const edited = out.get("edit");
+    // (The entries avoid the word the script greps for, so the count of what is left stays true.)
     const entry =
-      edited && !edited.failed && String(Object.values(inputs.get("edit") ?? {}).join("\n")).includes(TITLE_TODO)
-        ? "- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters)."
-        : "- Triaged the first TODO found by the playground agent.";
+      edited === undefined
+        ? "- Reviewed the project: no open to-do comments were found."
+        : edited.failed
+          ? "- Tried to resolve the first open to-do comment; the edit failed (see the agent report)."
+          : String(Object.values(inputs.get("edit") ?? {}).join("\n")).includes(TITLE_TODO)
+            ? "- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters)."
+            : "- Triaged the first open to-do comment found by the playground agent.";
     const changelog = out.get("changelog");
     const lines = changelog && !changelog.failed ? linesOf(changelog.output) : [];
     const heading = lines.findIndex((line) => /^##\s+unreleased/i.test(line));
@@ -308,15 +313,22 @@ function nextAction(tools: Tools, done: readonly DoneCall[]): Action {
     inputs.set(action.key, action.input ?? {});
     index += 1;
   }
-  return { key: "final", text: finalText(out) };
+  return { key: "final", text: finalText(out, inputs) };
 }
 
-function finalText(out: ReadonlyMap<string, DoneCall>): string {
+function finalText(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string, Record<string, unknown>>): string {
   if (out.size === 0) return "I have no file tools to work with, so there is nothing I can do here.";
   const failed = [...out.entries()].filter(([, call]) => call.failed).map(([key]) => key);
   const parts = [`Done. I made ${out.size} tool calls`];
-  if (out.has("edit")) parts.push(out.get("edit")!.failed ? "the edit failed" : "fixed the first TODO with an edit");
-  if (out.has("patch")) parts.push(out.get("patch")!.failed ? "the changelog patch failed" : "updated the changelog with a patch");
+  if (out.has("edit")) {
+    const fixed = Object.values(inputs.get("edit") ?? {}).some((value) => String(value).includes(TITLE_TODO));
+    parts.push(out.get("edit")!.failed ? "the edit failed" : fixed ? "fixed the first TODO with an edit" : "marked the first TODO as triaged with an edit");
+  }
+  if (out.has("patch")) {
+    const notes = String(Object.values(inputs.get("patch") ?? {})[0]).includes("*** Add File: AGENT_NOTES.md");
+    const what = notes ? "AGENT_NOTES.md" : "the changelog";
+    parts.push(out.get("patch")!.failed ? `the patch to ${what} failed` : notes ? "added AGENT_NOTES.md with a patch" : "updated the changelog with a patch");
+  }
   if (out.has("report")) parts.push(`and wrote ${REPORT_PATH}`);
   let text = `${parts.join(", ")}.`;
   if (failed.length > 0) text += ` Calls that returned errors: ${failed.join(", ")}.`;
