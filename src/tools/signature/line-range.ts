@@ -109,7 +109,12 @@ export function lineRangeSignature(options: LineRangeSignatureOptions = {}): Too
       return end === undefined ? { path, offset } : { path, offset, limit: end - offset + 1 };
     },
     toResult(result, input) {
-      if (!result.ok) return withText(result, renameWords(result.error?.message ?? "", rename));
+      if (!result.ok) {
+        const message = (result.error?.message ?? "")
+          .replace("with offset and limit (in lines)", `with ${startName} and ${endName} (1-based line numbers, inclusive)`)
+          .replace(/e\.g\. offset=1 and limit=(\d+)/, `e.g. ${startName}=1 and ${endName}=$1`);
+        return withText(result, renameWords(message, rename));
+      }
       if (hasMedia(result)) return result;
       const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       const { lines, notes } = parseNumberedLines(text);

@@ -107,3 +107,22 @@ describe("line-range preset through generateText", () => {
     expect(new TextDecoder().decode(await fs.readFile("/w/new.txt"))).toBe("hi\n");
   });
 });
+
+describe("line-range read errors speak the dialect", () => {
+  test("a file over the read cap suggests startLine/endLine; past the end names startLine", async () => {
+    const fs = memoryFileSystem({ files: { "/w/big.txt": "0123456789\n".repeat(100) } });
+    const read = createReadTool({ fs, cwd: "/w", maxBytes: 500 });
+    const signature = lineRangeSignature();
+    const run = async (input: Record<string, string | number | undefined>) =>
+      signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input).parts;
+    expect(await run({ path: "big.txt" })).toEqual([
+      {
+        type: "text",
+        text:
+          "big.txt is 1.1 KiB (1,100 bytes) (100 lines), over the read cap of 500 bytes; nothing was returned. " +
+          "Read it in parts with startLine and endLine (1-based line numbers, inclusive), e.g. startLine=1 and endLine=45, then continue from the next line; or search it with grep.",
+      },
+    ]);
+    expect(await run({ path: "big.txt", startLine: 101 })).toEqual([{ type: "text", text: "startLine 101 is past the end of big.txt, which has 100 lines." }]);
+  });
+});
