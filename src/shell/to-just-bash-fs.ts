@@ -11,6 +11,7 @@ import { isWithin, resolvePath } from "../fs/path.js";
 import { FsError, type FileStat, type FileSystem } from "../fs/types.js";
 import { concatBytes, decodeBytes, encodeText, latin1FromUint8Array, type ByteEncoding } from "./bytes.js";
 import { loadJustBash, loadedJustBash, trustedRunnerOf, type TrustedRunner } from "./just-bash-module.js";
+import { isVirtualDevPath, withVirtualDev } from "./virtual-dev.js";
 
 /** How long a `stat`/`lstat` answer is reused by default, in milliseconds. */
 export const DEFAULT_STAT_CACHE_MS = 1_000;
@@ -105,6 +106,8 @@ function isNotFound(error: unknown): boolean {
  *   `stat -c %a` and `ls -l` (times) show them until the adapter is dropped, and a write to the
  *   file resets its time. Hard links (`ln` without `-s`) fail with
  *   `ENOTSUP`; symlinks need a backend with `capabilities.symlink`, else `ENOTSUP` too.
+ * - `/dev` is virtual ({@link withVirtualDev}): `/dev/null`, `/dev/zero`, `/dev/stdin`,
+ *   `/dev/stdout`, `/dev/stderr` read empty and swallow writes, without reaching the gate.
  * - Directories report size 0 on every backend, so `ls -l` prints the same on disk and in memory.
  * - `getAllPaths` returns `[]` (just-bash then walks directories for globs).
  *
@@ -132,10 +135,11 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   if (typeof statCacheMs !== "number" || !(statCacheMs >= 0)) {
     throw new TypeError(`toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got ${String(statCacheMs)}`);
   }
-  const fs: FileSystem = isGate(source) ? source.fs : source;
-  if (fs === undefined || typeof fs.readFile !== "function") {
+  const gated: FileSystem = isGate(source) ? source.fs : source;
+  if (gated === undefined || typeof gated.readFile !== "function") {
     throw new TypeError("toJustBashFs needs a Gate or a FileSystem");
   }
+  const fs = withVirtualDev(gated);
 
   // The defense layer of just-bash must let our backend code run; load it now (it is about to be
   // used) so the first call can use its trusted runner.
@@ -211,6 +215,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
 
   async function writeBytes(path: string, data: Uint8Array): Promise<void> {
     const target = normal(path);
+    if (isVirtualDevPath(target)) return trusted(() => fs.writeFile(target, data));
     try {
       await trusted(() => fs.writeFile(target, data));
     } finally {

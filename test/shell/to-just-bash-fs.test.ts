@@ -66,6 +66,21 @@ describe("toJustBashFs", () => {
     expect((await fs.readdir("/")).map((entry) => entry.name).sort()).toEqual(["secret.txt", "w"]);
   });
 
+  it("serves /dev virtually: /dev/null swallows writes without asking the gate", async () => {
+    const asked: string[] = [];
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const gate = createGate({ fs, cwd: "/w", permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) } });
+    const out = await new Bash({ fs: toJustBashFs(gate), cwd: "/w" }).exec(
+      "ls nothing 2>/dev/null; cat a.txt > /dev/null; echo x >> /dev/null; cat /dev/null; [ -e /dev/null ] && echo ok; ls /dev; rm /dev/null",
+    );
+    expect({ stdout: out.stdout, stderr: out.stderr }).toEqual({
+      stdout: "ok\nnull\nstderr\nstdin\nstdout\nzero\n",
+      stderr: "rm: cannot remove '/dev/null': EPERM: operation not permitted, rm '/dev/null' (/dev is virtual)\n",
+    });
+    expect(asked).toEqual([]);
+    expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["w"]);
+  });
+
   it("caches stats briefly, and its own writes clear the cache", async () => {
     const { fs, calls } = counting(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
     const adapter = toJustBashFs(fs, { statCacheMs: 60_000 });

@@ -1,0 +1,107 @@
+/**
+ * A virtual `/dev` for the shell: `2>/dev/null` and `> /dev/null` are in almost every command a
+ * model writes, and must neither reach the gate (it would refuse them, or ask the user) nor
+ * write a file in the backend.
+ *
+ * @module
+ */
+import { isWithin } from "../fs/path.js";
+import { FsError, type DirEntry, type FileStat, type FileSystem } from "../fs/types.js";
+
+/** The virtual directory. */
+export const VIRTUAL_DEV_DIRECTORY = "/dev";
+
+/**
+ * The device files it holds, as just-bash's own default layout has them: reads give nothing,
+ * writes are discarded. (`/dev/stdout` and `/dev/stderr` redirects are handled by just-bash itself.)
+ */
+export const VIRTUAL_DEV_FILES: readonly string[] = Object.freeze(["null", "zero", "stdin", "stdout", "stderr"]);
+
+const FILES = new Set(VIRTUAL_DEV_FILES.map((name) => `${VIRTUAL_DEV_DIRECTORY}/${name}`));
+const DIRECTORY_STAT: FileStat = Object.freeze({ type: "directory", size: 0, mtimeMs: 0, mode: 0o755 });
+const DEVICE_STAT: FileStat = Object.freeze({ type: "file", size: 0, mtimeMs: 0, mode: 0o666 });
+
+/** Whether `path` (absolute, normalised) is `/dev` or lies under it. */
+export function isVirtualDevPath(path: string): boolean {
+  return isWithin(VIRTUAL_DEV_DIRECTORY, path);
+}
+
+/**
+ * `fs` with `/dev` served in memory: `/dev/null` and its siblings read empty and swallow writes;
+ * `/dev` lists them; anything else under `/dev` is absent (`ENOENT`) and cannot be created
+ * (`EPERM`). Every other path goes to `fs` unchanged. Paths must be absolute and normalised.
+ *
+ * @param fs - the backend (normally the gate's checked `fs`).
+ * @returns a {@link FileSystem} with the same name and capabilities.
+ */
+export function withVirtualDev(fs: FileSystem): FileSystem {
+  const missing = (syscall: string, path: string): never => {
+    throw new FsError("ENOENT", { syscall, path });
+  };
+  const denied = (syscall: string, path: string, dest?: string): never => {
+    throw new FsError("EPERM", { syscall, path, dest, detail: "/dev is virtual" });
+  };
+  const statOf = (syscall: string, path: string): FileStat =>
+    path === VIRTUAL_DEV_DIRECTORY ? DIRECTORY_STAT : FILES.has(path) ? DEVICE_STAT : missing(syscall, path);
+
+  const layered: FileSystem = {
+    name: fs.name,
+    capabilities: fs.capabilities,
+    async readFile(path) {
+      if (!isVirtualDevPath(path)) return fs.readFile(path);
+      if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
+      return FILES.has(path) ? new Uint8Array(0) : missing("open", path);
+    },
+    async writeFile(path, data) {
+      if (!isVirtualDevPath(path)) return fs.writeFile(path, data);
+      if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
+      if (!FILES.has(path)) denied("open", path);
+    },
+    async stat(path) {
+      return isVirtualDevPath(path) ? statOf("stat", path) : fs.stat(path);
+    },
+    async lstat(path) {
+      return isVirtualDevPath(path) ? statOf("lstat", path) : fs.lstat(path);
+    },
+    async readdir(path) {
+      if (!isVirtualDevPath(path)) return fs.readdir(path);
+      if (path !== VIRTUAL_DEV_DIRECTORY) {
+        if (FILES.has(path)) throw new FsError("ENOTDIR", { syscall: "scandir", path });
+        missing("scandir", path);
+      }
+      return VIRTUAL_DEV_FILES.map((name): DirEntry => ({ name, type: "file" }));
+    },
+    async mkdir(path, options) {
+      if (!isVirtualDevPath(path)) return fs.mkdir(path, options);
+      if (path === VIRTUAL_DEV_DIRECTORY && options?.recursive === true) return;
+      if (path === VIRTUAL_DEV_DIRECTORY || FILES.has(path)) throw new FsError("EEXIST", { syscall: "mkdir", path });
+      denied("mkdir", path);
+    },
+    async rm(path, options) {
+      if (!isVirtualDevPath(path)) return fs.rm(path, options);
+      denied("rm", path);
+    },
+    async rename(from, to) {
+      if (!isVirtualDevPath(from) && !isVirtualDevPath(to)) return fs.rename(from, to);
+      denied("rename", from, to);
+    },
+    async realpath(path) {
+      if (!isVirtualDevPath(path)) return fs.realpath(path);
+      statOf("realpath", path);
+      return path;
+    },
+  };
+  if (fs.symlink !== undefined) {
+    const symlink = fs.symlink.bind(fs);
+    layered.symlink = async (target, path) => (isVirtualDevPath(path) ? denied("symlink", target, path) : symlink(target, path));
+  }
+  if (fs.readlink !== undefined) {
+    const readlink = fs.readlink.bind(fs);
+    layered.readlink = async (path) => {
+      if (!isVirtualDevPath(path)) return readlink(path);
+      statOf("readlink", path);
+      throw new FsError("EINVAL", { syscall: "readlink", path });
+    };
+  }
+  return layered;
+}
