@@ -70,7 +70,11 @@ function isGate(value: Gate | FileSystem): value is Gate {
 /**
  * A {@link CommandRunner} on just-bash over our files. Each run gets a fresh shell (variables,
  * functions and `cd` do not carry over, files do) and a fresh stat cache; scripts run as real
- * bash would run them (leading whitespace kept, so heredocs work).
+ * bash would run them (leading whitespace kept, so heredocs work). `HOME` is the default `cwd`
+ * unless the run's env sets it. The gate's refusals are appended to stderr as
+ * `bash: refused: <reason>` lines (at most {@link MAX_REFUSAL_NOTES}), since just-bash's commands
+ * print them as `No such file or directory`. A backend error just-bash lets escape (a failed
+ * redirect write) ends the run with exit code 1 and the error on stderr.
  *
  * Timeouts: a run past `timeoutMs` is stopped by just-bash's execution deadline (which also
  * stops busy loops) or by an abort at the next statement, and reports exit code 124 with
@@ -137,7 +141,8 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
       const bash = new module.Bash({
         fs,
         cwd,
-        env: { ...run.env },
+        // HOME is the workspace unless the run says otherwise (just-bash would use "/", usually refused).
+        env: { HOME: defaultCwd, ...run.env },
         executionLimits: { ...limits, maxExecutionTimeMs: deadlineMs },
       });
       const controller = new AbortController();

@@ -28,6 +28,8 @@ describe("justBashCommandRunner", () => {
       timedOut: false,
     });
     expect((await runner.run({ command: 'echo "[$X] $PWD"', cwd: "/w", env: {}, timeoutMs: 5_000 })).stdout).toBe("[] /w\n");
+    expect((await runner.run({ command: 'echo "$HOME"; cd; pwd', cwd: "/w/sub", env: {}, timeoutMs: 5_000 })).stdout).toBe("/w\n/w\n");
+    expect((await runner.run({ command: 'echo "$HOME"', cwd: "/w", env: { HOME: "/w/sub" }, timeoutMs: 5_000 })).stdout).toBe("/w/sub\n");
   });
 
   it("keeps heredoc indentation (scripts run as bash runs them)", async () => {
