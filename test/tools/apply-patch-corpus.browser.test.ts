@@ -35,26 +35,28 @@ if (files.size === 0) {
 } else {
   const scenarios = groupScenarios(files);
 
-  describe("apply_patch corpus on OPFS (chromium)", () => {
-    test(`has ${CORPUS_SIZE} scenarios`, () => {
-      expect(scenarios.length).toBe(CORPUS_SIZE);
-    });
-
-    for (const scenario of scenarios) {
-      const failing = FAILING_SCENARIOS.has(scenario.name.slice(0, 3));
-      test(`${scenario.name} ${failing ? "is refused and changes nothing" : "applies"}`, async () => {
-        const rootName = `test-apply-patch-${scenario.name}`;
-        await wipe(rootName);
-        const fs = opfsFileSystem({ root: `/${rootName}` });
-        try {
-          const { result, tree } = await runScenario(fs, "/ws", scenario);
-          expect(result.ok).toBe(!failing);
-          expect(tree).toEqual(treeOf(expectedTree(scenario)));
-        } finally {
-          await fs.close();
-          await wipe(rootName);
-        }
-      });
-    }
+  test(`apply_patch corpus has ${CORPUS_SIZE} scenarios`, () => {
+    expect(scenarios.length).toBe(CORPUS_SIZE);
   });
+
+  for (const worker of [false, true]) {
+    describe(`apply_patch corpus on OPFS (chromium, ${worker ? "worker" : "main thread"})`, () => {
+      for (const scenario of scenarios) {
+        const failing = FAILING_SCENARIOS.has(scenario.name.slice(0, 3));
+        test(`${scenario.name} ${failing ? "is refused and changes nothing" : "applies"}`, async () => {
+          const rootName = `test-apply-patch-${worker ? "w" : "m"}-${scenario.name}`;
+          await wipe(rootName);
+          const fs = opfsFileSystem({ root: `/${rootName}`, worker });
+          try {
+            const { result, tree } = await runScenario(fs, "/ws", scenario);
+            expect(result.ok).toBe(!failing);
+            expect(tree).toEqual(treeOf(expectedTree(scenario)));
+          } finally {
+            await fs.close();
+            await wipe(rootName);
+          }
+        });
+      }
+    });
+  }
 }
