@@ -124,7 +124,7 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
 
     async run(run: CommandRunOptions): Promise<CommandOutput> {
       const module = await loadJustBash();
-      const cwd = run.cwd ?? defaultCwd;
+      const cwd = run.cwd || defaultCwd;
       const refusals = new Set<string>();
       const fs = toJustBashFs(source, {
         statCacheMs: options.statCacheMs,
