@@ -1,0 +1,160 @@
+/**
+ * The targets the security corpus runs through, usable in Node and in Chromium: the gate
+ * (`gate.check` then the backend), the gated FileSystem, the workspace handle, and every tool.
+ */
+import { createGate } from "../../src/fs/gate.js";
+import { createWorkspace } from "../../src/fs/workspace.js";
+import { FsError, type FileSystem } from "../../src/fs/types.js";
+import { createFsTools } from "../../src/tools/fs-tools.js";
+import { resultText, type ToolResult } from "../../src/tools/result.js";
+import { ATTACKS, type AttackTarget, type AttemptOutcome } from "./corpus.js";
+
+/** A named target factory, with rows it cannot express. */
+export interface NamedTarget {
+  readonly name: string;
+  readonly target: (fs: FileSystem) => AttackTarget;
+  readonly skip?: Readonly<Record<string, string>>;
+  /** Its outcomes carry the gate's codes. */
+  readonly gateCodes?: boolean;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+async function outcome(run: () => Promise<string>): Promise<AttemptOutcome> {
+  try {
+    return { ok: true, text: await run() };
+  } catch (error) {
+    return { ok: false, text: error instanceof Error ? error.message : String(error), ...(FsError.isInstance(error) ? { code: error.code } : {}) };
+  }
+}
+
+const names = (entries: readonly { name: string }[]) => entries.map((entry) => entry.name).sort().join("\n");
+
+export function gateTarget(fs: FileSystem): AttackTarget {
+  const gate = createGate({ fs, cwd: "/w" });
+  const checked = async (path: string, access: "read" | "write" | "list", run: (real: string) => Promise<string>): Promise<AttemptOutcome> => {
+    const check = await gate.check(path, access);
+    if (!check.ok) return { ok: false, text: check.error.message, code: check.error.code };
+    return outcome(() => run(check.path));
+  };
+  return {
+    read: (path) => checked(path, "read", async (real) => decoder.decode(await gate.backend.readFile(real))),
+    write: (path, content) => checked(path, "write", async (real) => (await gate.backend.writeFile(real, encoder.encode(content)), "written")),
+    list: (path) => checked(path, "list", async (real) => names(await gate.backend.readdir(real))),
+  };
+}
+
+export function gatedFsTarget(fs: FileSystem): AttackTarget {
+  const gated = createGate({ fs, cwd: "/w" }).fs;
+  return {
+    read: (path) => outcome(async () => decoder.decode(await gated.readFile(path))),
+    write: (path, content) => outcome(async () => (await gated.writeFile(path, encoder.encode(content)), "written")),
+    list: (path) => outcome(async () => names(await gated.readdir(path))),
+  };
+}
+
+export function workspaceTarget(fs: FileSystem): AttackTarget {
+  const workspace = createWorkspace({ fs, root: "/w" });
+  return {
+    read: (path) => outcome(() => workspace.readFile(path)),
+    write: (path, content) => outcome(async () => `wrote ${(await workspace.writeFile(path, content)).bytesWritten} bytes`),
+    list: (path) => outcome(async () => (await workspace.listDir(path)).join("\n")),
+  };
+}
+
+/** The gate, the gated FileSystem and the workspace handle. */
+export const CORE_TARGETS: readonly NamedTarget[] = [
+  { name: "gate.check", target: gateTarget, gateCodes: true },
+  { name: "gate.fs", target: gatedFsTarget },
+  { name: "workspace handle", target: workspaceTarget },
+];
+
+function fromResult(result: ToolResult): AttemptOutcome {
+  return { ok: result.ok, text: resultText(result), ...(result.error === undefined ? {} : { code: result.error.code }) };
+}
+
+function tools(fs: FileSystem) {
+  return createFsTools({ fs, cwd: "/w", state: false });
+}
+
+/** Single-quote a word for bash. */
+const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+const allowedWrites = Object.fromEntries(
+  ATTACKS.filter((attack) => attack.access === "write" && attack.expect === "allowed").map((attack) => [
+    attack.name,
+    "edit changes existing text only; a new legal file cannot be made by it",
+  ]),
+);
+/** Every tool. */
+export const TOOL_TARGETS: readonly NamedTarget[] = [
+  {
+    name: "read, write and list tools",
+    target: (fs) => {
+      const t = tools(fs);
+      return {
+        read: async (path) => fromResult(await t.read.execute({ path })),
+        write: async (path, content) => fromResult(await t.write.execute({ path, content })),
+        list: async (path) => fromResult(await t.list.execute({ path })),
+      };
+    },
+  },
+  {
+    name: "edit tool (old text taken from the outside files)",
+    target: (fs) => {
+      const t = tools(fs);
+      return { write: async (path, content) => fromResult(await t.edit.execute({ path, oldText: "SECRET", newText: content })) };
+    },
+    skip: allowedWrites,
+  },
+  {
+    name: "apply_patch tool (Add File)",
+    target: (fs) => {
+      const t = tools(fs);
+      return {
+        write: async (path, content) =>
+          fromResult(await t.apply_patch.execute({ patch: `*** Begin Patch\n*** Add File: ${path}\n+${content}\n*** End Patch` })),
+      };
+    },
+  },
+  {
+    name: "apply_patch tool (Update File of the outside text)",
+    target: (fs) => {
+      const t = tools(fs);
+      return {
+        write: async (path, content) =>
+          fromResult(
+            await t.apply_patch.execute({ patch: `*** Begin Patch\n*** Update File: ${path}\n@@\n-OUTSIDE-SECRET\n+${content}\n*** End Patch` }),
+          ),
+      };
+    },
+    skip: allowedWrites,
+  },
+  {
+    name: "glob and grep tools",
+    target: (fs) => {
+      const t = tools(fs);
+      return {
+        read: async (path) => fromResult(await t.grep.execute({ pattern: "[A-Za-z]", path })),
+        list: async (path) => fromResult(await t.glob.execute({ pattern: "**", path })),
+      };
+    },
+  },
+  {
+    name: "bash tool (just-bash: cat, printf >, ls)",
+    target: (fs) => {
+      const t = tools(fs);
+      const shell = async (command: string): Promise<AttemptOutcome> => {
+        const result = await t.bash.execute({ command });
+        return { ok: result.ok && result.exitCode === 0, text: `${result.stdout}\n${result.stderr}` };
+      };
+      return {
+        read: (path) => shell(`cat -- ${quote(path)}`),
+        write: (path, content) => shell(`printf '%s' ${quote(content)} > ${quote(path)}`),
+        list: (path) => shell(`ls -a -- ${quote(path)}`),
+      };
+    },
+  },
+];
+
