@@ -196,6 +196,23 @@ describe("playground", () => {
     await screenshot("#tree-panel", "tree");
   });
 
+  it("stops a running agent, and Reset brings back the sample project", async () => {
+    await open();
+    const sample = await sampleFiles();
+    await page.click("#chat-send");
+    await page.waitForSelector("#chat-log .call");
+    await page.click("#chat-stop");
+    await page.waitForSelector("#chat-state[data-state=stopped]");
+    expect(await page.textContent("#chat-state")).toBe("stopped");
+    expect(await page.locator("#chat-log .msg.error").allTextContents()).toEqual(["Stopped."]);
+    expect(await page.isDisabled("#chat-stop")).toBe(true);
+    expect(await consoleRun("write", { path: "scratch.txt", content: "temporary\n" })).toEqual({ type: "content", text: "wrote 10 bytes to scratch.txt" });
+    await page.click("#reset");
+    await page.waitForFunction(() => document.querySelector("#status")!.textContent === "Workspace reset to the sample project.");
+    expect(new Set(await page.locator("#tree [data-path]").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))))).toEqual(new Set(sample.keys()));
+    expect(await page.textContent("#change-count")).toBe("0");
+  });
+
   it("runs every tool from the console and shows exactly what the model receives", async () => {
     await open();
     const sample = await sampleFiles();
@@ -251,6 +268,7 @@ describe("playground", () => {
     await terminalRun("grep -c TODO src/store/memory-store.ts");
     await terminalRun("ls docs | sort");
     await terminalRun("cat missing.txt");
+    await terminalRun("gzip -k greeting.txt && gunzip -c greeting.txt.gz");
     expect(await page.textContent("#terminal-output")).toBe(
       [
         "just-bash loads on the first command. Try: ls, cat README.md, grep -rn TODO src, wc -l src/*.ts",
@@ -264,6 +282,8 @@ describe("playground", () => {
         "$ cat missing.txt",
         "cat: missing.txt: No such file or directory",
         "[exit 1]",
+        "$ gzip -k greeting.txt && gunzip -c greeting.txt.gz",
+        "hello from bash",
         "",
       ].join("\n"),
     );

@@ -133,9 +133,6 @@ export function createChatPanel(container: HTMLElement): ChatPanel {
           entry.card.append(h("div", { class: "label" }, "error"), h("pre", { class: "result" }, part.error instanceof Error ? part.error.message : String(part.error)));
           break;
         }
-        case "abort":
-          container.append(h("div", { class: "msg error" }, "Stopped."));
-          break;
         default:
           return;
       }
