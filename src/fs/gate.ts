@@ -215,6 +215,12 @@ function toolError(code: ToolError["code"], message: string, path?: string): { r
  * refusals also name the allowed roots; the fail-closed refusal reads exactly
  * `Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.`
  *
+ * An `approve` answer of yes is remembered for the gate's lifetime per tool and real path (and
+ * per command line), so a tool's stat-then-read asks once. A callback that throws counts as no.
+ * Symlinks are resolved through the backend's `realpath`, and through `lstat`/`readlink` for a
+ * dangling link (a link to a file not yet created outside); a backend without `readlink` has
+ * no dangling links to follow.
+ *
  * `runBash` rules are opt-in: with none configured, `checkCommand` admits every command (a
  * just-bash shell reaches files only through this gate). With one or more, each simple command
  * of the line (split on `;`, `&&`, `||`, `|`, `&`) must match a rule, by prefix (`git status`

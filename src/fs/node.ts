@@ -90,7 +90,9 @@ function absoluteOption(option: string, value: unknown): string {
  * its permission bits. Errors are {@link FsError}s naming the caller's path.
  *
  * Limits: directories in the middle of a path are checked, then used by name; a directory
- * swapped for a symlink in between is not caught (Node has no `openat`).
+ * swapped for a symlink in between is not caught (Node has no `openat`). A hard link inside the
+ * roots to a file outside is the same file and cannot be told apart. The `fsync` of each write
+ * costs milliseconds on a real disk (see BENCHMARKS.md).
  *
  * @param options - see {@link NodeFileSystemOptions}.
  * @returns a {@link NodeFileSystem} with capability `symlink`.
