@@ -245,6 +245,11 @@ async function missingParents(fs: FileSystem, path: string, known: Map<string, b
  * - `EDENIED` (or what the gate says): a path outside the workspace with no rule;
  * - a backend error while writing (e.g. `ENOSPC`): the files already written are restored.
  *
+ * Paths are checked by the gate once each (symlinks resolved: an update writes through a link
+ * to its target; `Delete File` removes a link itself, never its target), and the locks of every
+ * touched path are held from the first read to the last write. An `abortSignal` that fires before
+ * the first write makes `execute` reject with its reason, with nothing changed.
+ *
  * @param options - the shared tool context options plus `maxFileBytes` (bytes).
  * @returns a {@link CoreTool} named `apply_patch`.
  * @throws TypeError for an unknown option key, a missing `fs`, or a `maxFileBytes` that is not a
@@ -299,15 +304,16 @@ type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
  * Check a path for writing, and for reading too when it must be read: inside the allowed roots
  * every access is admitted, so the read check runs only for a path outside them.
  */
-async function checkPath(ctx: ToolContext, path: string, read: boolean): Promise<Checked> {
-  const write = await ctx.gate.check(path, "write");
+async function checkPath(ctx: ToolContext, path: string, read: boolean, followSymlinks = true): Promise<Checked> {
+  const write = await ctx.gate.check(path, "write", { followSymlinks });
   if (!write.ok || !read || !write.outside) return write;
   const readable = await ctx.gate.check(path, "read");
   return readable.ok ? write : readable;
 }
 
 async function resolvePaths(ctx: ToolContext, operation: PatchOperation): Promise<Step<Resolved>> {
-  const checks: Array<Promise<Checked>> = [checkPath(ctx, operation.path, operation.type === "update")];
+  // A Delete acts on the name itself: a symlink is removed, never the file it points to.
+  const checks: Array<Promise<Checked>> = [checkPath(ctx, operation.path, operation.type === "update", operation.type !== "delete")];
   if (operation.type === "update" && operation.moveTo !== undefined) checks.push(checkPath(ctx, operation.moveTo, false));
   const outcomes = await Promise.all(checks);
   for (const outcome of outcomes) {
@@ -373,6 +379,8 @@ async function applyLocked(
       removals.push(path);
     }
   }
+  // Last point where an abort leaves every file as it was.
+  ctx.call.abortSignal?.throwIfAborted();
   const committed = await commit(fs, writes, removals, originals, dirExists, (path) => ctx.gate.display(path));
   if (!committed.ok) return errorResult("mutation", committed.error);
 

@@ -235,6 +235,28 @@ describe("apply_patch failures change nothing", () => {
   });
 });
 
+describe("apply_patch symlinks and aborts", () => {
+  test("Delete File of a symlink removes the link, not its target; Update writes through it", async () => {
+    const fs = memoryFileSystem({ files: { "/w/target.txt": "t\n" } });
+    await fs.symlink("/w/target.txt", "/w/link.txt");
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    expect(resultText(await tool.execute({ patch: wrap("*** Update File: link.txt\n@@\n-t\n+T") }))).toBe(
+      "Success. Updated the following files:\nM target.txt",
+    );
+    expect(resultText(await tool.execute({ patch: wrap("*** Delete File: link.txt") }))).toBe("Success. Updated the following files:\nD link.txt");
+    expect(fs.volume.toJSON()).toEqual({ "/w/target.txt": "T\n" });
+  });
+
+  test("an aborted call throws the abort reason and changes nothing", async () => {
+    const { fs } = setup({ "/w/a.txt": "a\n" });
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n-a\n+A") }, { abortSignal: controller.signal })).rejects.toThrow("stop");
+    expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n" });
+  });
+});
+
 describe("apply_patch read-before-write", () => {
   test("with a store, changing an existing file needs a prior read; new files do not", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
