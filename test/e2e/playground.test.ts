@@ -196,6 +196,26 @@ describe("playground", () => {
     await screenshot("#tree-panel", "tree");
   });
 
+  it("asks the user when the agent reaches outside the workspace; a denial reaches the model and the run goes on", async () => {
+    await open();
+    await page.fill("#chat-input", "Check /etc/hosts first, then review the project.");
+    await page.click("#chat-send");
+    await page.waitForSelector("#approval-dialog[open]");
+    expect(await page.textContent("#approval-text")).toBe("Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?");
+    await page.click("#approval-deny");
+    await page.waitForSelector("#chat-state[data-state=done]");
+    const first = page.locator("#chat-log .call").first();
+    expect(await first.getAttribute("class")).toBe("call failed");
+    expect(await first.locator("pre.result").textContent()).toBe(
+      "Permission denied: /etc/hosts is outside the workspace and the user did not approve readFile. Allowed roots: /workspace.",
+    );
+    expect(await page.locator("#chat-log .approval-note").allTextContents()).toEqual(["Denied: readFile /etc/hosts"]);
+    expect(await page.locator("#chat-log .call").count()).toBe(10);
+    expect((await viewerText("AGENT_REPORT.md")).split("\n")[2]).toBe(
+      "- /etc/hosts: Permission denied: /etc/hosts is outside the workspace and the user did not approve readFile. Allowed roots: /workspace.",
+    );
+  });
+
   it("stops a running agent, and Reset brings back the sample project", async () => {
     await open();
     const sample = await sampleFiles();

@@ -54,6 +54,8 @@ type Tools = ReadonlyMap<string, LanguageModelV4FunctionTool>;
 
 interface StepContext {
   readonly tools: Tools;
+  /** The text of the last user message. */
+  readonly request: string;
   /** Outputs of the calls made so far in this turn, by step key. */
   readonly out: ReadonlyMap<string, DoneCall>;
   /** Inputs of the calls made so far, by step key. */
@@ -169,7 +171,17 @@ function fixFor(line: string): string {
   return line.replace(/TODO:?\s*/, "NOTE (triaged by the playground agent): ");
 }
 
+/** An absolute path the user's message names (`/etc/hosts`), if any. */
+function requestedPath(request: string): string | undefined {
+  return /(?:^|[\s"'`(])(\/[\w.-]+(?:\/[\w.-]+)*)/.exec(request)?.[1];
+}
+
 const STEPS: readonly Step[] = [
+  ({ tools, request }) => {
+    const path = requestedPath(request);
+    if (path === undefined || !tools.has("read")) return undefined;
+    return { key: "requested", text: `You mentioned ${path}, so I'll read it first.`, toolName: "read", input: inputFor(tools.get("read")!, { path }) };
+  },
   ({ tools }) => {
     const text = "I'll start by looking at what is in the workspace.";
     if (tools.has("list")) return { key: "list", text, toolName: "list", input: inputFor(tools.get("list")!, { path: "." }) };
@@ -275,6 +287,11 @@ const STEPS: readonly Step[] = [
 
 function reportOf(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string, Record<string, unknown>>): string {
   const lines = ["# Agent report", ""];
+  const requested = out.get("requested");
+  if (requested) {
+    const path = String(Object.values(inputs.get("requested") ?? {})[0]);
+    lines.push(`- ${path}: ${requested.failed || /^Permission denied/.test(requested.output) ? requested.output.split("\n")[0] : "read"}`);
+  }
   const list = out.get("list");
   if (list) lines.push(`- Top-level entries: ${list.output.split("\n").filter((line) => line.trim() !== "").length}.`);
   const readme = out.get("readme");
@@ -301,12 +318,12 @@ function reportOf(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string
 }
 
 /** Decide the next action from the calls made so far in this turn (replaying the script). */
-function nextAction(tools: Tools, done: readonly DoneCall[]): Action {
+function nextAction(tools: Tools, request: string, done: readonly DoneCall[]): Action {
   const out = new Map<string, DoneCall>();
   const inputs = new Map<string, Record<string, unknown>>();
   let index = 0;
   for (const step of STEPS) {
-    const action = step({ tools, out, inputs });
+    const action = step({ tools, request, out, inputs });
     if (action === undefined) continue;
     if (index >= done.length) return action;
     out.set(action.key, done[index]!);
@@ -357,8 +374,11 @@ function plan(options: LanguageModelV4CallOptions): { action: Action; turn: numb
   const tools = new Map<string, LanguageModelV4FunctionTool>();
   for (const tool of options.tools ?? []) if (tool.type === "function") tools.set(tool.name, tool);
   const done = callsSinceLastUser(options.prompt);
-  const turn = options.prompt.filter((message) => message.role === "user").length;
-  return { action: nextAction(tools, done), turn, step: done.length, promptChars: JSON.stringify(options.prompt).length };
+  const users = options.prompt.filter((message) => message.role === "user");
+  const last = users[users.length - 1];
+  const request = last ? last.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
+  const turn = users.length;
+  return { action: nextAction(tools, request, done), turn, step: done.length, promptChars: JSON.stringify(options.prompt).length };
 }
 
 /**

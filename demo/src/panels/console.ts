@@ -35,12 +35,14 @@ export function createConsolePanel(options: { run<T>(source: string, fn: () => P
   const status = byId("console-status");
   const form = byId<HTMLFormElement>("console-form");
   const runButton = byId<HTMLButtonElement>("console-run");
+  const schemaView = byId<HTMLPreElement>("console-schema");
   let tools: ToolSet = {};
 
   const fillExample = async () => {
     const name = select.value;
     const schema = (await toolJsonSchema(tools, name)) as JSONSchema7;
     input.value = JSON.stringify(fitInput(schema, EXAMPLES[name] ?? {}), null, 2);
+    schemaView.textContent = JSON.stringify(schema, null, 2);
     const description = tools[name]?.description;
     const text = typeof description === "string" ? description : "";
     status.textContent = text.split("\n")[0]!.slice(0, 140);
