@@ -346,3 +346,28 @@ describe("gate.fs", () => {
     expect(await fs.readdir("/w-evil")).toEqual([{ name: "secret", type: "file" }]);
   });
 });
+
+import fc from "fast-check";
+
+describe("gate properties (fast-check)", () => {
+  it("whatever the path and symlinks, an admitted path lies under the root, or is outside and flagged", async () => {
+    const name = fc.constantFrom("..", ".", "a", "b", "l1", "l2", "w", "w-evil", "x.txt");
+    const target = fc.constantFrom("/", "/w", "/w/a", "/w-evil", "/etc", "..", "../..", "a", "b/..", "/w/l1", "/w/l2", "/w/a/l1");
+    await fc.assert(
+      fc.asyncProperty(fc.array(name, { maxLength: 8 }), target, target, async (names, first, second) => {
+        const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w-evil/x.txt": "e", "/etc/x.txt": "h" } });
+        await fs.symlink!(first, "/w/l1");
+        await fs.symlink!(second, "/w/a/l2");
+        const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/**" }] } });
+        const checked = await gate.check(names.join("/") || ".", "read");
+        if (!checked.ok) return;
+        if (checked.outside) expect(checked.path.startsWith("/etc/") || checked.path === "/etc").toBe(true);
+        else expect(checked.path === "/w" || checked.path.startsWith("/w/")).toBe(true);
+        // The checked path has no symlink left in it to re-route the call.
+        const real = await fs.realpath(checked.path).catch(() => undefined);
+        if (real !== undefined) expect(real).toBe(checked.path);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

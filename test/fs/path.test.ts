@@ -148,3 +148,47 @@ describe("checkPathInput byte counting", () => {
     expect(checkPathInput("\ud800".repeat(86))).toEqual({ code: "ENAMETOOLONG", reason: "a name in the path is 258 bytes long; the limit is 255 bytes" });
   });
 });
+
+import fc from "fast-check";
+
+describe("resolvePath properties (fast-check)", () => {
+  const name = fc.constantFrom("..", ".", "", "a", "b", "w", "w-evil", "%2e%2e", "data ", "．．", "...");
+  const relative = fc.array(name, { maxLength: 12 }).map((names) => names.join("/"));
+
+  it("always gives an absolute path with no '.', '..', empty or trailing names", () => {
+    fc.assert(
+      fc.property(relative, fc.boolean(), (path, absolute) => {
+        const out = resolvePath("/w", absolute ? `/${path}` : path);
+        expect(out.startsWith("/")).toBe(true);
+        if (out !== "/") expect(out.slice(1).split("/").every((part) => part !== "" && part !== "." && part !== "..")).toBe(true);
+      }),
+    );
+  });
+
+  it("is idempotent and agrees with a reference stack resolver", () => {
+    fc.assert(
+      fc.property(relative, (path) => {
+        const out = resolvePath("/w", path);
+        expect(resolvePath("/", out)).toBe(out);
+        const stack = path.startsWith("/") ? [] : ["w"];
+        for (const part of path.split("/")) {
+          if (part === "" || part === ".") continue;
+          if (part === "..") stack.pop();
+          else stack.push(part);
+        }
+        expect(out).toBe(`/${stack.join("/")}`);
+      }),
+    );
+  });
+
+  it("isWithin never admits a sibling that merely shares a prefix", () => {
+    fc.assert(
+      fc.property(fc.constantFrom("/w", "/w/a", "/"), relative, (root, path) => {
+        const out = resolvePath("/w", path);
+        const within = isWithin(root, out);
+        const reference = root === "/" || out === root || out.split("/").slice(0, root.split("/").length).join("/") === root;
+        expect(within).toBe(reference);
+      }),
+    );
+  });
+});
