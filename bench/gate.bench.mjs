@@ -26,8 +26,10 @@ function median(values) {
 
 async function compare(contenders, { rounds, iterations, warmup }) {
   const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  const entries = Object.entries(contenders);
   for (let round = 0; round < warmup + rounds; round++) {
-    for (const [name, run] of Object.entries(contenders)) {
+    // Alternate the order each round so garbage one contender leaves is not always collected in the other's time.
+    for (const [name, run] of round % 2 === 0 ? entries : [...entries].reverse()) {
       const started = performance.now();
       for (let i = 0; i < iterations; i++) await run(i);
       if (round >= warmup) times[name].push((performance.now() - started) / iterations);
