@@ -21,7 +21,11 @@ function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Time each contender `iterations` times per round, interleaved, for `rounds` rounds after `warmup` rounds. */
+/**
+ * Time each contender `iterations` times per round, back to back, for `rounds` rounds after
+ * `warmup` rounds. Returns the median time per call of each, and `ratio(a, b)`: the median over
+ * rounds of a's time ÷ b's time in the same round (robust to load that drifts between rounds).
+ */
 async function compare(contenders, { rounds, iterations, warmup }) {
   const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
   for (let round = 0; round < warmup + rounds; round++) {
@@ -32,7 +36,9 @@ async function compare(contenders, { rounds, iterations, warmup }) {
       if (round >= warmup) times[name].push(perCall);
     }
   }
-  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  const result = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
+  result.ratio = (a, b) => median(times[a].map((value, i) => value / times[b][i]));
+  return result;
 }
 
 // Deterministic text: lines of words, ~70 characters each.
@@ -54,7 +60,7 @@ function makeText(bytes, seed, needleEvery = 0) {
 }
 
 const ms = (value) => `${value.toFixed(value < 1 ? 3 : 2)} ms`;
-const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
+const times = (value) => `${value.toFixed(2)}×`;
 
 async function benchRead() {
   const text = makeText(MiB, 1);
@@ -159,7 +165,7 @@ async function benchGrep() {
       floor,
       justBash: () => bash.exec("grep -rn 'needle_[0-9]' /w > /dev/null"),
     },
-    { rounds: 5, iterations: 1, warmup: 1 },
+    { rounds: 7, iterations: 1, warmup: 1 },
   );
   return { t, matches: expected, totalBytes };
 }
@@ -171,14 +177,14 @@ export async function run() {
   return `
 | Case | Ours | Raw / floor | Ratio (ours ÷ raw) | Peer | Peer ÷ ours |
 | --- | --- | --- | --- | --- | --- |
-| read 1 MiB text (${read.lines.toLocaleString("en")} lines) | ${ms(read.t.tool)} | memfs \`readFile\` (bytes) ${ms(read.t.raw)} | **${ratio(read.t.tool, read.t.raw)}** | | |
-| read 1 MiB, vs raw text read | ${ms(read.t.tool)} | memfs \`readFile(p, "utf8")\` ${ms(read.t.rawText)} | ${ratio(read.t.tool, read.t.rawText)} | | |
-| read 1 MiB, vs our memory backend's readFile | ${ms(read.t.tool)} | \`memoryFileSystem().readFile\` ${ms(read.t.backend)} | ${ratio(read.t.tool, read.t.backend)} | | |
-| edit 10 MiB, no store (\`createEditTool\`) | ${ms(edit.tool)} | read + decode + indexOf + splice + encode + write ${ms(edit.raw)} | **${ratio(edit.tool, edit.raw)}** | | |
-| edit 10 MiB, read-before-write store (\`createFsTools\`, 2 SHA-256) | ${ms(edit.toolWithStore)} | same raw ${ms(edit.raw)} | ${ratio(edit.toolWithStore, edit.raw)} | | |
-| grep 5,000 files / ${(grep.totalBytes / MiB).toFixed(1)} MiB (${grep.matches.toLocaleString("en")} matching lines) | ${ms(grep.t.tool)} | floor: raw memfs walk, decode, RegExp per file then per line ${ms(grep.t.floor)} | **${ratio(grep.t.tool, grep.t.floor)}** | just-bash \`grep -rn\` on InMemoryFs ${ms(grep.t.justBash)} | ${ratio(grep.t.justBash, grep.t.tool)} faster |
+| read 1 MiB text (${read.lines.toLocaleString("en")} lines) | ${ms(read.t.tool)} | memfs \`readFile\` (bytes) ${ms(read.t.raw)} | **${times(read.t.ratio("tool", "raw"))}** | | |
+| read 1 MiB, vs raw text read | ${ms(read.t.tool)} | memfs \`readFile(p, "utf8")\` ${ms(read.t.rawText)} | ${times(read.t.ratio("tool", "rawText"))} | | |
+| read 1 MiB, vs our memory backend's readFile | ${ms(read.t.tool)} | \`memoryFileSystem().readFile\` ${ms(read.t.backend)} | ${times(read.t.ratio("tool", "backend"))} | | |
+| edit 10 MiB, no store (\`createEditTool\`) | ${ms(edit.tool)} | read + decode + indexOf + splice + encode + write ${ms(edit.raw)} | **${times(edit.ratio("tool", "raw"))}** | | |
+| edit 10 MiB, read-before-write store (\`createFsTools\`, 2 SHA-256) | ${ms(edit.toolWithStore)} | same raw ${ms(edit.raw)} | ${times(edit.ratio("toolWithStore", "raw"))} | | |
+| grep 5,000 files / ${(grep.totalBytes / MiB).toFixed(1)} MiB (${grep.matches.toLocaleString("en")} matching lines) | ${ms(grep.t.tool)} | floor: raw memfs walk, decode, RegExp per file then per line ${ms(grep.t.floor)} | **${times(grep.t.ratio("tool", "floor"))}** | just-bash \`grep -rn\` on InMemoryFs ${ms(grep.t.justBash)} | ${times(grep.t.ratio("justBash", "tool"))} faster |
 
-Targets (issue 2): read and edit ≤ 1.5× raw; grep ≤ 1.5× the floor.
+Ratios are medians over rounds of the per-round ratio (both timed back to back in the same round).\nTargets (issue 2): read and edit ≤ 1.5× raw; grep ≤ 1.5× the floor.
 The read tool returns numbered \`N|text\` lines, so it decodes (strict UTF-8), scans lines and
 builds the output string; the raw read copies bytes. The edit tool also checks the file is text
 (binary sniff, strict UTF-8), counts every match (overlapping) to refuse ambiguity, folds CRLF

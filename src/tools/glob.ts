@@ -14,7 +14,7 @@ import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
-import { compareCodeUnits, createLimiter, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 
 /** Default most paths shown by `glob`: 1,000. */
 export const DEFAULT_MAX_GLOB_RESULTS = 1000;
@@ -125,12 +125,11 @@ export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, Se
       const fs = walkFileSystem(gate, root);
       const found: string[] = [];
       const wanted = literal ? rootInput.slice(rootInput.lastIndexOf("/") + 1) : undefined;
-      const limit = createLimiter(settings.concurrency);
       try {
         await walkFiles({
           fs,
           root: root.path,
-          limit,
+          concurrency: settings.concurrency,
           signal: call?.abortSignal,
           ignoreDirectories: settings.ignoreDirectories,
           enterDirectory: () => wanted === undefined,

@@ -16,9 +16,9 @@ import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from ".
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
-import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8Lenient, formatCount, plural } from "./text.js";
+import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8Lenient, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
-import { compareCodeUnits, createLimiter, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 
 /** Default most matching lines shown: 200. */
 export const DEFAULT_MAX_GREP_MATCHES = 200;
@@ -143,20 +143,19 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
       const rootDisplay = gate.display(root) || ".";
       const fs = walkFileSystem(gate, checked);
       const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
-      const limit = createLimiter(settings.concurrency);
       const hits: FileHits[] = [];
       let searched = 0;
 
       const searchFile = async (path: string): Promise<void> => {
         let bytes: Uint8Array;
         try {
-          bytes = await limit(() => fs.readFile(path));
+          bytes = await fs.readFile(path);
         } catch {
           return; // vanished or unreadable during the walk: not a match
         }
         searched++;
         // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
-        if (bytes.subarray(0, BINARY_SNIFF_BYTES).indexOf(0) >= 0) return;
+        if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
         const text = decodeUtf8Lenient(bytes);
         const found = matchLines(text, scanRe, lineRe, maxLineLength);
         if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
@@ -168,7 +167,7 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
           await walkFiles({
             fs,
             root,
-            limit,
+            concurrency: settings.concurrency,
             signal: call?.abortSignal,
             ignoreDirectories: settings.ignoreDirectories,
             onEntry: (path, relative, entry) => {

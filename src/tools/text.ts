@@ -314,3 +314,28 @@ export function formatCount(value: number): string {
 export function plural(count: number, noun: string): string {
   return `${formatCount(count)} ${noun}${count === 1 ? "" : "s"}`;
 }
+
+/**
+ * True when `bytes[0..limit)` holds a NUL byte. Scans four bytes at a time (a word holds a zero
+ * byte when `(x - 0x01010101) & ~x & 0x80808080` is not 0), several times faster than
+ * `TypedArray.prototype.indexOf` on the short buffers grep looks at.
+ *
+ * @param limit - how many leading bytes to look at (e.g. {@link BINARY_SNIFF_BYTES}).
+ */
+export function hasNulByte(bytes: Uint8Array, limit: number): boolean {
+  const end = Math.min(bytes.length, limit);
+  let i = 0;
+  const head = Math.min(end, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; i < head; i++) if (bytes[i] === 0) return true;
+  const words = (end - i) >> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let w = 0; w < words; w++) {
+      const x = view[w]!;
+      if (((x - 0x01010101) & ~x & 0x80808080) !== 0) return true;
+    }
+    i += words << 2;
+  }
+  for (; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}

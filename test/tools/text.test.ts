@@ -8,6 +8,7 @@ import {
   findInvalidUtf8,
   formatBytes,
   formatCount,
+  hasNulByte,
   plural,
   sniffBinary,
   utf8Length,
@@ -112,5 +113,17 @@ describe("cutting and sizes", () => {
     expect(formatCount(1234567)).toBe("1,234,567");
     expect(plural(1, "line")).toBe("1 line");
     expect(plural(2000, "line")).toBe("2,000 lines");
+  });
+});
+
+describe("hasNulByte", () => {
+  test("agrees with indexOf(0) within the limit, at any alignment", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.nat(5), fc.nat(120), (data, cut, limit) => {
+        const view = data.map((b) => (b % 7 === 0 ? 0 : b)).subarray(Math.min(cut, data.length));
+        expect(hasNulByte(view, limit)).toBe(view.subarray(0, limit).indexOf(0) >= 0);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

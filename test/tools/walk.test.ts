@@ -1,0 +1,56 @@
+import { describe, expect, test } from "vitest";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { FileSystem } from "../../src/fs/types.js";
+import { walkFiles } from "../../src/tools/walk.js";
+
+function tree(): FileSystem {
+  const files: Record<string, string> = {};
+  for (let d = 0; d < 4; d++) for (let f = 0; f < 5; f++) files[`/r/d${d}/sub/f${f}.txt`] = "x";
+  files["/r/.git/HEAD"] = "ref";
+  files["/r/top.txt"] = "t";
+  return memoryFileSystem({ files });
+}
+
+describe("walkFiles", () => {
+  test("visits every entry once, skips ignored directories, keeps at most `concurrency` calls in flight", async () => {
+    const fs = tree();
+    const seen: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    await walkFiles({
+      fs,
+      root: "/r",
+      concurrency: 3,
+      ignoreDirectories: [".git"],
+      onEntry: async (path, relative) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        seen.push(`${path} ${relative}`);
+        inFlight--;
+      },
+    });
+    expect(seen.length).toBe(21);
+    expect(seen.sort()[0]).toBe("/r/d0/sub/f0.txt d0/sub/f0.txt");
+    expect(seen).toContain("/r/top.txt top.txt");
+    expect(most).toBe(3);
+  });
+
+  test("the first error rejects the walk; an abort stops it", async () => {
+    const fs = tree();
+    await expect(walkFiles({ fs, root: "/missing", concurrency: 4, onEntry: () => undefined })).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(
+      walkFiles({
+        fs,
+        root: "/r",
+        concurrency: 2,
+        onEntry: (path) => {
+          if (path.endsWith("f3.txt")) throw new Error("boom");
+        },
+      }),
+    ).rejects.toThrow("boom");
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(walkFiles({ fs, root: "/r", concurrency: 2, signal: controller.signal, onEntry: () => undefined })).rejects.toThrow("stop");
+  });
+});
