@@ -52,7 +52,9 @@ async function open(): Promise<void> {
 
 /** The text of a workspace file as the viewer shows it (one span per line). */
 async function viewerText(path: string): Promise<string> {
+  const renders = await page.evaluate(() => Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0));
   await page.click(`#tree [data-path="${path}"]`);
+  await page.waitForFunction((before) => Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0) > before, renders);
   const code = page.locator(`#viewer .code[data-file="${path}"]`);
   await code.waitFor();
   const lines = await code.locator(".tx").allTextContents();
@@ -387,6 +389,8 @@ describe("playground", () => {
         await page.setChecked("#settings-remember", remember);
         if (provider === "openai") await page.locator("#settings-dialog").screenshot({ path: join(SCREENSHOTS, "settings.png") });
         await page.click("#settings-save");
+        // The dialog's close event (which applies the settings) fires after the click returns.
+        await page.waitForFunction((name) => document.querySelector("#model-name")!.textContent!.startsWith(name), provider);
       };
       await choose("openai", "sk-test-openai", false);
       expect(await page.textContent("#model-name")).toBe("openai · gpt-5-mini");
@@ -409,6 +413,7 @@ describe("playground", () => {
       await page.setChecked("#settings-remember", false);
       await page.selectOption("#settings-provider", "scripted");
       await page.click("#settings-save");
+      await page.waitForFunction(() => document.querySelector("#model-name")!.textContent === "offline scripted");
       await context.unroute(/^https:\/\/api\.(openai|anthropic)\.com\//);
     }
     expect(await page.textContent("#model-name")).toBe("offline scripted");

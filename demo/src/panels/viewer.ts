@@ -79,6 +79,7 @@ export function createViewerPanel(options: { container: HTMLElement; title: HTML
   const changes: ViewerChange[] = [];
   let mode: ViewerMode = "file";
   let openPath: string | undefined;
+  let fileRenders = 0;
   let fileView: HTMLElement = h("div", { class: "empty" }, "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.");
 
   const render = () => {
@@ -115,6 +116,9 @@ export function createViewerPanel(options: { container: HTMLElement; title: HTML
       mode = "file";
       options.onMode(mode);
       render();
+      // Counts file renders, so a caller (or a test) can tell a fresh render from the previous one.
+      fileRenders += 1;
+      options.container.dataset.fileRenders = String(fileRenders);
     },
     addChange(change) {
       changes.push(change);
