@@ -163,44 +163,39 @@ async function measure({ scenario, kind, count = 1000, inFlight = 1, rounds = 50
     if (data.byteLength !== bytes) throw new Error(`read ${data.byteLength} bytes`);
     return elapsed;
   }
-  if (scenario === "tools") {
-    // The tools' bulk work over `count` files: list, glob and grep (their own bounded concurrency).
-    const { createGrepTool } = await import("/dist/tools/grep.js");
-    const { createListTool } = await import("/dist/tools/list.js");
-    const { createGlobTool } = await import("/dist/tools/glob.js");
-    const fs = kind === "memory" ? backend("memory") : backend(kind);
+  if (scenario === "grep" || scenario === "glob") {
+    // A tool's bulk work over `count` files, with the tool's own bounded concurrency.
+    const text = (index) => new TextEncoder().encode(`line ${index}\nneedle ${index}\n`);
+    let fs;
     if (kind === "memory") {
-      for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`));
+      fs = backend("memory");
+      for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, text(index));
     } else {
       await wipe(root);
       const dir = await originDir(`${root}/files`);
-      await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`)));
+      await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, text(index)));
+      if (kind !== "raw") fs = backend(kind);
+    }
+    if (kind === "raw") {
+      // The floor: list the directory, and for grep read every file, 32 in flight.
+      const dir = await originDir(`${root}/files`);
+      const started = performance.now();
+      const names = [];
+      for await (const [name, handle] of dir.entries()) if (handle.kind === "file") names.push(name);
+      if (scenario === "grep") await pool(names.length, 32, (index) => rawOps.read(dir, names[index]));
+      return performance.now() - started;
     }
     const options = { fs, cwd: "/", allowedRoots: ["/"] };
-    const grep = createGrepTool({ ...options, maxMatches: 10 });
-    const list = createListTool(options);
-    const glob = createGlobTool(options);
+    const tool =
+      scenario === "grep"
+        ? (await import("/dist/tools/grep.js")).createGrepTool({ ...options, maxMatches: 10 })
+        : (await import("/dist/tools/glob.js")).createGlobTool(options);
+    const input = scenario === "grep" ? { pattern: "needle 99\\b", path: "/files" } : { pattern: "files/*.txt" };
     const started = performance.now();
-    const results = [
-      await grep.execute({ pattern: "needle 99\\b", path: "/files" }),
-      await list.execute({ path: "/files" }),
-      await glob.execute({ pattern: "files/*.txt" }),
-    ];
+    const result = await tool.execute(input);
     const elapsed = performance.now() - started;
-    const failed = results.find((result) => result.ok !== true);
-    if (failed !== undefined) throw new Error(`tool failed: ${JSON.stringify(failed.error ?? failed).slice(0, 400)}`);
+    if (result.ok !== true) throw new Error(`${scenario} failed: ${JSON.stringify(result.error ?? result).slice(0, 400)}`);
     return elapsed;
-  }
-  if (scenario === "tools-raw") {
-    // The floor for the tools' bulk work: the same 1,000 files read raw with 32 in flight, plus one listing.
-    await wipe(root);
-    const dir = await originDir(`${root}/files`);
-    await pool(count, 32, (index) => rawOps.write(dir, `f${index}.txt`, new TextEncoder().encode(`line ${index}\nneedle ${index}\n`)));
-    const started = performance.now();
-    const names = [];
-    for await (const name of dir.keys()) names.push(name);
-    await pool(names.length, 32, (index) => rawOps.read(dir, names[index]));
-    return performance.now() - started;
   }
   throw new Error(`unknown scenario ${scenario}`);
 }

@@ -22,6 +22,13 @@ export interface OpfsFileIo {
   write(handle: FileSystemFileHandle, data: Uint8Array, path: string): Promise<void>;
   /** Size in bytes and modification time in milliseconds since the epoch. */
   stat(handle: FileSystemFileHandle, path: string): Promise<{ size: number; mtimeMs: number }>;
+  /**
+   * Fast path: the bytes of `path` if a handle to it is already open (no lookup needed: an open
+   * sync access handle keeps the file from being removed or moved by anyone else), else `undefined`.
+   */
+  readOpen?(path: string): Uint8Array | undefined;
+  /** Fast path: replace the bytes of `path` if a handle to it is open; `false` when none is. */
+  writeOpen?(path: string, data: Uint8Array): boolean;
   /** Close whatever is held open at `path` or below it (before a remove or a move). */
   release(path: string): Promise<void>;
   /** Close everything. */
@@ -265,6 +272,8 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     async readFile(path) {
       const parts = pathParts(path);
       try {
+        const open = io.readOpen?.(joinParts(parts));
+        if (open !== undefined) return open;
         return await fresh(async () => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
           const parent = await dir(parts, parts.length - 1, false);
@@ -284,6 +293,14 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     async writeFile(path, data) {
       const parts = pathParts(path);
       try {
+        try {
+          if (io.writeOpen?.(joinParts(parts), data) === true) return;
+        } catch (error) {
+          if (isDomError(error, "QuotaExceededError")) {
+            throw toFsError(error, { syscall: "open", path, detail: await quotaDetail(data.byteLength) });
+          }
+          throw error;
+        }
         await fresh(async () => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
           const parent = await dir(parts, parts.length - 1, true);
@@ -449,6 +466,8 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
             await io.release(toPath);
             await toParent.removeEntry(toName, { recursive: true }).catch(() => undefined);
             forget(toPath);
+            // Put back the empty directory the rename was to replace.
+            if (existing?.kind === "directory") await toParent.getDirectoryHandle(toName, { create: true }).catch(() => undefined);
             throw error;
           }
           await io.release(fromPath);

@@ -48,12 +48,44 @@ interface Open {
   lastUsedMs: number;
 }
 
+function readAll(held: Open): Uint8Array {
+  held.lastUsedMs = Date.now();
+  const { access } = held;
+  const size = access.getSize();
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  while (offset < size) {
+    const read = access.read(bytes.subarray(offset), { at: offset });
+    if (read === 0) break;
+    offset += read;
+  }
+  return offset === size ? bytes : bytes.slice(0, offset);
+}
+
+function writeAll(held: Open, data: Uint8Array): void {
+  held.lastUsedMs = Date.now();
+  const { access } = held;
+  const oldSize = access.getSize();
+  // Grow first: a quota error here leaves the old bytes untouched.
+  if (data.byteLength > oldSize) access.truncate(data.byteLength);
+  let offset = 0;
+  while (offset < data.byteLength) {
+    offset += access.write(data.subarray(offset), { at: offset });
+  }
+  if (data.byteLength < oldSize) access.truncate(data.byteLength);
+  // No flush() per write: it is an fsync (milliseconds each). The bytes are in the file
+  // already; close() (idle, release, or the file system's close()) flushes them.
+  held.mtimeMs = Date.now();
+}
+
 /**
  * The Worker {@link OpfsFileIo}. Only usable where `createSyncAccessHandle` exists (dedicated
  * Workers).
  *
  * Writes keep the previous content on a quota error: the file is grown first (which fails
- * before anything changes), then written in place, then truncated.
+ * before anything changes), then written in place, then truncated. Writes are not fsynced one
+ * by one: a handle is flushed when it closes (after `idleMs`, before a remove or move, or on
+ * `close()`), so an operating-system crash may lose the writes of that last second.
  *
  * @param options - idle time and handle count.
  */
@@ -61,12 +93,15 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
   const idleMs = options.idleMs ?? DEFAULT_SYNC_HANDLE_IDLE_MS;
   const maxHandles = options.maxHandles ?? DEFAULT_MAX_SYNC_HANDLES;
   const open = new Map<string, Promise<Open>>();
+  /** The handles of `open` that finished opening, for the synchronous fast path. */
+  const settled = new Map<string, Open>();
   let sweepTimer: ReturnType<typeof setTimeout> | undefined;
 
   function closeOne(path: string): Promise<void> {
     const entry = open.get(path);
     if (entry === undefined) return Promise.resolve();
     open.delete(path);
+    settled.delete(path);
     return entry.then(
       (held) => held.access.close(),
       () => undefined,
@@ -108,9 +143,11 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
       }
       entry = open.get(path);
       if (entry === undefined) {
-        const opening: Promise<Open> = (handle as SyncCapableFileHandle)
-          .createSyncAccessHandle()
-          .then((access): Open => ({ access, mtimeMs: undefined, lastUsedMs: Date.now() }));
+        const opening: Promise<Open> = (handle as SyncCapableFileHandle).createSyncAccessHandle().then((access): Open => {
+          const held: Open = { access, mtimeMs: undefined, lastUsedMs: Date.now() };
+          if (open.get(path) === opening) settled.set(path, held);
+          return held;
+        });
         open.set(path, opening);
         opening.catch(() => {
           if (open.get(path) === opening) open.delete(path);
@@ -127,30 +164,20 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
   return {
     syncAccess: true,
     async read(handle, path) {
-      const { access } = await acquire(handle, path);
-      const size = access.getSize();
-      const bytes = new Uint8Array(size);
-      let offset = 0;
-      while (offset < size) {
-        const read = access.read(bytes.subarray(offset), { at: offset });
-        if (read === 0) break;
-        offset += read;
-      }
-      return offset === size ? bytes : bytes.slice(0, offset);
+      return readAll(await acquire(handle, path));
     },
     async write(handle, data, path) {
-      const held = await acquire(handle, path);
-      const { access } = held;
-      const oldSize = access.getSize();
-      // Grow first: a quota error here leaves the old bytes untouched.
-      if (data.byteLength > oldSize) access.truncate(data.byteLength);
-      let offset = 0;
-      while (offset < data.byteLength) {
-        offset += access.write(data.subarray(offset), { at: offset });
-      }
-      if (data.byteLength < oldSize) access.truncate(data.byteLength);
-      access.flush();
-      held.mtimeMs = Date.now();
+      writeAll(await acquire(handle, path), data);
+    },
+    readOpen(path) {
+      const held = settled.get(path);
+      return held === undefined ? undefined : readAll(held);
+    },
+    writeOpen(path, data) {
+      const held = settled.get(path);
+      if (held === undefined) return false;
+      writeAll(held, data);
+      return true;
     },
     async stat(handle, path) {
       const entry = open.get(path);

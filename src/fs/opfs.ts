@@ -1,8 +1,32 @@
 /**
- * The Origin Private File System backend: `opfsFileSystem()` on the main thread (async handles,
- * writes through `createWritable`), or with `worker` in a dedicated Worker (sync access handles
- * kept open across calls) behind the same {@link FileSystem} interface. Also `isOpfsSupported()`
- * and `webLocks()` for cross-tab locking.
+ * `better-fs-tools/opfs`: the Origin Private File System backend. `opfsFileSystem()` runs on the
+ * main thread (async handles, writes through `createWritable`); with `worker` the same calls run
+ * in a dedicated Worker through sync access handles kept open across calls, about 10× faster
+ * for read-modify-write loops, behind the same {@link FileSystem} interface. Also
+ * `isOpfsSupported()` and `webLocks()` (cross-tab `Locks` for the tools).
+ *
+ * ```ts
+ * import { isOpfsSupported, opfsFileSystem, webLocks } from "better-fs-tools/opfs";
+ * import { idbFileSystem } from "better-fs-tools/idb";
+ *
+ * const fs = (await isOpfsSupported())
+ *   ? opfsFileSystem({ root: "/workspaces/demo", worker: true })
+ *   : idbFileSystem({ name: "workspaces-demo" });
+ * const tools = createFsTools({ fs, locks: webLocks({ prefix: "demo:" }) });
+ * ```
+ *
+ * - Workspaces: each `root` is a directory under the origin's OPFS root, created on first call.
+ * - `worker: true` starts `new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" })`,
+ *   which Vite and other bundlers that understand that pattern emit as a Worker chunk. Elsewhere,
+ *   load `better-fs-tools/opfs-worker` in a Worker yourself and pass it as `worker`.
+ * - Several tabs: writes are atomic per file; use `webLocks()` as the tools' `locks` so two tabs
+ *   never interleave a read-modify-write. A Worker holds its files' sync access handles for
+ *   {@link DEFAULT_SYNC_HANDLE_IDLE_MS} after last use; other tabs wait up to `busyTimeoutMs`.
+ * - Not available (opaque origins, some private modes, old browsers): creation throws, or the
+ *   first call rejects, with `ENOTSUP` naming the fallback, `idbFileSystem` from `better-fs-tools/idb`.
+ * - Limits: no symlinks; directories have `mtimeMs` 0; names with `\` are refused (`EINVAL`);
+ *   a crash during a Worker write may leave that one file partly written (the main-thread path
+ *   replaces files atomically).
  *
  * @module
  */
