@@ -164,6 +164,7 @@ describe("playground", () => {
     ]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
+    await page.screenshot({ path: join(SCREENSHOTS, "page.png") });
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
@@ -463,6 +464,5 @@ describe("playground", () => {
     expect(await viewerText("persisted/idb.md")).toBe("saved in IndexedDB\n");
     await page.selectOption("#backend", "memory");
     await page.waitForSelector("body[data-ready=true][data-backend=memory]");
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png") });
   });
 });

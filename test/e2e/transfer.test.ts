@@ -4,7 +4,7 @@
  */
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { exportZip, importEntries, inputFolderEntries, safeRelativePath, zipEntries, type TransferProgress } from "../../demo/src/workspace/transfer.js";
+import { exportZip, importEntries, inputFolderEntries, safeRelativePath, TRANSFER_CONCURRENCY, zipEntries, type TransferProgress } from "../../demo/src/workspace/transfer.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import { createGate } from "../../src/index.js";
 
@@ -40,19 +40,31 @@ describe("transfer", () => {
     expect(progress.at(-1)).toEqual({ filesDone: 4, filesTotal: 4, bytesDone: 262, bytesTotal: 262 });
   });
 
-  it("stops at the next file when cancelled, with an AbortError", async () => {
+  it("when cancelled, starts no new file, lets the writes in flight finish, and rejects with an AbortError", async () => {
     const fs = memoryFileSystem();
     const files: Record<string, Uint8Array> = {};
-    for (let index = 0; index < 50; index += 1) files[`f${String(index).padStart(2, "0")}.txt`] = strToU8("x");
+    for (let index = 0; index < 200; index += 1) files[`f${String(index).padStart(3, "0")}.txt`] = strToU8("x");
     const controller = new AbortController();
-    const run = importEntries(fs, ROOT, zipEntries(zipSync(files)), {
+    const started: string[] = [];
+    const startedAfterAbort: string[] = [];
+    const entries = zipEntries(zipSync(files)).map((entry) => ({
+      ...entry,
+      read: () => {
+        (controller.signal.aborted ? startedAfterAbort : started).push(entry.path);
+        return entry.read();
+      },
+    }));
+    const run = importEntries(fs, ROOT, entries, {
       signal: controller.signal,
       onProgress: (step) => {
         if (step.filesDone === 5) controller.abort();
       },
     });
     await expect(run).rejects.toMatchObject({ name: "AbortError", message: "The transfer was cancelled" });
-    expect((await fs.readdir(ROOT)).map((entry) => entry.name).sort()).toEqual(["f00.txt", "f01.txt", "f02.txt", "f03.txt", "f04.txt"]);
+    expect(startedAfterAbort).toEqual([]);
+    expect((await fs.readdir(ROOT)).map((entry) => entry.name).sort()).toEqual(started.sort());
+    expect(started.length).toBeGreaterThanOrEqual(5);
+    expect(started.length).toBeLessThanOrEqual(5 + TRANSFER_CONCURRENCY);
   });
 
   it("folder entries drop the chosen folder's name, .git and node_modules", async () => {

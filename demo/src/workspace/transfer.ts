@@ -42,8 +42,12 @@ export interface ImportSummary {
 export const SKIPPED_FOLDERS: readonly string[] = [".git", "node_modules"];
 /** Bytes decompressed per batch when importing a zip, before yielding to the page. */
 const ZIP_BATCH_BYTES = 2 * 1024 * 1024;
-/** Concurrent backend calls when walking the workspace. */
-const WALK_CONCURRENCY = 16;
+/**
+ * Backend calls in flight during bulk work (walks, imports, exports). OPFS is 2.5-4x faster with
+ * many calls in flight than one at a time (see design.md); memory does not mind.
+ */
+export const TRANSFER_CONCURRENCY = 16;
+const WALK_CONCURRENCY = TRANSFER_CONCURRENCY;
 
 function abortError(): DOMException {
   return new DOMException("The transfer was cancelled", "AbortError");
@@ -102,19 +106,25 @@ export async function exportZip(fs: FileSystem, root: string, options: TransferO
   });
   let bytesDone = 0;
   options.onProgress?.({ filesDone: 0, filesTotal: files.length, bytesDone, bytesTotal });
-  for (const [index, file] of files.entries()) {
+  let filesDone = 0;
+  for (let start = 0; start < files.length; start += TRANSFER_CONCURRENCY) {
     if (options.signal?.aborted) {
       zip.terminate();
       throw abortError();
     }
-    const data = await fs.readFile(file.path);
-    const entry = new ZipDeflate(file.path.slice(root.length + 1), { level: 6 });
-    zip.add(entry);
-    entry.push(data, true);
-    if (failure) throw failure;
-    bytesDone += data.byteLength;
-    options.onProgress?.({ filesDone: index + 1, filesTotal: files.length, bytesDone, bytesTotal });
-    if (index % 20 === 19) await yieldToPage();
+    const group = files.slice(start, start + TRANSFER_CONCURRENCY);
+    const contents = await Promise.all(group.map((file) => fs.readFile(file.path)));
+    for (const [index, file] of group.entries()) {
+      const data = contents[index]!;
+      const entry = new ZipDeflate(file.path.slice(root.length + 1), { level: 6 });
+      zip.add(entry);
+      entry.push(data, true);
+      if (failure) throw failure;
+      filesDone += 1;
+      bytesDone += data.byteLength;
+      options.onProgress?.({ filesDone, filesTotal: files.length, bytesDone, bytesTotal });
+    }
+    await yieldToPage();
   }
   zip.end();
   if (failure) throw failure;
@@ -148,16 +158,20 @@ export function zipEntries(zip: Uint8Array): ImportEntry[] {
     batchOf.set(info.name, batch);
     batchBytes += info.originalSize;
   }
-  let loaded: { batch: number; files: Record<string, Uint8Array> } | undefined;
+  // Imports read entries in order with a few in flight, so at most two batches are in use at once.
+  const loaded = new Map<number, Record<string, Uint8Array>>();
   return infos.map((info) => ({
     path: info.name,
     size: info.originalSize,
     async read() {
       const wanted = batchOf.get(info.name)!;
-      if (loaded?.batch !== wanted) {
-        loaded = { batch: wanted, files: unzipSync(zip, { filter: (file) => batchOf.get(file.name) === wanted }) };
+      let files = loaded.get(wanted);
+      if (files === undefined) {
+        files = unzipSync(zip, { filter: (file) => batchOf.get(file.name) === wanted });
+        loaded.set(wanted, files);
+        for (const key of loaded.keys()) if (key < wanted - 1) loaded.delete(key);
       }
-      return loaded.files[info.name] ?? new Uint8Array(0);
+      return files[info.name] ?? new Uint8Array(0);
     },
   }));
 }
@@ -200,28 +214,33 @@ export async function handleFolderEntries(handle: DirectoryHandleLike, signal?: 
 }
 
 /**
- * Write `entries` under `root`. Unsafe names are skipped and listed in the summary.
+ * Write `entries` under `root`, {@link TRANSFER_CONCURRENCY} at a time. Unsafe names are skipped
+ * and listed in the summary (in the order met).
  *
- * @throws DOMException `AbortError` when `signal` aborts (files written so far stay).
+ * @throws DOMException `AbortError` when `signal` aborts: no new file starts, the writes in flight
+ *   finish, and files written so far stay.
  */
 export async function importEntries(fs: FileSystem, root: string, entries: readonly ImportEntry[], options: TransferOptions = {}): Promise<ImportSummary> {
   const bytesTotal = entries.reduce((sum, entry) => sum + entry.size, 0);
   const skipped: string[] = [];
   let bytesDone = 0;
   let filesDone = 0;
+  let next = 0;
   options.onProgress?.({ filesDone, filesTotal: entries.length, bytesDone, bytesTotal });
-  for (const entry of entries) {
-    if (options.signal?.aborted) throw abortError();
-    const relative = safeRelativePath(entry.path);
-    if (relative === undefined) {
-      skipped.push(`${entry.path}: unsafe name`);
-    } else {
-      await fs.writeFile(`${root}/${relative}`, await entry.read());
+  // A few writes in flight; each worker takes the next entry until none is left or the signal aborts.
+  const worker = async () => {
+    while (next < entries.length && !options.signal?.aborted) {
+      const entry = entries[next++]!;
+      const relative = safeRelativePath(entry.path);
+      if (relative === undefined) skipped.push(`${entry.path}: unsafe name`);
+      else await fs.writeFile(`${root}/${relative}`, await entry.read());
+      filesDone += 1;
+      bytesDone += entry.size;
+      options.onProgress?.({ filesDone, filesTotal: entries.length, bytesDone, bytesTotal });
+      if (filesDone % 10 === 0) await yieldToPage();
     }
-    filesDone += 1;
-    bytesDone += entry.size;
-    options.onProgress?.({ filesDone, filesTotal: entries.length, bytesDone, bytesTotal });
-    if (filesDone % 10 === 0) await yieldToPage();
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(TRANSFER_CONCURRENCY, entries.length) }, worker));
+  if (options.signal?.aborted) throw abortError();
   return { files: filesDone - skipped.length, bytes: bytesDone, skipped };
 }
