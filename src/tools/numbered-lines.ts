@@ -5,6 +5,8 @@
  * @module
  */
 
+import { decodeAscii } from "./text.js";
+
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Bytes of the prefixes `1|`, `2|`, ... `count|`. */
@@ -21,9 +23,9 @@ function prefixBytes(count: number): number {
  * Positions of every `\n` in `bytes[start..]`, scanning four bytes at a time (a word holds a
  * newline when `x ^ 0x0a0a0a0a` has a zero byte); `TypedArray.indexOf` is a slow call per line.
  *
- * @returns the positions (in `bytes`) and how many there are.
+ * @returns the positions (in `bytes`), how many there are, and whether every byte from `start` is ASCII.
  */
-export function findNewlines(bytes: Uint8Array, start: number): { positions: Int32Array; count: number } {
+export function findNewlines(bytes: Uint8Array, start: number): { positions: Int32Array; count: number; ascii: boolean } {
   let positions = new Int32Array(Math.max(64, (bytes.length - start) >> 5));
   let count = 0;
   const push = (at: number): void => {
@@ -38,12 +40,17 @@ export function findNewlines(bytes: Uint8Array, start: number): { positions: Int
   let i = start;
   const misaligned = (bytes.byteOffset + i) & 3;
   const head = Math.min(length, i + ((4 - misaligned) & 3));
-  for (; i < head; i++) if (bytes[i] === 10) push(i);
+  let high = 0;
+  for (; i < head; i++) {
+    high |= bytes[i]!;
+    if (bytes[i] === 10) push(i);
+  }
   const words = (length - i) >> 2;
   if (words > 0) {
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    const view = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
     for (let w = 0; w < words; w++) {
       const x = view[w]! ^ 0x0a0a0a0a;
+      high |= x;
       if (((x - 0x01010101) & ~x & 0x80808080) !== 0) {
         const at = i + (w << 2);
         if (bytes[at] === 10) push(at);
@@ -54,8 +61,11 @@ export function findNewlines(bytes: Uint8Array, start: number): { positions: Int
     }
     i += words << 2;
   }
-  for (; i < length; i++) if (bytes[i] === 10) push(i);
-  return { positions, count };
+  for (; i < length; i++) {
+    high |= bytes[i]!;
+    if (bytes[i] === 10) push(i);
+  }
+  return { positions, count, ascii: (high & 0x80808080) === 0 };
 }
 
 /**
@@ -75,7 +85,7 @@ export function findNewlines(bytes: Uint8Array, start: number): { positions: Int
 export function numberLines(bytes: Uint8Array, start: number, maxLineBytes: number): { text: string; lines: number } | undefined {
   const end = bytes.length;
   if (start >= end) return undefined;
-  const { positions, count } = findNewlines(bytes, start);
+  const { positions, count, ascii } = findNewlines(bytes, start);
   const trailingNewline = bytes[end - 1] === 10;
   const lines = trailingNewline ? count : count + 1;
   const shift = prefixBytes(lines);
@@ -107,6 +117,7 @@ export function numberLines(bytes: Uint8Array, start: number, maxLineBytes: numb
     if (n < lines) out[write++] = 10;
     lineStart = lineEnd + 1;
   }
+  if (ascii) return { text: decodeAscii(out.subarray(0, write)), lines };
   try {
     return { text: strictDecoder.decode(out.subarray(0, write)), lines };
   } catch {

@@ -65,6 +65,26 @@ export function decodeUtf8(bytes: Uint8Array): DecodedText {
   }
 }
 
+/** Node's `Buffer`, found as a global (never imported), when running on Node. */
+interface AsciiDecodingBuffer {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: "ascii"): string };
+}
+const nodeBuffer: AsciiDecodingBuffer | undefined = (() => {
+  const scope = globalThis as { Buffer?: AsciiDecodingBuffer; process?: { versions?: { node?: string } } };
+  // Only Node's own Buffer: a browser polyfill decodes byte by byte, slower than TextDecoder.
+  return typeof scope.process?.versions?.node === "string" && typeof scope.Buffer?.from === "function" ? scope.Buffer : undefined;
+})();
+
+/**
+ * Decode bytes known to be ASCII (every byte < 0x80), for which UTF-8 decoding is the identity.
+ * On Node this uses Buffer's native ASCII copy (about 8× faster there than `TextDecoder`);
+ * elsewhere, `TextDecoder`.
+ */
+export function decodeAscii(bytes: Uint8Array): string {
+  if (nodeBuffer !== undefined) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("ascii");
+  return lenientDecoder.decode(bytes);
+}
+
 /** Decode UTF-8 leniently (invalid bytes become U+FFFD); for searching, never for editing. */
 export function decodeUtf8Lenient(bytes: Uint8Array): string {
   return lenientDecoder.decode(hasUtf8Bom(bytes) ? bytes.subarray(3) : bytes);
@@ -329,7 +349,7 @@ export function hasNulByte(bytes: Uint8Array, limit: number): boolean {
   for (; i < head; i++) if (bytes[i] === 0) return true;
   const words = (end - i) >> 2;
   if (words > 0) {
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    const view = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
     for (let w = 0; w < words; w++) {
       const x = view[w]!;
       if (((x - 0x01010101) & ~x & 0x80808080) !== 0) return true;
