@@ -135,7 +135,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         }
         if (newDigest !== undefined) await recordSeen(ctx, path, await newDigest);
         const lines = [...new Set(outcome.lines)];
-        const where = lines.length === 1 ? `at line ${formatCount(lines[0]!)}` : `at lines ${listLines(lines)}`;
+        const where = lines.length === 1 ? `at line ${lines[0]}` : `at lines ${listLines(lines)}`;
         const count = outcome.lines.length;
         return {
           kind: "mutation",
@@ -150,7 +150,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
 
 /** `2, 5, 9`, or the first {@link MAX_LISTED_LINES} and `and N more`. */
 function listLines(lines: readonly number[]): string {
-  const shown = lines.slice(0, MAX_LISTED_LINES).map(formatCount).join(", ");
+  const shown = lines.slice(0, MAX_LISTED_LINES).join(", ");
   return lines.length > MAX_LISTED_LINES ? `${shown} and ${formatCount(lines.length - MAX_LISTED_LINES)} more` : shown;
 }
 

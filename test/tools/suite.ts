@@ -529,6 +529,26 @@ export function testEditTool(createFs: CreateFs): void {
       expect(await readText(fs, "/w/c.txt")).toBe("FIRST\nSECOND\n");
     });
 
+    test("many matches: the first ten lines are listed, then how many more", async () => {
+      const { tools } = await editSetup({ "/w/m.txt": "x = 1\n".repeat(12) });
+      expect(text(await tools.edit.execute({ path: "m.txt", oldText: "x = 1", newText: "x = 2" }))).toBe(
+        "oldText occurs 12 times in m.txt (at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more); it must occur exactly once. Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+      );
+    });
+
+    test("a ranged read is enough to edit", async () => {
+      const { tools } = await setup(createFs, { "/w/r.txt": "a\nb\nc\n" });
+      await tools.read.execute({ path: "r.txt", offset: 3, limit: 1 });
+      expect(text(await tools.edit.execute({ path: "r.txt", oldText: "a", newText: "A" }))).toBe("replaced 1 occurrence in r.txt at line 1");
+    });
+
+    test("outside the workspace, edit and write are refused and nothing changes", async () => {
+      const { fs, tools } = await setup(createFs, { "/outside.txt": "keep" });
+      expect((await tools.edit.execute({ path: "/outside.txt", oldText: "keep", newText: "lost" })).error?.code).toBe("EDENIED");
+      expect((await tools.write.execute({ path: "../outside.txt", content: "lost" })).error?.code).toBe("EDENIED");
+      expect(await readText(fs, "/outside.txt")).toBe("keep");
+    });
+
     test("a missing file suggests write", async () => {
       const { tools } = await setup(createFs);
       expect(text(await tools.edit.execute({ path: "new.txt", oldText: "a", newText: "b" }))).toBe(
@@ -608,6 +628,11 @@ export function testGlobTool(createFs: CreateFs): void {
       const none = await tools.glob.execute({ pattern: "**/*.py" });
       expect({ ok: none.ok, count: none.count, text: text(none) }).toEqual({ ok: true, count: 0, text: "No files match **/*.py under .." });
       expect(text(await tools.glob.execute({ pattern: "nowhere/**/*.ts" }))).toBe("No files match nowhere/**/*.ts under ..");
+    });
+
+    test("an absolute pattern", async () => {
+      const { tools } = await setup(createFs, files);
+      expect(text(await tools.glob.execute({ pattern: "/w/src/*.ts" }))).toBe("src/a.ts");
     });
 
     test("capped with a count", async () => {
