@@ -17,6 +17,7 @@ export type FsErrorCode =
   | "EPERM"
   | "EINVAL"
   | "ENOSPC"
+  | "EFBIG"
   | "ELOOP"
   | "ENAMETOOLONG"
   | "EROFS"
@@ -36,6 +37,7 @@ export const FS_ERROR_DESCRIPTIONS: Readonly<Record<FsErrorCode, string>> = Obje
   EPERM: "operation not permitted",
   EINVAL: "invalid argument",
   ENOSPC: "no space left on device",
+  EFBIG: "file too large",
   ELOOP: "too many symbolic links encountered",
   ENAMETOOLONG: "name too long",
   EROFS: "read-only file system",

@@ -37,7 +37,7 @@ export interface Workspace {
   /**
    * The file as UTF-8 text (a leading BOM is dropped).
    * @throws FsError `ENOENT` (also while the root does not exist), `EISDIR`, `EACCES` when the
-   *   gate refuses, `EINVAL` over `maxBytes` or for content that is not valid UTF-8.
+   *   gate refuses, `EFBIG` over `maxBytes`, `EINVAL` for content that is not valid UTF-8.
    */
   readFile(path: string, options?: WorkspaceReadOptions): Promise<string>;
   /** The file's bytes; errors as {@link Workspace.readFile} bar the UTF-8 check. */
@@ -124,11 +124,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       () => 0, // readFile below reports what is wrong
     );
     if (size > maxBytes) {
-      throw new FsError("EINVAL", { syscall: "open", path, detail: `the file is ${size} bytes, over maxBytes ${maxBytes}` });
+      throw new FsError("EFBIG", { syscall: "open", path, detail: `the file is ${size} bytes, over maxBytes ${maxBytes}` });
     }
     const data = await gate.backend.readFile(checked.path);
     if (data.byteLength > maxBytes) {
-      throw new FsError("EINVAL", { syscall: "open", path, detail: `the file is ${data.byteLength} bytes, over maxBytes ${maxBytes}` });
+      throw new FsError("EFBIG", { syscall: "open", path, detail: `the file is ${data.byteLength} bytes, over maxBytes ${maxBytes}` });
     }
     return data;
   }

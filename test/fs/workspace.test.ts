@@ -60,7 +60,7 @@ describe("createWorkspace", () => {
     const workspace = createWorkspace({ fs: memoryFileSystem({ files: { "/w/a.txt": "0123456789", "/w/bad": new Uint8Array([0xc3, 0x28]) } }), root: "/w" });
     expect(await workspace.readFile("a.txt", { maxBytes: 10 })).toBe("0123456789");
     expect(await message(workspace.readFile("a.txt", { maxBytes: 9 }))).toBe(
-      "EINVAL EINVAL: invalid argument, open 'a.txt' (the file is 10 bytes, over maxBytes 9)",
+      "EFBIG EFBIG: file too large, open 'a.txt' (the file is 10 bytes, over maxBytes 9)",
     );
     expect(await message(workspace.readFile("bad"))).toBe(
       "EINVAL EINVAL: invalid argument, open 'bad' (the file is not valid UTF-8; use readBinaryFile)",
