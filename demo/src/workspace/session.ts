@@ -65,7 +65,7 @@ const nothing = async (): Promise<void> => {};
 
 async function createBackend(kind: BackendKind): Promise<Backend> {
   if (kind === "opfs") {
-    const fs = opfsFileSystem({ root: OPFS_ROOT });
+    const fs = opfsFileSystem({ root: OPFS_ROOT, worker: true });
     return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {
