@@ -8,18 +8,19 @@
 import type { Access, ApprovalRequest, PermissionOptions } from "../fs/gate.js";
 import { createContextResolver, type ToolContextOptions } from "../tools/context.js";
 import type { ToolCall } from "../tools/tool.js";
+import { parsePatch } from "../tools/apply-patch-parser.js";
 
 /** A path or command a core input touches, as the gate is asked about it. */
 export type ApprovalTarget =
   | { readonly path: string; readonly access: Access }
   | { readonly command: string };
 
-const PATCH_PATH_LINE = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm;
-
 /**
  * The paths or command a core input touches: `path` (read → read access, other tools → write),
- * the file headers of a `patch` (`*** Add File:`, `*** Update File:`, `*** Delete File:`,
- * `*** Move to:`), or a bash `command` (and its `cwd`, listed).
+ * the file paths of a `patch` as the `apply_patch` parser reads them (`*** Add File:`,
+ * `*** Update File:`, `*** Delete File:`, `*** Move to:`, indented or not, heredoc wrapper
+ * included), or a bash `command` (and its `cwd`, listed). A patch that does not parse names no
+ * path: `apply_patch` refuses it before touching any file.
  *
  * @param toolName - the core tool's name (`read`, `write`, `edit`, `apply_patch`, `bash`, ...).
  * @param input - the core input (after `signature.toInput`).
@@ -33,15 +34,27 @@ export function approvalTargets(toolName: string, input: unknown): ApprovalTarge
   if (typeof record["path"] === "string") targets.push({ path: record["path"], access });
   for (const key of ["patch", "input"]) {
     const patch = record[key];
-    if (typeof patch === "string") {
-      for (const match of patch.matchAll(PATCH_PATH_LINE)) targets.push({ path: (match[1] as string).trim(), access: "write" });
-    }
+    if (typeof patch === "string") targets.push(...patchTargets(patch));
   }
   if (typeof record["command"] === "string") {
     if (typeof record["cwd"] === "string") targets.push({ path: record["cwd"], access: "list" });
     targets.push({ command: record["command"] });
   }
   return targets;
+}
+
+/** The paths a patch writes, in patch order (a move names its source, then its destination). */
+function patchTargets(patch: string): ApprovalTarget[] {
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return [];
+  return parsed.operations.flatMap((operation): ApprovalTarget[] =>
+    operation.type === "update" && operation.moveTo !== undefined
+      ? [
+          { path: operation.path, access: "write" },
+          { path: operation.moveTo, access: "write" },
+        ]
+      : [{ path: operation.path, access: "write" }],
+  );
 }
 
 /**

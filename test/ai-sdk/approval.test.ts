@@ -128,6 +128,30 @@ describe("needsApproval wired to the gate", () => {
     expect(approvalTargets("bash", { command: "ls", cwd: "/o" })).toStrictEqual([{ path: "/o", access: "list" }, { command: "ls" }]);
     expect(approvalTargets("read", "x")).toStrictEqual([]);
   });
+
+  test("approvalTargets: patch paths as the apply_patch parser reads them (indented headers, heredoc), none for a patch that does not parse", () => {
+    const indented = [
+      "apply_patch <<'EOF'",
+      "*** Begin Patch",
+      "  *** Add File: /outside/new.txt",
+      "+x",
+      "\t*** Update File: a.txt  ",
+      "   *** Move to: /outside/moved.txt",
+      "@@",
+      "-a",
+      "+b",
+      " *** Delete File: /outside/gone.txt",
+      "*** End Patch",
+      "EOF",
+    ].join("\n");
+    expect(approvalTargets("apply_patch", { patch: indented })).toStrictEqual([
+      { path: "/outside/new.txt", access: "write" },
+      { path: "a.txt", access: "write" },
+      { path: "/outside/moved.txt", access: "write" },
+      { path: "/outside/gone.txt", access: "write" },
+    ]);
+    expect(approvalTargets("apply_patch", { patch: "*** Add File: /outside/x.txt\n+x" })).toStrictEqual([]);
+  });
 });
 
 describe("needsApproval on the bundle", () => {
