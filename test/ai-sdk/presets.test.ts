@@ -6,7 +6,7 @@ import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkReadTool, toAiSdkTool } from "../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
-import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
+import { APPLY_PATCH_DESCRIPTION, createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { createBashTool } from "../../src/tools/bash.js";
 import { createEditTool } from "../../src/tools/edit.js";
 import { createReadTool } from "../../src/tools/read.js";
@@ -233,11 +233,13 @@ describe("strict schemas of the patch signatures", () => {
       }
     `);
   });
-  test("freeformPatchSignature() sends the same JSON schema as the default", async () => {
+  test("freeformPatchSignature() sends the same JSON schema and description as the default (no 'no JSON' instruction)", async () => {
     const core = createApplyPatchTool({ fs });
     const freeform = (await sent(core, freeformPatchSignature())) as { schema: unknown };
     const json = (await sent(core, defaultPatchSignature())) as { schema: unknown };
     expect(freeform.schema).toStrictEqual(json.schema);
+    expect(toAiSdkTool(core, { signature: freeformPatchSignature() }).description).toBe(APPLY_PATCH_DESCRIPTION);
+    expect(toAiSdkTool(core, { signature: defaultPatchSignature() }).description).toBe(APPLY_PATCH_DESCRIPTION);
   });
 });
 

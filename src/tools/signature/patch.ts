@@ -54,7 +54,15 @@ eof_line: "*** End of File" LF
 export interface PatchSignature extends ToolSignature<ApplyPatchInput, PatchModelInput, MutationResult> {
   /** For freeform tools: the grammar the model's raw output follows. */
   readonly format?: { readonly type: "grammar"; readonly syntax: "lark"; readonly definition: string };
+  /**
+   * For freeform tools: the description to send with `format`, which tells the model to write
+   * the raw patch. `description` stays true for JSON adapters, where the patch goes in `patch`.
+   */
+  readonly freeformDescription?: string;
 }
+
+/** What the freeform description adds to {@link APPLY_PATCH_DESCRIPTION}: the raw patch is the input. */
+const FREEFORM_PATCH_INSTRUCTION = "Write the patch itself as the tool input, with no JSON around it.";
 
 function toPatchInput(name: string, input: PatchModelInput | string): ApplyPatchInput {
   if (typeof input === "string") {
@@ -87,10 +95,13 @@ export function defaultPatchSignature(): PatchSignature {
 /**
  * The freeform `apply_patch` signature: the model writes the patch as raw text constrained by
  * {@link APPLY_PATCH_LARK_GRAMMAR} (`format`). Adapters without freeform tools (the AI SDK
- * adapter) send the same JSON schema as {@link defaultPatchSignature}; `toInput` accepts both
- * `{ patch }` and the raw patch string.
+ * adapter) send the same JSON schema and description as {@link defaultPatchSignature}, where
+ * the model puts the patch in `patch`; a host that sends the tool as a freeform tool with
+ * `format` sends `freeformDescription` instead, which adds `Write the patch itself as the tool input, with no JSON around it.`
+ * `toInput` accepts both `{ patch }` and the raw patch string.
  *
- * @returns a signature named `apply_patch` with a `format` of type `grammar` (syntax `lark`).
+ * @returns a signature named `apply_patch` with a `format` of type `grammar` (syntax `lark`) and
+ *   a `freeformDescription`.
  * @example
  * ```ts
  * const signature = freeformPatchSignature();
@@ -100,9 +111,10 @@ export function defaultPatchSignature(): PatchSignature {
 export function freeformPatchSignature(): PatchSignature {
   return {
     name: "apply_patch",
-    description: `${APPLY_PATCH_DESCRIPTION}\nWrite the patch itself as the tool input, with no JSON around it.`,
+    description: APPLY_PATCH_DESCRIPTION,
     inputSchema: specSchema(PATCH_SPEC),
     format: { type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR },
+    freeformDescription: `${APPLY_PATCH_DESCRIPTION}\n${FREEFORM_PATCH_INSTRUCTION}`,
     toInput: (input) => toPatchInput("apply_patch", input as PatchModelInput | string),
   };
 }

@@ -29,6 +29,8 @@ describe("patch signatures", () => {
   test("freeformPatchSignature: same schema, a Lark grammar, raw text accepted", () => {
     const signature = freeformPatchSignature();
     expect(signature.name).toBe("apply_patch");
+    expect(signature.description).toBe(APPLY_PATCH_DESCRIPTION);
+    expect(signature.freeformDescription).toBe(`${APPLY_PATCH_DESCRIPTION}\nWrite the patch itself as the tool input, with no JSON around it.`);
     expect(signature.inputSchema).toEqual(SCHEMA);
     expect(signature.format).toEqual({ type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR });
     expect(APPLY_PATCH_LARK_GRAMMAR.split("\n").slice(0, 3)).toEqual([
