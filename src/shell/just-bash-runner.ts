@@ -37,6 +37,8 @@ export type ExecutionLimits = NonNullable<BashOptions["executionLimits"]>;
 
 /** just-bash's message when its execution deadline stops a script. */
 const DEADLINE_MESSAGE = /execution exceeded execution deadline/;
+/** just-bash's lines for a stopped script, replaced by one line of ours. */
+const STOP_MESSAGES = /^bash: (execution aborted|execution exceeded execution deadline \(\d+ms\))\n/gm;
 
 /**
  * The sentence a just-bash runner gives for tool descriptions.
@@ -78,7 +80,9 @@ function isGate(value: Gate | FileSystem): value is Gate {
  *
  * Timeouts: a run past `timeoutMs` is stopped by just-bash's execution deadline (which also
  * stops busy loops) or by an abort at the next statement, and reports exit code 124 with
- * `timedOut: true`. `abortSignal` stops it the same way with exit code 130.
+ * `timedOut: true` and `bash: stopped: timed out after N ms` on stderr (just-bash drops the
+ * output of a stopped script). `abortSignal` stops it the same way with exit code 130 and
+ * `bash: stopped: aborted`.
  *
  * @param options - see {@link JustBashCommandRunnerOptions}.
  * @returns a runner named `just-bash`.
@@ -172,9 +176,13 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
         }
         const stopped = result.exitCode === TIMEOUT_EXIT_CODE && (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr));
         const timedOut = stopped && !abortedByCaller;
+        // Our timer and just-bash's deadline race; whichever wins, say the same thing.
+        const stderr = stopped
+          ? `${result.stderr.replace(STOP_MESSAGES, "")}bash: stopped: ${timedOut ? `timed out after ${deadlineMs} ms` : "aborted"}\n`
+          : result.stderr;
         return {
           stdout: result.stdout,
-          stderr: result.stderr + refusalNotes(refusals),
+          stderr: stderr + refusalNotes(refusals),
           exitCode: stopped && abortedByCaller ? ABORT_EXIT_CODE : result.exitCode,
           timedOut,
         };

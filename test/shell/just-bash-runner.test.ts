@@ -52,13 +52,13 @@ describe("justBashCommandRunner", () => {
     const { runner } = setup();
     expect(await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 200 })).toEqual({
       stdout: "",
-      stderr: "bash: execution aborted\n",
+      stderr: "bash: stopped: timed out after 200 ms\n",
       exitCode: 124,
       timedOut: true,
     });
     expect(await runner.run({ command: "while true; do :; done", cwd: "/w", env: {}, timeoutMs: 200 })).toEqual({
       stdout: "",
-      stderr: "bash: execution exceeded execution deadline (200ms)\n",
+      stderr: "bash: stopped: timed out after 200 ms\n",
       exitCode: 124,
       timedOut: true,
     });
@@ -70,7 +70,7 @@ describe("justBashCommandRunner", () => {
     setTimeout(() => controller.abort(), 100);
     expect(await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 5_000, abortSignal: controller.signal })).toEqual({
       stdout: "",
-      stderr: "bash: execution aborted\n",
+      stderr: "bash: stopped: aborted\n",
       exitCode: 130,
       timedOut: false,
     });

@@ -57,7 +57,7 @@ describe("nodeCommandRunner", () => {
       command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`,
       cwd: dir,
       env: { PATH },
-      timeoutMs: 300,
+      timeoutMs: 2_000,
     });
     expect(out).toEqual({ stdout: "started\n", stderr: "", exitCode: 124, timedOut: true });
     const child = Number((await readFile(pidFile, "utf8")).trim());
@@ -67,7 +67,7 @@ describe("nodeCommandRunner", () => {
 
   it("an abort signal stops the command with exit code 130", async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
+    setTimeout(() => controller.abort(), 1_000);
     const out = await runner.run({ command: "echo a; sleep 30", cwd: dir, env: { PATH }, timeoutMs: 10_000, abortSignal: controller.signal });
     expect(out).toEqual({ stdout: "a\n", stderr: "", exitCode: 130, timedOut: false });
   });

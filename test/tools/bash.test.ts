@@ -95,10 +95,10 @@ describe("bash tool: results", () => {
       kind: "shell",
       ok: false,
       // just-bash drops the output of a script it stops.
-      parts: [{ type: "text", text: `[stderr]\nbash: execution aborted\n[${message}]` }],
+      parts: [{ type: "text", text: `[stderr]\nbash: stopped: timed out after 200 ms\n[${message}]` }],
       error: { code: "ETIMEDOUT", message },
       stdout: "",
-      stderr: "bash: execution aborted\n",
+      stderr: "bash: stopped: timed out after 200 ms\n",
       exitCode: 124,
       timedOut: true,
     });
