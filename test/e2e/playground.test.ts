@@ -186,10 +186,10 @@ describe("playground", () => {
         "",
         "- Top-level entries: 12.",
         "- Project: tiny-todos.",
-        "- TODO comments found: 2.",
+        "- Open to-do comments found: 2.",
         "- Edit of src/lib/validate.ts: replaced 1 occurrence in src/lib/validate.ts at line 9",
         "- Patch: Success. Updated the following files: M CHANGELOG.md",
-        `- bash: ${sample.size} files, 1 TODO left.`,
+        `- bash: ${sample.size} files, 1 to-do comments left.`,
         "",
         "Written by the playground's offline scripted model.",
         "",
@@ -197,6 +197,35 @@ describe("playground", () => {
     );
     expect(await page.locator('#tree [data-path="AGENT_REPORT.md"]').getAttribute("class")).toBe("file open changed");
     await screenshot("#tree-panel", "tree");
+  });
+
+  it("a second turn continues the conversation: the next TODO is triaged and the report rewritten", async () => {
+    // Same page as the previous test: the first turn's messages are in the conversation.
+    const sample = await sampleFiles();
+    await page.click("#chat-send");
+    await page.waitForSelector("#chat-state[data-state=running]");
+    await page.waitForSelector("#chat-state[data-state=done]");
+    expect(await page.locator("#chat-log .msg.user").count()).toBe(2);
+    expect(await page.locator("#chat-log .call").count()).toBe(18);
+    expect(await page.locator("#chat-log .call.ok").count()).toBe(18);
+    expect(await page.locator("#chat-log .call").nth(9).getAttribute("data-call-id")).toBe("call-2-0");
+    expect(await viewerText("src/store/memory-store.ts")).toBe(
+      sample
+        .get("src/store/memory-store.ts")!
+        .replace("// TODO: persist todos to disk", "// NOTE (triaged by the playground agent): persist todos to disk"),
+    );
+    expect(await viewerText("CHANGELOG.md")).toBe(
+      sample
+        .get("CHANGELOG.md")!
+        .replace(
+          "## Unreleased\n\n",
+          "## Unreleased\n\n- Triaged the first open to-do comment found by the playground agent.\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n",
+        ),
+    );
+    expect((await viewerText("AGENT_REPORT.md")).split("\n").slice(4, 6)).toEqual([
+      "- Open to-do comments found: 1.",
+      "- Edit of src/store/memory-store.ts: replaced 1 occurrence in src/store/memory-store.ts at line 5",
+    ]);
   });
 
   it("asks the user when the agent reaches outside the workspace; a denial reaches the model and the run goes on", async () => {

@@ -59,10 +59,10 @@ describe("scripted model", () => {
         "",
         "- Top-level entries: 3.",
         "- Project: tiny.",
-        "- TODO comments found: 1.",
+        "- Open to-do comments found: 1.",
         "- Edit of src/validate.ts: replaced 1 occurrence in src/validate.ts at line 2",
         "- Patch: Success. Updated the following files: M CHANGELOG.md",
-        "- bash: 3 files, 0 TODO left.",
+        "- bash: 3 files, 0 to-do comments left.",
         "",
         "Written by the playground's offline scripted model.",
         "",
@@ -104,7 +104,7 @@ describe("scripted model", () => {
       `call call-1-5 write ${JSON.stringify({
         path: "AGENT_REPORT.md",
         content:
-          "# Agent report\n\n- Top-level entries: 1.\n- Project: r.\n- TODO comments found: 0.\n- Patch: Success. Updated the following files: A AGENT_NOTES.md\n- bash: 2 files, 0 TODO left.\n\nWritten by the playground's offline scripted model.\n",
+          "# Agent report\n\n- Top-level entries: 1.\n- Project: r.\n- Open to-do comments found: 0.\n- Patch: Success. Updated the following files: A AGENT_NOTES.md\n- bash: 2 files, 0 to-do comments left.\n\nWritten by the playground's offline scripted model.\n",
       })}`,
     ]);
     expect(runs[0]!.slice(0, 3)).toEqual(["text I'll start ", "text by looking ", "text at what "]);
