@@ -179,10 +179,10 @@ byId<HTMLSelectElement>("backend").addEventListener("change", (event) => {
 // Imports and exports.
 const progress = createProgressBar();
 
-async function runImport(label: string, entries: () => Promise<ImportEntry[]>): Promise<void> {
+async function runImport(label: string, entries: (signal: AbortSignal) => Promise<ImportEntry[]>): Promise<void> {
   const job = progress.start(label);
   try {
-    const list = await entries();
+    const list = await entries(job.signal);
     const summary = await current().quiet(() => importEntries(current().gate.fs, WORKSPACE_ROOT, list, { onProgress: job.update, signal: job.signal }));
     await current().flush();
     setStatus(`${label}: ${summary.files} files, ${formatBytes(summary.bytes)}${summary.skipped.length ? `; skipped ${summary.skipped.join(", ")}` : ""}.`);
@@ -215,7 +215,7 @@ byId("import-folder").addEventListener("click", async () => {
   } catch {
     return; // the user closed the picker
   }
-  void runImport(`Importing ${handle.name}/`, () => handleFolderEntries(handle));
+  void runImport(`Importing ${handle.name}/`, (signal) => handleFolderEntries(handle, signal));
 });
 folderInput.addEventListener("change", () => {
   const files = folderInput.files;
@@ -303,6 +303,13 @@ const stopButton = byId<HTMLButtonElement>("chat-stop");
 const chatState = byId("chat-state");
 let agentAbort: AbortController | undefined;
 stopButton.addEventListener("click", () => agentAbort?.abort());
+// Enter sends, Shift+Enter starts a new line.
+chatInput.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    chatForm.requestSubmit();
+  }
+});
 
 chatForm.addEventListener("submit", async (event) => {
   event.preventDefault();

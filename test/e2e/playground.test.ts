@@ -202,7 +202,7 @@ describe("playground", () => {
   it("a second turn continues the conversation: the next TODO is triaged and the report rewritten", async () => {
     // Same page as the previous test: the first turn's messages are in the conversation.
     const sample = await sampleFiles();
-    await page.click("#chat-send");
+    await page.press("#chat-input", "Enter");
     await page.waitForSelector("#chat-state[data-state=running]");
     await page.waitForSelector("#chat-state[data-state=done]");
     expect(await page.locator("#chat-log .msg.user").count()).toBe(2);

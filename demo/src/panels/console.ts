@@ -49,6 +49,13 @@ export function createConsolePanel(options: { run<T>(source: string, fn: () => P
     status.title = text;
   };
   select.addEventListener("change", () => void fillExample());
+  // Ctrl+Enter (Cmd+Enter on a Mac) runs the tool from the input box.
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
