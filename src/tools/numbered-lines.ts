@@ -5,7 +5,7 @@
  * @module
  */
 
-import { decodeAscii } from "./text.js";
+import { decodeAscii, nativeByteSearch } from "./text.js";
 
 const strictDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -23,9 +23,14 @@ function prefixBytes(count: number): number {
  * Positions of every `\n` in `bytes[start..]`, scanning four bytes at a time (a word holds a
  * newline when `x ^ 0x0a0a0a0a` has a zero byte); `TypedArray.indexOf` is a slow call per line.
  *
+ * @param useNative - use Node's `Buffer.indexOf` when running on Node (tests turn it off to check the portable scan).
  * @returns the positions (in `bytes`), how many there are, and whether every byte from `start` is ASCII.
  */
-export function findNewlines(bytes: Uint8Array, start: number): { positions: Int32Array; count: number; ascii: boolean } {
+export function findNewlines(
+  bytes: Uint8Array,
+  start: number,
+  useNative = true,
+): { positions: Int32Array; count: number; ascii: boolean } {
   let positions = new Int32Array(Math.max(64, (bytes.length - start) >> 5));
   let count = 0;
   const push = (at: number): void => {
@@ -37,6 +42,11 @@ export function findNewlines(bytes: Uint8Array, start: number): { positions: Int
     positions[count++] = at;
   };
   const length = bytes.length;
+  const search = useNative ? nativeByteSearch(bytes) : undefined;
+  if (search !== undefined) {
+    for (let at = search(10, start); at >= 0; at = search(10, at + 1)) push(at);
+    return { positions, count, ascii: isAscii(bytes, start) };
+  }
   let i = start;
   const misaligned = (bytes.byteOffset + i) & 3;
   const head = Math.min(length, i + ((4 - misaligned) & 3));
@@ -66,6 +76,23 @@ export function findNewlines(bytes: Uint8Array, start: number): { positions: Int
     if (bytes[i] === 10) push(i);
   }
   return { positions, count, ascii: (high & 0x80808080) === 0 };
+}
+
+/** True when every byte of `bytes[start..]` is below 0x80 (ORs four bytes at a time). */
+export function isAscii(bytes: Uint8Array, start: number): boolean {
+  const length = bytes.length;
+  let high = 0;
+  let i = start;
+  const head = Math.min(length, i + ((4 - ((bytes.byteOffset + i) & 3)) & 3));
+  for (; i < head; i++) high |= bytes[i]!;
+  const words = (length - i) >> 2;
+  if (words > 0) {
+    const view = new Int32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let w = 0; w < words; w++) high |= view[w]!;
+    i += words << 2;
+  }
+  for (; i < length; i++) high |= bytes[i]!;
+  return (high & 0x80808080) === 0;
 }
 
 /**

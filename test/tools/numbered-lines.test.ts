@@ -1,20 +1,25 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { findNewlines, numberLines } from "../../src/tools/numbered-lines.js";
+import { findNewlines, isAscii, numberLines } from "../../src/tools/numbered-lines.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 describe("findNewlines", () => {
-  test("finds every newline, whatever the alignment of the view", () => {
+  test("finds every newline and tells ASCII apart, natively and by words, whatever the alignment of the view", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(7), fc.nat(7), (data, cut, start) => {
-        const withNewlines = data.map((b) => (b % 5 === 0 ? 10 : b));
+        const withNewlines = data.map((b) => (b % 5 === 0 ? 10 : b % 3 === 0 ? b & 0x7f : b));
         const view = withNewlines.subarray(Math.min(cut, withNewlines.length));
         const from = Math.min(start, view.length);
         const expected: number[] = [];
         for (let i = from; i < view.length; i++) if (view[i] === 10) expected.push(i);
-        const { positions, count } = findNewlines(view, from);
-        expect([...positions.subarray(0, count)]).toEqual(expected);
+        const ascii = view.subarray(from).every((b) => b < 0x80);
+        for (const native of [true, false]) {
+          const { positions, count, ascii: found } = findNewlines(view, from, native);
+          expect([...positions.subarray(0, count)]).toEqual(expected);
+          expect(found).toBe(ascii);
+        }
+        expect(isAscii(view, from)).toBe(ascii);
       }),
       { numRuns: 1000 },
     );
