@@ -143,7 +143,7 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     onChange: (listener) => observed.onChange(listener),
     quiet: (fn) => observed.quiet(fn),
     async files() {
-      const files = await walkFiles(backend.fs, WORKSPACE_ROOT);
+      const files = await walkFiles(gate.fs, WORKSPACE_ROOT);
       return files.map((file) => ({ path: file.path.slice(WORKSPACE_ROOT.length + 1), size: file.size }));
     },
     async reset() {
