@@ -26,6 +26,23 @@ describe("transfer", () => {
     ]);
   });
 
+  it("export stops when cancelled, with an AbortError", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 100; index += 1) files[`/workspace/f${index}.txt`] = "x";
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const run = exportZip(memoryFileSystem({ files }), ROOT, {
+      signal: controller.signal,
+      onProgress: (step) => {
+        seen.push(step.filesDone);
+        if (step.filesDone === 1) controller.abort();
+      },
+    });
+    await expect(run).rejects.toMatchObject({ name: "AbortError", message: "The transfer was cancelled" });
+    // The group of reads in flight is added, then the export stops before the next group.
+    expect(seen).toEqual([0, ...Array.from({ length: TRANSFER_CONCURRENCY }, (_, index) => index + 1)]);
+  });
+
   it("imports a zip through the gate, keeping binary bytes and skipping unsafe names", async () => {
     const fs = memoryFileSystem();
     const gate = createGate({ fs, cwd: ROOT, allowedRoots: [ROOT] });
