@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { nodeCommandRunner, nodeFileSystem } from "../../src/fs/node.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import type { CommandRunner } from "../../src/shell/runner.js";
 import { shellEnv } from "../../src/shell/shell-env.js";
@@ -245,5 +249,35 @@ describe("bash tool: input and options", () => {
     const reason = new Error("user stopped it");
     setTimeout(() => controller.abort(reason), 100);
     await expect(bash.execute({ command: "sleep 5" }, { abortSignal: controller.signal })).rejects.toBe(reason);
+  });
+});
+
+describe("bash tool with the real bash of nodeCommandRunner", () => {
+  it("sees the write tool's file on disk; a timeout keeps the partial output", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bft-bash-tool-"));
+    try {
+      const fs = nodeFileSystem({ cwd: root });
+      const tools = createFsTools({
+        fs,
+        cwd: root,
+        bash: { runner: nodeCommandRunner({ cwd: root }), env: { PATH: "/usr/bin:/bin" }, maxTimeoutMs: 10_000 },
+      });
+      await tools.write.execute({ path: "a.txt", content: "on disk\n" });
+      expect(resultText(await tools.bash.execute({ command: "cat a.txt; echo made > b.txt" }))).toBe("on disk\n[exit code 0]");
+      expect(resultText(await tools.read.execute({ path: "b.txt" }))).toBe("1|made");
+      const slow = await tools.bash.execute({ command: "echo started; sleep 30", timeout: 1_500 });
+      expect({ ok: slow.ok, stdout: slow.stdout, exitCode: slow.exitCode, timedOut: slow.timedOut, code: slow.error?.code }).toEqual({
+        ok: false,
+        stdout: "started\n",
+        exitCode: 124,
+        timedOut: true,
+        code: "ETIMEDOUT",
+      });
+      expect(tools.bash.description).toContain(
+        "Commands run in a real /bin/bash process on the host machine (Node.js), with the host's programs and files; each command starts a fresh shell. Working directory: ",
+      );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
