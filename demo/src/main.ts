@@ -316,6 +316,8 @@ chatForm.addEventListener("submit", async (event) => {
   const text = chatInput.value.trim();
   if (text === "" || agentRunning) return;
   agentRunning = true;
+  // The run's tools belong to this workspace: no switching storage under it.
+  byId<HTMLSelectElement>("backend").disabled = true;
   sendButton.disabled = true;
   stopButton.disabled = false;
   chatState.textContent = "running…";
@@ -341,6 +343,7 @@ chatForm.addEventListener("submit", async (event) => {
     chatState.dataset.state = aborted ? "stopped" : "failed";
   } finally {
     agentRunning = false;
+    byId<HTMLSelectElement>("backend").disabled = false;
     sendButton.disabled = false;
     stopButton.disabled = true;
     await refreshTree();
