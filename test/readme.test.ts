@@ -1,18 +1,28 @@
 /**
- * The README's examples are tested: every fenced block whose info string is `ts test` runs here
- * (imports of `better-fs-tools/...` point at `src/`), and the `text output` block right after
- * one must equal what the example printed with `console.log`, line for line. A block that throws,
- * prints something else, or whose substitution below no longer matches, fails its test.
+ * The README's examples are tested.
+ *
+ * - Every fenced `ts` block is type-checked as written (imports of `better-fs-tools/...` point
+ *   at `src/`), with the repository's compiler options.
+ * - Every block whose info string is `ts test NAME` also runs, and the `text output` block right
+ *   after it must equal what it printed with `console.log` (formatted as Node prints), line for
+ *   line. A block that throws, prints something else, or whose substitution below no longer
+ *   matches fails its test.
+ *
+ * `README_KEEP=1 npx vitest run --project node test/readme.test.ts` keeps the generated files
+ * and each example's actual output (`test/readme/.generated/run/NAME.out`).
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "node:util";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scriptedModel } from "./ai-sdk/mock-model.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const GENERATED = join(ROOT, "test", "readme", ".generated");
+const RUN_DIR = join(GENERATED, "run");
+const CHECK_DIR = join(GENERATED, "check");
 
 /** Package subpaths → source entries (package.json `exports`, dist → src). */
 const SUBPATHS: Readonly<Record<string, string>> = {
@@ -28,7 +38,7 @@ const SUBPATHS: Readonly<Record<string, string>> = {
 
 /** What a README example uses that a test cannot: a real model becomes a scripted one. */
 const SUBSTITUTIONS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
-  "quick-start": [['openai("gpt-5.1")', "(globalThis as any).__readmeModel"]],
+  "quick-start": [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
 };
 
 /** Scripted models for the examples that call one, by example name. */
@@ -45,11 +55,13 @@ interface Example {
   readonly name: string;
   readonly line: number;
   readonly code: string;
+  /** Runs in the test (`ts test NAME`), else only type-checked. */
+  readonly run: boolean;
   readonly output: string | undefined;
 }
 
-/** The `ts test` blocks of a markdown text, each with the `text output` block following it. */
-export function extractExamples(markdown: string): Example[] {
+/** The `ts` blocks of a markdown text, each with the `text output` block following it. */
+function extractExamples(markdown: string): Example[] {
   const fence = /^```([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm;
   const blocks: { info: string; body: string; start: number; end: number }[] = [];
   for (let match = fence.exec(markdown); match !== null; match = fence.exec(markdown)) {
@@ -58,12 +70,14 @@ export function extractExamples(markdown: string): Example[] {
   const examples: Example[] = [];
   blocks.forEach((block, index) => {
     const words = block.info.split(/\s+/);
-    if (words[0] !== "ts" || words[1] !== "test") return;
-    const name = words[2] ?? `line-${markdown.slice(0, block.start).split("\n").length}`;
+    if (words[0] !== "ts") return;
+    const line = markdown.slice(0, block.start).split("\n").length;
+    const run = words[1] === "test";
+    const name = (run ? words[2] : undefined) ?? `line-${line}`;
     const next = blocks[index + 1];
     const between = next === undefined ? "" : markdown.slice(block.end, next.start);
-    const output = next !== undefined && next.info === "text output" && !between.includes("```") && between.split("\n").length <= 4 ? next.body : undefined;
-    examples.push({ name, line: markdown.slice(0, block.start).split("\n").length, code: block.body, output });
+    const output = run && next !== undefined && next.info === "text output" && between.trim() === "" ? next.body : undefined;
+    examples.push({ name, line, code: block.body, run, output });
   });
   return examples;
 }
@@ -82,14 +96,27 @@ const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const examples = extractExamples(readme);
 
 describe("README examples", () => {
-  // README_KEEP=1 keeps the generated examples and what each printed (`<name>.out`) for a look.
+  beforeAll(() => {
+    rmSync(GENERATED, { recursive: true, force: true });
+    mkdirSync(RUN_DIR, { recursive: true });
+    mkdirSync(CHECK_DIR, { recursive: true });
+    for (const example of examples) {
+      const checkFile = join(CHECK_DIR, `${example.name}.ts`);
+      writeFileSync(checkFile, `${rewriteImports(example.code, checkFile)}\nexport {};\n`);
+    }
+    writeFileSync(
+      join(CHECK_DIR, "tsconfig.json"),
+      JSON.stringify({ extends: "../../../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../../../.." }, include: ["*.ts"] }),
+    );
+  });
+  // README_KEEP=1 keeps the generated examples and what each printed (`run/<name>.out`).
   afterAll(() => {
     if (process.env.README_KEEP !== "1") rmSync(GENERATED, { recursive: true, force: true });
   });
 
   it("has runnable examples with unique names", () => {
     const names = examples.map((example) => example.name);
-    expect(names.length).toBeGreaterThanOrEqual(10);
+    expect(examples.filter((example) => example.run).length).toBeGreaterThanOrEqual(15);
     expect(new Set(names).size).toBe(names.length);
   });
 
@@ -105,28 +132,33 @@ describe("README examples", () => {
     );
   });
 
-  for (const example of examples) {
+  it("type-checks every ts example as written", () => {
+    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(CHECK_DIR, "tsconfig.json")], { encoding: "utf8" });
+    const lines = examples.map((example) => `${example.name}.ts = README.md line ${example.line + 1}`);
+    expect(`${tsc.stdout}${tsc.stderr}`, `generated files: ${lines.join(", ")}`).toBe("");
+    expect(tsc.status).toBe(0);
+  });
+
+  for (const example of examples.filter((candidate) => candidate.run)) {
     it(`${example.name} (README.md line ${example.line}) runs${example.output === undefined ? "" : " and prints its output"}`, async () => {
-      mkdirSync(GENERATED, { recursive: true });
-      const file = join(GENERATED, `${example.name}.ts`);
+      const file = join(RUN_DIR, `${example.name}.ts`);
       let code = example.code;
       for (const [from, to] of SUBSTITUTIONS[example.name] ?? []) {
         expect(code, `substitution ${from} in ${example.name}`).toContain(from);
         code = code.split(from).join(to);
       }
       writeFileSync(file, `${rewriteImports(code, file)}\nexport {};\n`);
-      const model = MODELS[example.name];
-      (globalThis as { __readmeModel?: unknown }).__readmeModel = model?.();
+      (globalThis as { __readmeModel?: unknown }).__readmeModel = MODELS[example.name]?.();
       const lines: string[] = [];
       const spy = vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
         lines.push(format(...args));
       });
       try {
-        await import(/* @vite-ignore */ `./readme/.generated/${example.name}.ts`);
+        await import(/* @vite-ignore */ `./readme/.generated/run/${example.name}.ts`);
       } finally {
         spy.mockRestore();
       }
-      if (process.env.README_KEEP === "1") writeFileSync(join(GENERATED, `${example.name}.out`), `${lines.join("\n")}\n`);
+      if (process.env.README_KEEP === "1") writeFileSync(join(RUN_DIR, `${example.name}.out`), `${lines.join("\n")}\n`);
       if (example.output !== undefined) expect(lines.join("\n")).toBe(example.output.replace(/\n$/, ""));
     });
   }
