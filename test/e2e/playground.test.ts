@@ -80,8 +80,9 @@ async function terminalRun(command: string): Promise<void> {
   await page.waitForFunction(() => !document.querySelector<HTMLInputElement>("#terminal-input")!.disabled);
 }
 
+/** Screenshot one panel; the run time in the agent header is masked (it differs run to run). */
 async function screenshot(selector: string, name: string): Promise<void> {
-  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state")] });
 }
 
 beforeAll(async () => {
@@ -164,7 +165,7 @@ describe("playground", () => {
     ]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png") });
+    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state")] });
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
