@@ -82,11 +82,20 @@ function extractExamples(markdown: string): Example[] {
   return examples;
 }
 
+/** Where a README example's relative imports resolve from, as if the file lived there (a test file). */
+const RELATIVE_BASE = join(ROOT, "test", "fs");
+
 function rewriteImports(code: string, file: string): string {
-  return code.replace(/(from\s+|import\s*\(\s*)"(better-fs-tools(?:\/[a-z-]+)?)"/g, (_all, lead: string, specifier: string) => {
-    const target = SUBPATHS[specifier];
-    if (target === undefined) throw new Error(`README imports ${specifier}, which is not a package subpath`);
-    let path = relative(dirname(file), join(ROOT, target)).replace(/\.ts$/, ".js");
+  return code.replace(/(from\s+|import\s*\(\s*)"((?:better-fs-tools|\.)[^"]*)"/g, (_all, lead: string, specifier: string) => {
+    let target: string;
+    if (specifier.startsWith(".")) {
+      target = join(RELATIVE_BASE, specifier);
+    } else {
+      const entry = SUBPATHS[specifier];
+      if (entry === undefined) throw new Error(`README imports ${specifier}, which is not a package subpath`);
+      target = join(ROOT, entry).replace(/\.ts$/, ".js");
+    }
+    let path = relative(dirname(file), target);
     if (!path.startsWith(".")) path = `./${path}`;
     return `${lead}"${path}"`;
   });
