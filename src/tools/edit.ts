@@ -133,7 +133,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         } catch (error) {
           return errorResult("mutation", toolErrorFromFs(error, path, display));
         }
-        if (newDigest !== undefined) await recordSeen(ctx, path, await newDigest);
+        if (newDigest !== undefined) await recordSeen(ctx, path, outcome.data, await newDigest);
         const lines = [...new Set(outcome.lines)];
         const where = lines.length === 1 ? `at line ${lines[0]}` : `at lines ${listLines(lines)}`;
         const count = outcome.lines.length;

@@ -2,10 +2,66 @@
  * Read-before-write: a mutation of an existing file must follow a read of it in this session,
  * and the file must not have changed since (compared by digest).
  *
+ * Large files are not hashed twice: the last few large contents the tools saw (read or wrote)
+ * are kept with their digest, per store, and a file whose bytes equal the kept bytes has the
+ * kept digest, which a byte comparison proves far faster than SHA-256 (about 1 ms for 10 MiB
+ * against 25 ms).
+ *
  * @module
  */
 import type { ToolContext } from "./context.js";
 import type { ToolError } from "./result.js";
+import type { FileStateStore } from "./state.js";
+
+/** Contents smaller than this are simply hashed: 256 KiB. */
+export const SEEN_CACHE_MIN_BYTES = 256 * 1024;
+
+/** Contents larger than this are not kept (memory): 16 MiB. */
+export const SEEN_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Most large contents kept per store (least recently used go first): 4, so at most 64 MiB. */
+export const SEEN_CACHE_ENTRIES = 4;
+
+interface SeenContent {
+  readonly digest: string;
+  readonly bytes: Uint8Array;
+}
+
+const seenByStore = new WeakMap<FileStateStore, Map<string, SeenContent>>();
+
+function remember(store: FileStateStore, path: string, content: SeenContent): void {
+  let seen = seenByStore.get(store);
+  if (seen === undefined) {
+    seen = new Map();
+    seenByStore.set(store, seen);
+  }
+  seen.delete(path);
+  seen.set(path, content);
+  if (seen.size > SEEN_CACHE_ENTRIES) seen.delete(seen.keys().next().value!);
+}
+
+/** True when `a` and `b` hold the same bytes (compared four bytes at a time where aligned). */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >> 2;
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
+    i = words << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The digest of `bytes`, from the kept contents when they match, else computed. */
+async function digestOf(ctx: ToolContext, store: FileStateStore, path: string, bytes: Uint8Array, expected: string): Promise<string> {
+  const kept = seenByStore.get(store)?.get(path);
+  if (kept !== undefined && kept.digest === expected && sameBytes(kept.bytes, bytes)) return kept.digest;
+  return ctx.digest(bytes);
+}
 
 /**
  * Check that the file at `path`, whose current bytes are `bytes`, was read and has not changed
@@ -22,8 +78,9 @@ export async function checkFresh(
   bytes: Uint8Array | string,
   verb: string,
 ): Promise<ToolError | undefined> {
-  if (ctx.state === undefined) return undefined;
-  const record = await ctx.state.get(path);
+  const store = ctx.state;
+  if (store === undefined) return undefined;
+  const record = await store.get(path);
   if (record === undefined) {
     return {
       code: "ENOTREAD",
@@ -31,7 +88,7 @@ export async function checkFresh(
       message: `${displayPath} has not been read in this session. Read it first with read, then ${verb} it.`,
     };
   }
-  const digest = typeof bytes === "string" ? bytes : await ctx.digest(bytes);
+  const digest = typeof bytes === "string" ? bytes : await digestOf(ctx, store, path, bytes, record.digest);
   if (digest !== record.digest) {
     return {
       code: "ESTALE",
@@ -45,9 +102,17 @@ export async function checkFresh(
 /**
  * Record that the tools have seen `path` with these bytes (or this digest), so a later write or
  * edit passes {@link checkFresh}. Does nothing without a store.
+ *
+ * @param bytes - the content seen, or its digest.
+ * @param digest - the digest of `bytes` when the caller has it already (it is not recomputed).
+ *   The bytes must not be changed afterwards: large ones are kept to spare a later hash.
  */
-export async function recordSeen(ctx: ToolContext, path: string, bytes: Uint8Array | string): Promise<void> {
-  if (ctx.state === undefined) return;
-  const digest = typeof bytes === "string" ? bytes : await ctx.digest(bytes);
-  await ctx.state.set(path, { digest, atMs: ctx.clock() });
+export async function recordSeen(ctx: ToolContext, path: string, bytes: Uint8Array | string, digest?: string): Promise<void> {
+  const store = ctx.state;
+  if (store === undefined) return;
+  const value = digest ?? (typeof bytes === "string" ? bytes : await ctx.digest(bytes));
+  await store.set(path, { digest: value, atMs: ctx.clock() });
+  if (typeof bytes !== "string" && bytes.length >= SEEN_CACHE_MIN_BYTES && bytes.length <= SEEN_CACHE_MAX_BYTES) {
+    remember(store, path, { digest: value, bytes });
+  }
 }

@@ -1,0 +1,65 @@
+import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { createGate } from "../../src/fs/gate.js";
+import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { ToolContext } from "../../src/tools/context.js";
+import { checkFresh, recordSeen, sameBytes, SEEN_CACHE_MIN_BYTES } from "../../src/tools/freshness.js";
+import { memoryLocks, memoryStore, sha256Digest, type Digest } from "../../src/tools/state.js";
+
+function context(digest: Digest) {
+  const fs = memoryFileSystem();
+  return { gate: createGate({ fs, cwd: "/" }), state: memoryStore(), locks: memoryLocks(), digest, clock: () => 7, call: {} } satisfies ToolContext;
+}
+
+describe("freshness", () => {
+  test("not read, fresh, stale", async () => {
+    const ctx = context(sha256Digest());
+    const bytes = new TextEncoder().encode("v1");
+    expect((await checkFresh(ctx, "/a", "a", bytes, "edit"))?.code).toBe("ENOTREAD");
+    await recordSeen(ctx, "/a", bytes);
+    expect(await checkFresh(ctx, "/a", "a", new TextEncoder().encode("v1"), "edit")).toBeUndefined();
+    expect(await checkFresh(ctx, "/a", "a", new TextEncoder().encode("v2"), "edit")).toEqual({
+      code: "ESTALE",
+      path: "/a",
+      message: "a has changed since it was last read. Read it again, then edit it.",
+    });
+  });
+
+  test("a large content seen before is not hashed again; a changed one is", async () => {
+    let hashed = 0;
+    const sha = sha256Digest();
+    const ctx = context(async (data) => {
+      hashed++;
+      return sha(data);
+    });
+    const big = new Uint8Array(SEEN_CACHE_MIN_BYTES).fill(65);
+    await recordSeen(ctx, "/big", big);
+    expect(hashed).toBe(1);
+    expect(await checkFresh(ctx, "/big", "big", big.slice(), "edit")).toBeUndefined();
+    expect(hashed).toBe(1);
+    const changed = big.slice();
+    changed[SEEN_CACHE_MIN_BYTES - 1] = 66;
+    expect((await checkFresh(ctx, "/big", "big", changed, "edit"))?.code).toBe("ESTALE");
+    expect(hashed).toBe(2);
+    // A digest given by the caller is recorded as is.
+    await recordSeen(ctx, "/big", changed, "given");
+    expect((await ctx.state.get("/big"))?.digest).toBe("given");
+    expect(hashed).toBe(2);
+  });
+
+  test("sameBytes agrees with element-wise comparison at any alignment", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat(3), fc.nat(3), fc.option(fc.nat(39)), (data, cutA, cutB, flip) => {
+        const a = new Uint8Array(data.length + 4);
+        a.set(data, cutA);
+        const b = new Uint8Array(data.length + 4);
+        b.set(data, cutB);
+        const va = a.subarray(cutA, cutA + data.length);
+        const vb = b.subarray(cutB, cutB + data.length);
+        if (flip !== null && flip < data.length) vb[flip] = vb[flip]! ^ 1;
+        expect(sameBytes(va, vb)).toBe(va.every((x, i) => x === vb[i]));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
