@@ -80,9 +80,10 @@ async function terminalRun(command: string): Promise<void> {
   await page.waitForFunction(() => !document.querySelector<HTMLInputElement>("#terminal-input")!.disabled);
 }
 
-/** Screenshot one panel; the run time in the agent header is masked (it differs run to run). */
+/** Screenshot one panel, unfocused; run times (agent header, console status) are masked: they differ run to run. */
 async function screenshot(selector: string, name: string): Promise<void> {
-  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state")] });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state, #console-status")] });
 }
 
 beforeAll(async () => {
@@ -165,7 +166,7 @@ describe("playground", () => {
     ]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state")] });
+    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state, #console-status")] });
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
