@@ -83,7 +83,7 @@ async function terminalRun(command: string): Promise<void> {
 /** Screenshot one panel, unfocused; run times (agent header, console status) are masked: they differ run to run. */
 async function screenshot(selector: string, name: string): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state, #console-status")] });
+  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state, #console-status")], maskColor: "#eef0f4" });
 }
 
 beforeAll(async () => {
@@ -166,7 +166,7 @@ describe("playground", () => {
     ]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state, #console-status")] });
+    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state, #console-status")], maskColor: "#eef0f4" });
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
