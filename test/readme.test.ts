@@ -9,7 +9,7 @@
  *   matches fails its test.
  *
  * `README_KEEP=1 npx vitest run --project node test/readme.test.ts` keeps the generated files
- * and each example's actual output (`test/readme/.generated/run/NAME.out`).
+ * and each example's actual output (`test/readme/.generated/PID/run/NAME.out`).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,7 +20,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { scriptedModel } from "./ai-sdk/mock-model.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const GENERATED = join(ROOT, "test", "readme", ".generated");
+/** Per process, so two test runs at once do not share files. */
+const GENERATED = join(ROOT, "test", "readme", ".generated", String(process.pid));
 const RUN_DIR = join(GENERATED, "run");
 const CHECK_DIR = join(GENERATED, "check");
 
@@ -115,7 +116,7 @@ describe("README examples", () => {
     }
     writeFileSync(
       join(CHECK_DIR, "tsconfig.json"),
-      JSON.stringify({ extends: "../../../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../../../.." }, include: ["*.ts"] }),
+      JSON.stringify({ extends: "../../../../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../../../../.." }, include: ["*.ts"] }),
     );
   });
   // README_KEEP=1 keeps the generated examples and what each printed (`run/<name>.out`).
@@ -163,7 +164,7 @@ describe("README examples", () => {
         lines.push(format(...args));
       });
       try {
-        await import(/* @vite-ignore */ `./readme/.generated/run/${example.name}.ts`);
+        await import(/* @vite-ignore */ `./readme/.generated/${process.pid}/run/${example.name}.ts`);
       } finally {
         spy.mockRestore();
       }
