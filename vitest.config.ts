@@ -38,6 +38,8 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
+            // Failure screenshots would land beside the tests; the failure text is enough here.
+            screenshotFailures: false,
             provider: playwright({
               launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
             }),
