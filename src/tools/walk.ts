@@ -103,15 +103,11 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
     for (const resume of sleepers) resume();
   };
 
-  async function handle(item: WalkItem): Promise<void> {
-    if (item.entry !== undefined) {
-      await onEntry(prefix + item.relative, item.relative, item.entry);
-      return;
-    }
-    const entries = await fs.readdir(item.relative === "" ? options.root : prefix + item.relative);
+  async function readDirectory(relativeDirectory: string): Promise<void> {
+    const entries = await fs.readdir(relativeDirectory === "" ? options.root : prefix + relativeDirectory);
     const before = queue.length;
     for (const entry of entries) {
-      const relative = item.relative === "" ? entry.name : `${item.relative}/${entry.name}`;
+      const relative = relativeDirectory === "" ? entry.name : `${relativeDirectory}/${entry.name}`;
       if (entry.type === "directory") {
         if (ignored.has(entry.name)) continue;
         if (enterDirectory !== undefined && !enterDirectory(relative)) continue;
@@ -142,7 +138,12 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
       }
       busy++;
       try {
-        await handle(item);
+        // Entries call onEntry directly (no wrapper promise): one await per file on a fast backend.
+        if (item.entry === undefined) await readDirectory(item.relative);
+        else {
+          const pending = onEntry(prefix + item.relative, item.relative, item.entry);
+          if (pending !== undefined) await pending;
+        }
       } catch (error) {
         failure ??= { error };
         queue.length = 0;
