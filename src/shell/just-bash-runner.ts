@@ -36,9 +36,9 @@ const OPTION_KEYS = ["fs", "cwd", "limits", "statCacheMs"] as const;
 export type ExecutionLimits = NonNullable<BashOptions["executionLimits"]>;
 
 /** just-bash's message when its execution deadline stops a script. */
-const DEADLINE_MESSAGE = /execution exceeded execution deadline/;
+const DEADLINE_MESSAGE = /exceeded (?:its )?execution deadline/;
 /** just-bash's lines for a stopped script, replaced by one line of ours. */
-const STOP_MESSAGES = /^bash: (execution aborted|execution exceeded execution deadline \(\d+ms\))\n/gm;
+const STOP_MESSAGES = /^bash: (?:execution aborted|\S+ exceeded (?:its )?execution deadline(?: \(\d+ms\))?)\n/gm;
 
 /**
  * The sentence a just-bash runner gives for tool descriptions.
@@ -161,6 +161,7 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
         controller.abort();
       };
       run.abortSignal?.addEventListener("abort", onAbort, { once: true });
+      const startedAt = Date.now();
       try {
         let result: { stdout: string; stderr: string; exitCode: number };
         try {
@@ -174,7 +175,9 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
           const message = error instanceof Error ? error.message : String(error);
           result = { stdout: "", stderr: `bash: ${message} (the script stopped here; its earlier output is lost)\n`, exitCode: 1 };
         }
-        const stopped = result.exitCode === TIMEOUT_EXIT_CODE && (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr));
+        const stopped =
+          result.exitCode === TIMEOUT_EXIT_CODE &&
+          (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr) || Date.now() - startedAt >= deadlineMs);
         const timedOut = stopped && !abortedByCaller;
         // Our timer and just-bash's deadline race; whichever wins, say the same thing.
         const stderr = stopped

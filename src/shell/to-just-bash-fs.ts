@@ -148,9 +148,12 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       ? Promise.resolve(options.trusted)
       : loadJustBash().then(trustedRunnerOf, () => trustedRunnerOf(undefined));
   let trustedNow: TrustedRunner | undefined = options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
-  async function trusted<T>(work: () => Promise<T>): Promise<T> {
-    trustedNow ??= await ready;
-    return trustedNow(work);
+  function trusted<T>(work: () => Promise<T>): Promise<T> {
+    if (trustedNow !== undefined) return trustedNow(work);
+    return ready.then((runner) => {
+      trustedNow = runner;
+      return runner(work);
+    });
   }
   const onRefusal = options.onRefusal;
   if (onRefusal !== undefined && typeof onRefusal !== "function") throw new TypeError("toJustBashFs onRefusal must be a function");

@@ -41,35 +41,43 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
   const denied = (syscall: string, path: string, dest?: string): never => {
     throw new FsError("EPERM", { syscall, path, dest, detail: "/dev is virtual" });
   };
+  /** Run a virtual answer as a promise (errors become rejections). */
+  const virtual = async <T>(answer: () => T): Promise<T> => answer();
   const statOf = (syscall: string, path: string): FileStat =>
     path === VIRTUAL_DEV_DIRECTORY ? DIRECTORY_STAT : FILES.has(path) ? DEVICE_STAT : missing(syscall, path);
 
   const layered: FileSystem = {
     name: fs.name,
     capabilities: fs.capabilities,
-    async readFile(path) {
+    readFile(path) {
       if (!isVirtualDevPath(path)) return fs.readFile(path);
-      if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
-      return FILES.has(path) ? new Uint8Array(0) : missing("open", path);
+      return virtual(() => {
+        if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
+        return FILES.has(path) ? new Uint8Array(0) : missing("open", path);
+      });
     },
-    async writeFile(path, data) {
+    writeFile(path, data) {
       if (!isVirtualDevPath(path)) return fs.writeFile(path, data);
-      if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
-      if (!FILES.has(path)) denied("open", path);
+      return virtual(() => {
+        if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
+        if (!FILES.has(path)) denied("open", path);
+      });
     },
-    async stat(path) {
-      return isVirtualDevPath(path) ? statOf("stat", path) : fs.stat(path);
+    stat(path) {
+      return isVirtualDevPath(path) ? virtual(() => statOf("stat", path)) : fs.stat(path);
     },
-    async lstat(path) {
-      return isVirtualDevPath(path) ? statOf("lstat", path) : fs.lstat(path);
+    lstat(path) {
+      return isVirtualDevPath(path) ? virtual(() => statOf("lstat", path)) : fs.lstat(path);
     },
-    async readdir(path) {
+    readdir(path) {
       if (!isVirtualDevPath(path)) return fs.readdir(path);
-      if (path !== VIRTUAL_DEV_DIRECTORY) {
-        if (FILES.has(path)) throw new FsError("ENOTDIR", { syscall: "scandir", path });
-        missing("scandir", path);
-      }
-      return VIRTUAL_DEV_FILES.map((name): DirEntry => ({ name, type: "file" }));
+      return virtual(() => {
+        if (path !== VIRTUAL_DEV_DIRECTORY) {
+          if (FILES.has(path)) throw new FsError("ENOTDIR", { syscall: "scandir", path });
+          missing("scandir", path);
+        }
+        return VIRTUAL_DEV_FILES.map((name): DirEntry => ({ name, type: "file" }));
+      });
     },
     async mkdir(path, options) {
       if (!isVirtualDevPath(path)) return fs.mkdir(path, options);

@@ -124,12 +124,20 @@ describe("toJustBashFs", () => {
     );
   });
 
-  it("runs backend calls as trusted code under just-bash's defense layer (memfs reads process.cwd)", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+  it("runs backend calls as trusted code under just-bash's defense layer", async () => {
+    const memory = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    // A backend whose reads touch a global the defense layer blocks inside scripts (as memfs reads process.cwd).
+    const fs: FileSystem = { ...memory, name: memory.name, capabilities: memory.capabilities, readFile: async (path) => {
+      void Function("return 1");
+      return memory.readFile(path);
+    } };
     expect((await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec("cat a.txt")).stdout).toBe("a\n");
     const untrusted = await new Bash({ fs: toJustBashFs(fs, { trusted: (work) => work() }), cwd: "/w" }).exec("cat a.txt");
-    // Without the trusted runner the defense layer blocks memfs, and cat reports the file as missing.
-    expect({ stdout: untrusted.stdout, stderr: untrusted.stderr }).toEqual({ stdout: "", stderr: "cat: a.txt: No such file or directory\n" });
+    // Without the trusted runner the defense layer blocks the backend's code.
+    expect({ stdout: untrusted.stdout, stderr: untrusted.stderr.split("\n")[0] }).toEqual({
+      stdout: "",
+      stderr: "bash: security violation: globalThis.Function is blocked during script execution",
+    });
   });
 
   it("throws TypeError for bad options", () => {
