@@ -57,6 +57,9 @@ export const DEFAULT_COMMAND_DIRS: readonly string[] = Object.freeze(["/usr/bin"
 
 const OPTION_KEYS = ["statCacheMs", "trusted", "onRefusal", "commandDirs"] as const;
 
+/** An absolute path that is not already normal: `//`, a `.` or `..` name, or a trailing `/`. */
+const NEEDS_NORMALISING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 function isRefusal(error: unknown): error is FsError {
   return FsError.isInstance(error) && (error.code === "EACCES" || error.code === "EPERM");
 }
@@ -149,11 +152,19 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       : loadJustBash().then(trustedRunnerOf, () => trustedRunnerOf(undefined));
   let trustedNow: TrustedRunner | undefined = options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
   function trusted<T>(work: () => Promise<T>): Promise<T> {
-    if (trustedNow !== undefined) return trustedNow(work);
-    return ready.then((runner) => {
-      trustedNow = runner;
-      return runner(work);
-    });
+    const promise =
+      trustedNow !== undefined
+        ? trustedNow(work)
+        : ready.then((runner) => {
+            trustedNow = runner;
+            return runner(work);
+          });
+    if (onRefusal !== undefined) promise.catch(report);
+    return promise;
+  }
+  /** Tell the host about a refusal by the gate, unless it answered a command lookup. */
+  function report(error: unknown): void {
+    if (isRefusal(error) && !(error.path !== undefined && isCommandLookup(resolvePath("/", error.path)))) onRefusal?.(error);
   }
   const onRefusal = options.onRefusal;
   if (onRefusal !== undefined && typeof onRefusal !== "function") throw new TypeError("toJustBashFs onRefusal must be a function");
@@ -210,7 +221,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     };
   }
 
-  const normal = (path: string): string => resolvePath("/", path);
+  const normal = (path: string): string => (path.startsWith("/") && !NEEDS_NORMALISING.test(path) ? path : resolvePath("/", path));
 
   async function readBytes(path: string): Promise<Uint8Array> {
     return trusted(() => fs.readFile(normal(path)));
@@ -297,9 +308,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
         // Only "not found" is absence. A refused path "exists", so a redirect to it fails with
         // "cannot open redirect target" (just-bash lets a failed redirect write abort the script);
         // except where just-bash looks commands up, so that it falls back to its built-ins.
-        if (isNotFound(error) || isCommandLookup(target)) return false;
-        if (isRefusal(error)) onRefusal?.(error);
-        return true;
+        return !(isNotFound(error) || isCommandLookup(target));
       }
     },
 
@@ -367,7 +376,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     },
 
     resolvePath(base, path) {
-      return resolvePath(base === "" ? "/" : resolvePath("/", base), path);
+      if (path.startsWith("/")) return normal(path);
+      return resolvePath(base === "" ? "/" : normal(base), path);
     },
 
     getAllPaths() {
@@ -420,21 +430,5 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       overrides.set(target, { ...overrides.get(target), mtime });
     },
   };
-  if (onRefusal !== undefined) {
-    // Report the gate's refusals of every call (but command lookups) to the host.
-    for (const key of Object.keys(adapter) as Array<keyof JustBashFs>) {
-      const method = adapter[key];
-      if (typeof method !== "function" || key === "exists" || key === "resolvePath" || key === "getAllPaths") continue;
-      const call = method as (...args: unknown[]) => Promise<unknown>;
-      (adapter as unknown as Record<string, unknown>)[key] = async (...args: unknown[]) => {
-        try {
-          return await call(...args);
-        } catch (error) {
-          if (isRefusal(error) && !(typeof args[0] === "string" && isCommandLookup(normal(args[0])))) onRefusal(error);
-          throw error;
-        }
-      };
-    }
-  }
   return adapter;
 }
