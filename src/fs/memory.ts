@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Volume } from "memfs";
+import { Volume, type IProcess } from "memfs";
 import { FsError } from "./types.js";
 import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType } from "./types.js";
 import { toMemoryFsError } from "./memory-errors.js";
@@ -42,6 +42,25 @@ const OPTION_KEYS = ["files", "cwd"] as const satisfies ReadonlyArray<keyof Memo
 const CAPABILITIES: FileSystemCapabilities & { readonly symlink: true } = Object.freeze({ symlink: true });
 const PERMISSION_BITS = 0o7777;
 const encoder = new TextEncoder();
+
+/**
+ * The process memfs consults: it asks for the user and group ids on every path walk, which in
+ * Node are two system calls each time; they are read once per volume here. The platform is
+ * always POSIX, and relative paths (refused before they reach memfs) would resolve against `/`.
+ */
+function volumeProcess(): IProcess {
+  const host = (globalThis as { process?: Partial<IProcess> }).process;
+  const uid = host?.getuid?.() ?? 0;
+  const gid = host?.getgid?.() ?? 0;
+  return {
+    cwd: () => "/",
+    platform: "linux",
+    env: {},
+    emitWarning: host?.emitWarning?.bind(host) ?? (() => {}),
+    getuid: () => uid,
+    getgid: () => gid,
+  };
+}
 
 /** Lexical POSIX normalisation of an absolute path: `.`, `..` and empty segments resolved. */
 function normalizeAbsolute(path: string): string {
@@ -116,10 +135,35 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
  */
 export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryFileSystem {
   const checked = checkOptions(options);
-  const volume = new Volume();
+  const memfsProcess = volumeProcess();
+  const uid = memfsProcess.getuid?.() ?? 0;
+  const gid = memfsProcess.getgid?.() ?? 0;
+  const volume = Volume.fromJSON({}, "/", { process: memfsProcess });
+
+  /**
+   * The memfs node at `path` (symlinks in the middle followed, the last one too with
+   * `followLeaf`), read from memfs's path walk with no error or stats object built; `null` when
+   * certainly missing; `undefined` when unsure (memfs's own call then says what is wrong).
+   */
+  function nodeAt(path: string, followLeaf: boolean): MemfsNode | null | undefined {
+    if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) return undefined;
+    const found = volume._core.walk(path, followLeaf, false, true);
+    if (found.ok && found.value !== null) return found.value.getNode();
+    return certainlyMissing(path) ? null : undefined;
+  }
+
+  /** `stat` (`followLeaf`) or `lstat` of `path`. */
+  function statOf(syscall: "stat" | "lstat", path: string): FileStat {
+    const node = nodeAt(path, syscall === "stat");
+    if (node === null) throw missingError(syscall, path);
+    if (node !== undefined) return nodeStat(node);
+    return run(syscall, path, () => toFileStat(syscall === "stat" ? volume.statSync(path) : volume.lstatSync(path)));
+  }
 
   /** The type of `path` without following a final symlink, or undefined when absent. */
   function kindOf(path: string): FileType | undefined {
+    const node = nodeAt(path, false);
+    if (node !== undefined) return node === null ? undefined : nodeType(node);
     try {
       return typeOf(volume.lstatSync(path));
     } catch (error) {
@@ -131,6 +175,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
 
   /** The type of `path` following symlinks, or undefined when absent (or a dangling link). */
   function targetKindOf(path: string): FileType | undefined {
+    const node = nodeAt(path, true);
+    if (node !== undefined) return node === null ? undefined : nodeType(node);
     try {
       return typeOf(volume.statSync(path));
     } catch (error) {
@@ -138,6 +184,32 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") return undefined;
       throw error;
     }
+  }
+
+  /**
+   * Whether `path` is certainly missing, asked of memfs's path walk, which builds no error object
+   * (a failed memfs call builds two, memfs's and ours, with their stack traces, which made a
+   * lookup of a missing path ten times the cost of a found one). `false` when unsure (a file in
+   * the middle of the path, a permission refusal, a loop): the real call then says what is wrong.
+   * Missing means: the parent resolves to a searchable directory that has no entry of that name.
+   */
+  function certainlyMissing(path: string): boolean {
+    if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) return false;
+    const index = path.lastIndexOf("/");
+    const name = path.slice(index + 1);
+    if (name === "" || name === "." || name === "..") return false;
+    const parent = volume._core.walk(index === 0 ? "/" : path.slice(0, index), true, false, true);
+    if (!parent.ok || parent.value === null) return false;
+    const directory = parent.value.getNode();
+    if (!directory.isDirectory() || !directory.canExecute(uid, gid)) return false;
+    // Present (a dangling link included): memfs's own call says what it is.
+    return parent.value.getChild(name) === undefined;
+  }
+
+  /** Runs a lookup that fails with ENOENT for a missing path, without asking memfs to build its error. */
+  function lookup<T>(syscall: string, path: string, body: () => T): T {
+    if (certainlyMissing(path)) throw missingError(syscall, path);
+    return run(syscall, path, body);
   }
 
   /** Runs a memfs call, converting its errors to `FsError` with our syscall and paths. */
@@ -180,7 +252,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     volume,
 
     async readFile(path) {
-      return run("open", path, () => {
+      return lookup("open", path, () => {
         const data = volume.readFileSync(path);
         if (typeof data === "string") return encoder.encode(data);
         // memfs returns a fresh copy; small ones may sit in a shared pool, so copy those out.
@@ -194,11 +266,11 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async stat(path) {
-      return run("stat", path, () => toFileStat(volume.statSync(path)));
+      return statOf("stat", path);
     },
 
     async lstat(path) {
-      return run("lstat", path, () => toFileStat(volume.lstatSync(path)));
+      return statOf("lstat", path);
     },
 
     async readdir(path) {
@@ -277,7 +349,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async realpath(path) {
-      return run("realpath", path, () => String(volume.realpathSync(path)));
+      return lookup("realpath", path, () => String(volume.realpathSync(path)));
     },
 
     async symlink(target, path) {
@@ -303,6 +375,43 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
   };
   return fs;
+}
+
+/**
+ * The ENOENT a lookup of a missing path rejects with, built without a stack trace: it answers a
+ * question (the gate and the tools probe for missing paths all the time) rather than reports a
+ * fault, and capturing the stack (async frames included) was most of the cost of such a lookup.
+ * Where `Error.stackTraceLimit` is not a writable number (not V8), the error is built as usual.
+ */
+function missingError(syscall: string, path: string): FsError {
+  const errorConstructor = Error as { stackTraceLimit?: unknown };
+  const limit = errorConstructor.stackTraceLimit;
+  if (typeof limit !== "number") return new FsError("ENOENT", { syscall, path });
+  try {
+    errorConstructor.stackTraceLimit = 0;
+  } catch {
+    return new FsError("ENOENT", { syscall, path });
+  }
+  try {
+    return new FsError("ENOENT", { syscall, path });
+  } finally {
+    errorConstructor.stackTraceLimit = limit;
+  }
+}
+
+type MemfsLink = NonNullable<ReturnType<Volume["_core"]["getLink"]>>;
+type MemfsNode = ReturnType<MemfsLink["getNode"]>;
+
+function nodeType(node: MemfsNode): FileType {
+  if (node.isSymlink()) return "symlink";
+  if (node.isDirectory()) return "directory";
+  if (node.isFile()) return "file";
+  return "other";
+}
+
+/** What memfs's `Stats.build` would give for these fields, without building the rest (four `Date`s). */
+function nodeStat(node: MemfsNode): FileStat {
+  return { type: nodeType(node), size: node.getSize(), mtimeMs: node.mtime.getTime(), mode: node.mode & PERMISSION_BITS };
 }
 
 interface MemfsTyped {
