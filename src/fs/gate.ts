@@ -8,7 +8,7 @@
 import picomatch from "picomatch";
 import { FsError, FS_ERROR_DESCRIPTIONS, type FileStat, type FileSystem, type FsErrorCode } from "./types.js";
 import type { ToolError } from "../tools/result.js";
-import { checkPathInput, isWithin, relativeTo, resolvePath, resolveRealPath } from "./path.js";
+import { checkPathInput, isWithin, lookupRealPath, relativeTo, resolvePath, resolveRealPath, type ResolutionCache } from "./path.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
 export type Access = "read" | "write" | "list";
@@ -63,11 +63,21 @@ export interface CheckOptions {
    * link itself (`lstat`, `readlink`, `rm`, `rename`, `symlink`): the parent is still resolved.
    */
   readonly followSymlinks?: boolean;
+  /**
+   * A memo shared by the checks of one tool call (`createResolutionCache()`): directories shared
+   * by several paths are resolved once, and a missing name costs one failed lookup. Create one
+   * per call; never keep it across calls.
+   */
+  readonly cache?: ResolutionCache;
 }
 
-/** The outcome of a check: the canonical path to use, or an error result for the model. */
+/**
+ * The outcome of a check: the canonical path to use, or an error result for the model. With a
+ * `cache` in the options, `exists` says whether that path existed when it was checked (with
+ * `followSymlinks: false`, the name itself, link or not), so a tool can skip its own lookup.
+ */
 export type GateCheck =
-  | { readonly ok: true; readonly path: string; readonly outside: boolean }
+  | { readonly ok: true; readonly path: string; readonly outside: boolean; readonly exists?: boolean }
   | { readonly ok: false; readonly error: ToolError };
 
 export interface Gate {
@@ -273,12 +283,20 @@ export function createGate(options: GateOptions): Gate {
   const rootsText = allowedRoots.join(", ");
   const approved = new Set<string>();
 
-  // Real roots: resolved through the backend; cached once the root exists.
+  // Real roots: resolved through the backend; cached once every root exists. Concurrent checks
+  // share one resolution in flight.
   const realRoots = new Map<string, string>();
   let realCwd: string | undefined;
   let allRealRoots: string[] | undefined;
-  async function currentRealRoots(): Promise<string[]> {
+  let rootsInFlight: Promise<string[]> | undefined;
+  function currentRealRoots(): string[] | Promise<string[]> {
     if (allRealRoots !== undefined) return allRealRoots;
+    rootsInFlight ??= resolveRoots().finally(() => {
+      rootsInFlight = undefined;
+    });
+    return rootsInFlight;
+  }
+  async function resolveRoots(): Promise<string[]> {
     const roots = await Promise.all(
       allowedRoots.map(async (root) => {
         const cached = realRoots.get(root);
@@ -309,10 +327,18 @@ export function createGate(options: GateOptions): Gate {
     }
     const lexical = resolvePath(cwd, path);
     let real: string;
+    let exists: boolean | undefined;
     let roots: string[];
     try {
-      real = await resolveRealPath(backend, lexical, { followLeaf: checkOptions.followSymlinks !== false });
-      roots = await currentRealRoots();
+      const found = await lookupRealPath(backend, lexical, {
+        followLeaf: checkOptions.followSymlinks !== false,
+        ...(checkOptions.cache === undefined ? {} : { cache: checkOptions.cache }),
+      });
+      real = found.path;
+      // Reported to callers that pass a cache (the others' results keep their shape).
+      if (checkOptions.cache !== undefined) exists = found.exists;
+      const known = currentRealRoots();
+      roots = Array.isArray(known) ? known : await known;
     } catch (error) {
       const code: ToolError["code"] = FsError.isInstance(error) ? error.code : "EIO";
       const reason =
@@ -323,22 +349,20 @@ export function createGate(options: GateOptions): Gate {
             : String(error);
       return toolError(code, `Cannot resolve ${JSON.stringify(path)}: ${reason}. Allowed roots: ${rootsText}.`, lexical);
     }
-    if (roots.some((root) => isWithin(root, real))) return { ok: true, path: real, outside: false };
+    const admitted = (outside: boolean): GateCheck =>
+      exists === undefined ? { ok: true, path: real, outside } : { ok: true, path: real, outside, exists };
+    if (roots.some((root) => isWithin(root, real))) return admitted(false);
     const tool = ACCESS_RULE_TOOL[access];
     if (tool === undefined) {
       return toolError("EINVAL", `Unknown access ${JSON.stringify(access)} for ${real}: use read, write or list.`, real);
     }
     const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
-    if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) {
-      return { ok: true, path: real, outside: true };
-    }
+    if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) return admitted(true);
     const via = lexical === real ? "" : ` (the real path of ${lexical}, through a symlink)`;
     const key = `${tool}\0${real}`;
-    if (metadata && FILE_RULE_TOOLS.some((fileTool) => approved.has(`${fileTool}\0${real}`))) {
-      return { ok: true, path: real, outside: true };
-    }
+    if (metadata && FILE_RULE_TOOLS.some((fileTool) => approved.has(`${fileTool}\0${real}`))) return admitted(true);
     if (approve !== undefined) {
-      if (approved.has(key)) return { ok: true, path: real, outside: true };
+      if (approved.has(key)) return admitted(true);
       let yes = false;
       try {
         yes = await approve({
@@ -351,7 +375,7 @@ export function createGate(options: GateOptions): Gate {
       }
       if (yes === true) {
         approved.add(key);
-        return { ok: true, path: real, outside: true };
+        return admitted(true);
       }
       return toolError(
         "EDENIED",

@@ -164,6 +164,70 @@ export interface ResolveRealPathOptions {
    * link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`.
    */
   readonly followLeaf?: boolean;
+  /**
+   * A memo shared by the resolutions of one tool call (see {@link createResolutionCache}): each
+   * directory is resolved once, and the last name is looked up with one `lstat` in its real
+   * directory (none when that directory does not exist).
+   */
+  readonly cache?: ResolutionCache;
+}
+
+/** A resolved path and whether it existed when it was resolved. */
+export interface RealPathLookup {
+  /** The real absolute path (as {@link resolveRealPath} returns it). */
+  readonly path: string;
+  /** Whether that path existed (for `followLeaf: false`, the name itself, link or not); `undefined` when the lookup did not learn it. */
+  readonly exists: boolean | undefined;
+}
+
+/**
+ * A per-call memo of path resolutions. Pass one to the gate's checks of the paths of one tool
+ * call (`gate.check(path, access, { cache })`) so a directory shared by many paths is resolved
+ * once and a missing name costs one failed lookup (none under a missing directory).
+ *
+ * It holds what the backend said while the call's paths were checked: create one per call and
+ * drop it after, never keep it across calls (files change). It is tied to the first backend it
+ * is used with; resolutions on another backend do not use it.
+ */
+export interface ResolutionCache {
+  /**
+   * Whether a real absolute path existed when a resolution through this cache looked at it
+   * (a directory resolved on the way, or a checked path); `undefined` when none looked.
+   */
+  exists(realPath: string): boolean | undefined;
+}
+
+interface DirectoryLookup {
+  readonly path: string;
+  readonly exists: boolean;
+  /** Symlinks followed to resolve it (they count towards {@link MAX_SYMLINK_HOPS}). */
+  readonly hops: number;
+}
+
+interface CacheState {
+  fs: FileSystem | undefined;
+  readonly directories: Map<string, Promise<DirectoryLookup>>;
+  readonly seen: Map<string, boolean>;
+}
+
+const CACHE_STATES = new WeakMap<ResolutionCache, CacheState>();
+
+/**
+ * Create an empty {@link ResolutionCache} for the path checks of one tool call.
+ *
+ * @returns a cache to pass as `cache` to `gate.check` or {@link resolveRealPath}.
+ * @example
+ * ```ts
+ * const cache = createResolutionCache();
+ * const checks = await Promise.all(paths.map((path) => gate.check(path, "write", { cache })));
+ * cache.exists("/w/src"); // true once a check resolved /w/src
+ * ```
+ */
+export function createResolutionCache(): ResolutionCache {
+  const state: CacheState = { fs: undefined, directories: new Map(), seen: new Map() };
+  const cache: ResolutionCache = Object.freeze({ exists: (realPath: string) => state.seen.get(realPath) });
+  CACHE_STATES.set(cache, state);
+  return cache;
 }
 
 function isMissing(error: unknown): boolean {
@@ -182,6 +246,7 @@ function isMissing(error: unknown): boolean {
  *
  * @param fs - the backend; `readlink` is used when present.
  * @param path - absolute, normalised (from {@link resolvePath}).
+ * @param options - `followLeaf` (default `true`) and a per-call `cache`.
  * @returns the real absolute path; the gate checks and then uses exactly this path.
  * @throws FsError `ELOOP` after {@link MAX_SYMLINK_HOPS} links, and any backend error other
  *   than `ENOENT`/`ENOTDIR` (e.g. `EACCES`, `EIO`).
@@ -197,8 +262,40 @@ export async function resolveRealPath(
   path: string,
   options: ResolveRealPathOptions = {},
 ): Promise<string> {
-  const hops = { count: 0 };
-  return resolveWithin(fs, path, options.followLeaf !== false, hops, path);
+  return (await lookupRealPath(fs, path, options)).path;
+}
+
+/**
+ * {@link resolveRealPath}, also telling whether the path existed.
+ *
+ * @param fs - the backend; `readlink` is used when present.
+ * @param path - absolute, normalised (from {@link resolvePath}).
+ * @param options - `followLeaf` (default `true`) and a per-call `cache`.
+ * @returns the real path and `exists` (`undefined` only for `followLeaf: false` without a cache).
+ * @throws as {@link resolveRealPath}.
+ * @example
+ * ```ts
+ * await lookupRealPath(fs, "/w/new.txt"); // { path: "/w/new.txt", exists: false }
+ * ```
+ */
+export async function lookupRealPath(
+  fs: FileSystem,
+  path: string,
+  options: ResolveRealPathOptions = {},
+): Promise<RealPathLookup> {
+  const followLeaf = options.followLeaf !== false;
+  const state = options.cache === undefined ? undefined : CACHE_STATES.get(options.cache);
+  if (state !== undefined) {
+    state.fs ??= fs;
+    if (state.fs === fs) {
+      if (path === "/") return { path: "/", exists: true };
+      const parent = await cachedDirectory(fs, state, parentPath(path), path);
+      const found = await lookupName(fs, parent, baseName(path), followLeaf, path);
+      state.seen.set(found.path, found.exists);
+      return { path: found.path, exists: found.exists };
+    }
+  }
+  return resolveWithin(fs, path, followLeaf, { count: 0 }, path);
 }
 
 async function resolveWithin(
@@ -207,31 +304,102 @@ async function resolveWithin(
   followLeaf: boolean,
   hops: { count: number },
   original: string,
-): Promise<string> {
-  if (path === "/") return "/";
+): Promise<RealPathLookup> {
+  if (path === "/") return { path: "/", exists: true };
   if (followLeaf) {
     try {
       const real = await fs.realpath(path);
-      return resolvePath("/", real);
+      return { path: resolvePath("/", real), exists: true };
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
   }
-  const parent = await resolveWithin(fs, parentPath(path), true, hops, original);
+  const parent = (await resolveWithin(fs, parentPath(path), true, hops, original)).path;
   const candidate = joinPath(parent, baseName(path));
-  if (!followLeaf || fs.readlink === undefined) return candidate;
+  // The realpath above failed: the name is missing, or (with readlink) maybe a dangling link.
+  if (!followLeaf) return { path: candidate, exists: undefined };
+  if (fs.readlink === undefined) return { path: candidate, exists: false };
   let type: string;
   try {
     type = (await fs.lstat(candidate)).type;
   } catch (error) {
-    if (isMissing(error)) return candidate;
+    if (isMissing(error)) return { path: candidate, exists: false };
     throw error;
   }
-  if (type !== "symlink") return candidate;
+  if (type !== "symlink") return { path: candidate, exists: true };
   hops.count += 1;
   if (hops.count > MAX_SYMLINK_HOPS) {
     throw new FsError("ELOOP", { syscall: "realpath", path: original });
   }
   const target = await fs.readlink(candidate);
   return resolveWithin(fs, resolvePath(parent, target), true, hops, original);
+}
+
+/** The real directory for a lexical one, memoised in the cache (a rejection is memoised too). */
+function cachedDirectory(fs: FileSystem, state: CacheState, directory: string, original: string): Promise<DirectoryLookup> {
+  let found = state.directories.get(directory);
+  if (found === undefined) {
+    found = resolveDirectory(fs, state, directory, original);
+    state.directories.set(directory, found);
+  }
+  return found;
+}
+
+/**
+ * A directory not yet in the cache: one `realpath` when it exists, else (or when its parent is
+ * already in the cache) its real parent plus one `lstat` of its name.
+ */
+async function resolveDirectory(fs: FileSystem, state: CacheState, directory: string, original: string): Promise<DirectoryLookup> {
+  if (directory === "/") return { path: "/", exists: true, hops: 0 };
+  const parentDirectory = parentPath(directory);
+  let found: DirectoryLookup | undefined;
+  if (!state.directories.has(parentDirectory)) {
+    try {
+      found = { path: resolvePath("/", await fs.realpath(directory)), exists: true, hops: 0 };
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+  if (found === undefined) {
+    const parent = await cachedDirectory(fs, state, parentDirectory, original);
+    found = await lookupName(fs, parent, baseName(directory), true, original);
+  }
+  state.seen.set(found.path, found.exists);
+  return found;
+}
+
+/**
+ * Look up one name in a resolved directory: one `lstat` (none when the directory is missing);
+ * a symlink is followed through `realpath`, and a dangling one through `readlink`.
+ */
+async function lookupName(
+  fs: FileSystem,
+  parent: DirectoryLookup,
+  name: string,
+  followLeaf: boolean,
+  original: string,
+): Promise<DirectoryLookup> {
+  const candidate = joinPath(parent.path, name);
+  if (!parent.exists) return { path: candidate, exists: false, hops: parent.hops };
+  let type: string;
+  try {
+    type = (await fs.lstat(candidate)).type;
+  } catch (error) {
+    if (isMissing(error)) return { path: candidate, exists: false, hops: parent.hops };
+    throw error;
+  }
+  if (type !== "symlink" || !followLeaf) return { path: candidate, exists: true, hops: parent.hops };
+  try {
+    return { path: resolvePath("/", await fs.realpath(candidate)), exists: true, hops: parent.hops };
+  } catch (error) {
+    if (!isMissing(error)) throw error;
+  }
+  // A dangling link (rare): follow its target without the cache, which also rules out a
+  // directory waiting on its own resolution through a link that points under itself.
+  if (fs.readlink === undefined) return { path: candidate, exists: false, hops: parent.hops };
+  const hops = { count: parent.hops + 1 };
+  if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall: "realpath", path: original });
+  const target = await fs.readlink(candidate);
+  const found = await resolveWithin(fs, resolvePath(parent.path, target), true, hops, original);
+  return { path: found.path, exists: found.exists ?? false, hops: hops.count };
 }

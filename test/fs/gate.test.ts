@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/fs/gate.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
+import { createResolutionCache } from "../../src/fs/path.js";
 import { FsError } from "../../src/fs/types.js";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -349,6 +350,22 @@ describe("gate.fs", () => {
 
 import fc from "fast-check";
 
+describe("check with a resolution cache", () => {
+  it("reports exists only when given a cache; the decisions are the same", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/etc/hosts": "h" } });
+    await fs.symlink("/etc", "/w/link");
+    const gate = createGate({ fs, cwd: "/w" });
+    const cache = createResolutionCache();
+    expect(await gate.check("a.txt", "write")).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false });
+    expect(await gate.check("a.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false, exists: true });
+    expect(await gate.check("new/b.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/new/b.txt", outside: false, exists: false });
+    expect(await gate.check("link", "write", { cache, followSymlinks: false })).toStrictEqual({ ok: true, path: "/w/link", outside: false, exists: true });
+    const refused = await gate.check("link/hosts", "read", { cache });
+    expect(refused).toStrictEqual(await gate.check("link/hosts", "read"));
+    expect(refused.ok).toBe(false);
+  });
+});
+
 describe("gate properties (fast-check)", () => {
   it("whatever the path and symlinks, an admitted path lies under the root, or is outside and flagged", async () => {
     const name = fc.constantFrom("..", ".", "a", "b", "l1", "l2", "w", "w-evil", "x.txt");
@@ -360,6 +377,9 @@ describe("gate properties (fast-check)", () => {
         await fs.symlink!(second, "/w/a/l2");
         const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/**" }] } });
         const checked = await gate.check(names.join("/") || ".", "read");
+        // A resolution cache changes the cost, never the decision or the path.
+        const { exists: _exists, ...cached } = (await gate.check(names.join("/") || ".", "read", { cache: createResolutionCache() })) as { exists?: boolean };
+        expect(cached).toStrictEqual(checked);
         if (!checked.ok) return;
         if (checked.outside) expect(checked.path.startsWith("/etc/") || checked.path === "/etc").toBe(true);
         else expect(checked.path === "/w" || checked.path.startsWith("/w/")).toBe(true);

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import {
   baseName,
   checkPathInput,
+  createResolutionCache,
   isWithin,
+  lookupRealPath,
   MAX_NAME_BYTES,
   MAX_PATH_BYTES,
   parentPath,
@@ -11,6 +13,7 @@ import {
   resolveRealPath,
 } from "../../src/fs/path.js";
 import { memoryFileSystem } from "../../src/fs/memory.js";
+import type { FileSystem } from "../../src/fs/types.js";
 
 describe("checkPathInput", () => {
   it.each([
@@ -189,6 +192,157 @@ describe("resolvePath properties (fast-check)", () => {
         const reference = root === "/" || out === root || out.split("/").slice(0, root.split("/").length).join("/") === root;
         expect(within).toBe(reference);
       }),
+    );
+  });
+});
+
+describe("lookupRealPath with a resolution cache", () => {
+  async function fixture() {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/etc/hosts": "h", "/w/real/inner.txt": "i" } });
+    const symlink = fs.symlink!.bind(fs);
+    await symlink("/etc", "/w/link");
+    await symlink("/etc/hosts", "/w/leaf");
+    await symlink("/etc/not-yet", "/w/dangling");
+    await symlink("../etc", "/w/relative");
+    await symlink("real", "/w/alias");
+    await symlink("/w/missing-dir", "/w/dangling-dir");
+    await symlink("self/x", "/w/self");
+    return fs;
+  }
+
+  /** The backend calls made, as `method path` (failures marked `!`). */
+  function counting(fs: FileSystem): { fs: FileSystem; calls: string[] } {
+    const calls: string[] = [];
+    const wrapped: FileSystem = { ...fs };
+    for (const method of ["realpath", "lstat", "readlink", "stat", "readdir"] as const) {
+      const original = (fs[method] as (path: string) => Promise<unknown>).bind(fs);
+      (wrapped as unknown as Record<string, (path: string) => Promise<unknown>>)[method] = async (path: string) => {
+        try {
+          const value = await original(path);
+          calls.push(`${method} ${path}`);
+          return value;
+        } catch (error) {
+          calls.push(`${method} ${path} !`);
+          throw error;
+        }
+      };
+    }
+    return { fs: wrapped, calls };
+  }
+
+  it("gives the uncached result, and whether the path exists", async () => {
+    const fs = await fixture();
+    const cache = createResolutionCache();
+    const paths = [
+      "/w/a.txt",
+      "/w/new/file.txt",
+      "/w/link/hosts",
+      "/w/link/new.txt",
+      "/w/leaf",
+      "/w/dangling",
+      "/w/relative/hosts",
+      "/w/alias/inner.txt",
+      "/w/dangling-dir/x.txt",
+      "/w/a.txt/below",
+      "/",
+    ];
+    const cached = await Promise.all(paths.map((path) => lookupRealPath(fs, path, { cache })));
+    expect(cached).toStrictEqual([
+      { path: "/w/a.txt", exists: true },
+      { path: "/w/new/file.txt", exists: false },
+      { path: "/etc/hosts", exists: true },
+      { path: "/etc/new.txt", exists: false },
+      { path: "/etc/hosts", exists: true },
+      { path: "/etc/not-yet", exists: false },
+      { path: "/etc/hosts", exists: true },
+      { path: "/w/real/inner.txt", exists: true },
+      { path: "/w/missing-dir/x.txt", exists: false },
+      { path: "/w/a.txt/below", exists: false },
+      { path: "/", exists: true },
+    ]);
+    for (const [index, path] of paths.entries()) expect(cached[index]?.path).toBe(await resolveRealPath(fs, path));
+    expect(await lookupRealPath(fs, "/w/leaf", { followLeaf: false, cache })).toStrictEqual({ path: "/w/leaf", exists: true });
+    expect(await lookupRealPath(fs, "/w/gone", { followLeaf: false, cache })).toStrictEqual({ path: "/w/gone", exists: false });
+    expect([cache.exists("/w"), cache.exists("/w/new"), cache.exists("/etc"), cache.exists("/nowhere")]).toStrictEqual([true, false, true, undefined]);
+  });
+
+  it("without a cache, exists is known except for followLeaf: false", async () => {
+    const fs = await fixture();
+    expect(await lookupRealPath(fs, "/w/a.txt")).toStrictEqual({ path: "/w/a.txt", exists: true });
+    expect(await lookupRealPath(fs, "/w/new.txt")).toStrictEqual({ path: "/w/new.txt", exists: false });
+    expect(await lookupRealPath(fs, "/w/a.txt", { followLeaf: false })).toStrictEqual({ path: "/w/a.txt", exists: undefined });
+  });
+
+  it("resolves each directory once; names under a missing directory cost no call", async () => {
+    const { fs, calls } = counting(memoryFileSystem({ files: { "/w/src/a.ts": "a", "/w/src/b.ts": "b" } }));
+    const cache = createResolutionCache();
+    const paths = ["/w/src/a.ts", "/w/src/b.ts", "/w/src/c.ts", "/w/new/x.ts", "/w/new/y.ts"];
+    const found = await Promise.all(paths.map((path) => lookupRealPath(fs, path, { cache })));
+    expect(found.map((item) => item.exists)).toStrictEqual([true, true, false, false, false]);
+    expect(calls.sort()).toStrictEqual(
+      [
+        "realpath /w/src",
+        "realpath /w/new !",
+        "realpath /w",
+        "lstat /w/new !",
+        "lstat /w/src/a.ts",
+        "lstat /w/src/b.ts",
+        "lstat /w/src/c.ts !",
+      ].sort(),
+    );
+  });
+
+  it("is tied to the first backend it is used with", async () => {
+    const first = counting(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
+    const second = counting(memoryFileSystem({ files: { "/w/b.txt": "b" } }));
+    const cache = createResolutionCache();
+    expect(await lookupRealPath(first.fs, "/w/a.txt", { cache })).toStrictEqual({ path: "/w/a.txt", exists: true });
+    expect(await lookupRealPath(second.fs, "/w/a.txt", { cache })).toStrictEqual({ path: "/w/a.txt", exists: false });
+    expect(second.calls).toStrictEqual(["realpath /w/a.txt !", "realpath /w", "lstat /w/a.txt !"]);
+  });
+
+  it("a dangling link that points under itself ends (no wait on its own resolution)", async () => {
+    const fs = await fixture();
+    const cache = createResolutionCache();
+    const outcome = await lookupRealPath(fs, "/w/self/y.txt", { cache }).then(
+      (found) => found.path,
+      (error: { code?: string }) => error.code,
+    );
+    expect(outcome).toBe(await resolveRealPath(fs, "/w/self/y.txt").then((path) => path, (error: { code?: string }) => error.code));
+  });
+
+  it("agrees with the uncached resolution for random trees of symlinks and paths (fast-check)", async () => {
+    const name = fc.constantFrom("..", "a", "b", "l1", "l2", "x.txt", "new");
+    const target = fc.constantFrom("/", "/w", "/w/a", "/etc", "..", "../..", "a", "b/..", "/w/l1", "/w/l2", "/w/a/l1", "new/deeper", "x.txt", "l1");
+    const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((names) => resolvePath("/w", names.join("/")));
+    await fc.assert(
+      fc.asyncProperty(target, target, fc.array(path, { minLength: 1, maxLength: 6 }), fc.boolean(), async (first, second, paths, followLeaf) => {
+        const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w/b/x.txt": "y", "/etc/x.txt": "h" } });
+        await fs.symlink(first, "/w/l1");
+        await fs.symlink(second, "/w/a/l2");
+        const outcome = (promise: Promise<{ path: string; exists: boolean | undefined } | string>) =>
+          promise.then(
+            (found) => found,
+            (error: { code?: string }) => `error ${error.code}`,
+          );
+        const cache = createResolutionCache();
+        const cached = await Promise.all(paths.map((item) => outcome(lookupRealPath(fs, item, { followLeaf, cache }))));
+        for (const [index, item] of paths.entries()) {
+          const plain = await outcome(lookupRealPath(fs, item, { followLeaf }));
+          const got = cached[index];
+          if (typeof plain === "string" || typeof got === "string") {
+            expect(got).toBe(plain);
+            continue;
+          }
+          expect(got?.path).toBe(plain.path);
+          const exists = await fs.lstat(plain.path).then(
+            (stat) => (followLeaf && stat.type === "symlink" ? fs.stat(plain.path).then(() => true, () => false) : true),
+            () => false,
+          );
+          expect(got?.exists).toBe(exists);
+        }
+      }),
+      { numRuns: 400 },
     );
   });
 });
