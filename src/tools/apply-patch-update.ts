@@ -7,49 +7,105 @@
  * @module
  */
 import type { PatchChunk } from "./apply-patch-parser.js";
-import { MAX_REPORTED_CANDIDATES, seekLines } from "./apply-patch-matcher.js";
+import { MAX_REPORTED_CANDIDATES, seekLines, type SeekOutcome } from "./apply-patch-matcher.js";
 
 /** A text split into lines (without terminators), with where each line starts in the body. */
 interface SplitText {
   readonly bom: string;
   /** The text after the BOM. */
   readonly body: string;
-  readonly lines: string[];
-  /** `starts[i]` is the offset of line `i` in `body`; `starts[lines.length]` is `body.length`. */
-  readonly starts: number[];
+  /** How many lines (a final line break ends the last line; it does not start an empty one). */
+  readonly count: number;
+  /** The lines, without terminators (split on first use: the native search needs none). */
+  lines(): readonly string[];
+  /** `starts[i]` is the offset of line `i` in `body`; `starts[count]` is `body.length`. */
+  readonly starts: readonly number[];
   /** False when the last line has no terminator. */
   readonly terminated: boolean;
   /** The dominant terminator: `\r\n` when most line breaks are CRLF, else `\n`. */
   readonly eol: "\n" | "\r\n";
+  /** True when the body holds a CR anywhere (then a line's text is not its span of the body). */
+  readonly hasCr: boolean;
 }
 
 function splitText(text: string): SplitText {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = bom === "" ? text : text.slice(1);
-  const parts = body.split("\n");
-  const lines: string[] = [];
-  const starts: number[] = [];
+  const starts: number[] = [0];
   let crlf = 0;
-  let offset = 0;
-  for (let i = 0; i < parts.length - 1; i += 1) {
-    const part = parts[i] as string;
-    starts.push(offset);
-    if (part.endsWith("\r")) {
-      lines.push(part.slice(0, -1));
-      crlf += 1;
-    } else {
-      lines.push(part);
-    }
-    offset += part.length + 1;
+  for (let at = body.indexOf("\n"); at !== -1; at = body.indexOf("\n", at + 1)) {
+    if (at > 0 && body.charCodeAt(at - 1) === 13) crlf += 1;
+    starts.push(at + 1);
   }
-  const tail = parts[parts.length - 1] as string;
-  const terminated = tail === "";
-  if (!terminated) {
-    starts.push(offset);
-    lines.push(tail);
+  const breaks = starts.length - 1;
+  const terminated = starts[breaks] === body.length;
+  if (!terminated) starts.push(body.length);
+  const count = starts.length - 1;
+  let lines: string[] | undefined;
+  return {
+    bom,
+    body,
+    count,
+    starts,
+    terminated,
+    eol: crlf * 2 > breaks ? "\r\n" : "\n",
+    hasCr: crlf > 0 || body.includes("\r"),
+    lines() {
+      if (lines === undefined) {
+        const parts = body.split("\n");
+        if (terminated) parts.pop();
+        // Only a line followed by a line break loses its CR (an unterminated last line keeps it).
+        const last = terminated ? parts.length : parts.length - 1;
+        for (let i = 0; i < last && crlf > 0; i += 1) {
+          const line = parts[i] as string;
+          if (line.endsWith("\r")) parts[i] = line.slice(0, -1);
+        }
+        lines = parts;
+      }
+      return lines;
+    },
+  };
+}
+
+/**
+ * The exact pass of {@link seekLines} through the native string search: for a text without CR
+ * the lines `pattern` matches at line `i` are the pattern joined with `\n`, found at the start of
+ * line `i` and followed by a line break or the end of the text. Returns `undefined` where it does
+ * not apply or finds nothing (then {@link seekLines} runs every pass).
+ */
+function seekExact(split: SplitText, pattern: readonly string[], start: number): SeekOutcome | undefined {
+  if (split.hasCr || pattern.length === 0 || start > split.count) return undefined;
+  const needle = pattern.join("\n");
+  if (needle === "") return undefined;
+  const { body, starts, count } = split;
+  const found: number[] = [];
+  for (let at = body.indexOf(needle, starts[start]); at !== -1; at = body.indexOf(needle, at + 1)) {
+    if (at > 0 && body.charCodeAt(at - 1) !== 10) continue;
+    const end = at + needle.length;
+    if (end < body.length && body.charCodeAt(end) !== 10) continue;
+    const line = lineAt(starts, at);
+    if (line + pattern.length <= count) found.push(line);
   }
-  starts.push(body.length);
-  return { bom, body, lines, starts, terminated, eol: crlf * 2 > parts.length - 1 ? "\r\n" : "\n" };
+  if (found.length === 1) return { kind: "found", index: found[0] as number, pass: "exact" };
+  if (found.length > 1) return { kind: "ambiguous", indexes: found, pass: "exact" };
+  return undefined;
+}
+
+/** The line starting at `offset` (a line start), by binary search in `starts`. */
+function lineAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** {@link seekLines}, with the exact pass done by the native string search where it applies. */
+function seek(split: SplitText, pattern: readonly string[], start: number, endOfFile: boolean): SeekOutcome {
+  return (endOfFile ? undefined : seekExact(split, pattern, start)) ?? seekLines(split.lines(), pattern, start, endOfFile);
 }
 
 /** Why a hunk could not be placed. */
@@ -95,54 +151,55 @@ export function applyChunks(
   chunks: readonly PatchChunk[],
   displayPath: string,
 ): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly failure: HunkFailure } {
-  const { bom, body, lines, starts, terminated, eol } = splitText(text);
+  const split = splitText(text);
+  const { bom, body, count, starts, terminated, eol } = split;
   const replacements: Array<{ start: number; length: number; lines: readonly string[] }> = [];
   let cursor = 0;
   for (const [i, chunk] of chunks.entries()) {
     const hunk = i + 1;
-    const where = `${displayPath}, ${describeHunk(chunk, hunk)}`;
+    const where = (): string => `${displayPath}, ${describeHunk(chunk, hunk)}`;
     for (const context of chunk.contexts) {
-      const seek = seekLines(lines, [context], cursor, false);
-      if (seek.kind === "missing") {
+      const found = seek(split, [context], cursor, false);
+      if (found.kind === "missing") {
         return {
           ok: false,
           failure: {
             code: "ENOMATCH",
             hunk,
             patchLine: chunk.line,
-            message: `Could not find the @@ context line in ${where}${cursor > 0 ? ` (searching after file line ${cursor})` : ""}:\n${quoteLines([context])}`,
+            message: `Could not find the @@ context line in ${where()}${cursor > 0 ? ` (searching after file line ${cursor})` : ""}:\n${quoteLines([context])}`,
           },
         };
       }
-      if (seek.kind === "ambiguous") {
+      if (found.kind === "ambiguous") {
         return {
           ok: false,
           failure: {
             code: "EAMBIGUOUS",
             hunk,
             patchLine: chunk.line,
-            message: `The @@ context line matches ${ambiguity(seek.indexes)} in ${where}:\n${quoteLines([context])}\nUse a more specific @@ line (add an enclosing class or function as an earlier @@ line).`,
+            message: `The @@ context line matches ${ambiguity(found.indexes)} in ${where()}:\n${quoteLines([context])}\nUse a more specific @@ line (add an enclosing class or function as an earlier @@ line).`,
           },
         };
       }
-      cursor = seek.index + 1;
+      cursor = found.index + 1;
     }
     if (chunk.oldLines.length === 0) {
-      const at = chunk.contexts.length > 0 ? cursor : lines.length;
+      const at = chunk.contexts.length > 0 ? cursor : count;
       replacements.push({ start: at, length: 0, lines: chunk.newLines });
       cursor = at;
       continue;
     }
     let pattern = chunk.oldLines;
     let replacement = chunk.newLines;
-    let seek = seekLines(lines, pattern, cursor, chunk.endOfFile);
-    if (seek.kind === "missing" && pattern[pattern.length - 1] === "") {
+    let found = seek(split, pattern, cursor, chunk.endOfFile);
+    if (found.kind === "missing" && pattern[pattern.length - 1] === "") {
       // A trailing blank pattern line often stands for the file's final line break.
       pattern = pattern.slice(0, -1);
       if (replacement[replacement.length - 1] === "") replacement = replacement.slice(0, -1);
-      seek = seekLines(lines, pattern, cursor, chunk.endOfFile);
+      found = seek(split, pattern, cursor, chunk.endOfFile);
     }
-    if (seek.kind === "missing") {
+    if (found.kind === "missing") {
       const after = cursor > 0 ? ` after file line ${cursor}` : "";
       const end = chunk.endOfFile ? " at the end of the file" : "";
       return {
@@ -151,23 +208,23 @@ export function applyChunks(
           code: "ENOMATCH",
           hunk,
           patchLine: chunk.line,
-          message: `Could not find the expected lines${end}${after} in ${where}:\n${quoteLines(chunk.oldLines)}\nRead the file again and copy the context and '-' lines exactly.`,
+          message: `Could not find the expected lines${end}${after} in ${where()}:\n${quoteLines(chunk.oldLines)}\nRead the file again and copy the context and '-' lines exactly.`,
         },
       };
     }
-    if (seek.kind === "ambiguous") {
+    if (found.kind === "ambiguous") {
       return {
         ok: false,
         failure: {
           code: "EAMBIGUOUS",
           hunk,
           patchLine: chunk.line,
-          message: `The expected lines match ${ambiguity(seek.indexes)} in ${where}:\n${quoteLines(chunk.oldLines)}\nAdd more context lines, or an @@ line naming the enclosing function or class, so the hunk matches once.`,
+          message: `The expected lines match ${ambiguity(found.indexes)} in ${where()}:\n${quoteLines(chunk.oldLines)}\nAdd more context lines, or an @@ line naming the enclosing function or class, so the hunk matches once.`,
         },
       };
     }
-    replacements.push({ start: seek.index, length: pattern.length, lines: replacement });
-    cursor = seek.index + pattern.length;
+    replacements.push({ start: found.index, length: pattern.length, lines: replacement });
+    cursor = found.index + pattern.length;
   }
 
   // Copy the untouched stretches of the original as they are (their own line endings); new lines
@@ -175,16 +232,23 @@ export function applyChunks(
   const ordered = replacements
     .map((replacement, order) => ({ ...replacement, order }))
     .sort((a, b) => a.start - b.start || a.order - b.order);
-  let result = bom;
+  // Pieces joined once at the end; `open`: text was written and its last character is not a line break.
+  const pieces: string[] = [bom];
+  let open = false;
+  const append = (piece: string): void => {
+    if (piece === "") return;
+    pieces.push(piece);
+    open = piece.charCodeAt(piece.length - 1) !== 10;
+  };
   let position = 0;
   for (const { start, length, lines: added } of ordered) {
-    if (start > position) result += body.slice(starts[position], starts[start]);
+    if (start > position) append(body.slice(starts[position], starts[start]));
     // Inserting after the last line, which had no terminator: end it first.
-    if (added.length > 0 && !terminated && result.length > bom.length && !result.endsWith("\n")) result += eol;
-    for (const line of added) result += line + eol;
+    if (added.length > 0 && !terminated && open) append(eol);
+    for (const line of added) append(line + eol);
     position = Math.max(position, start + length);
   }
-  result += body.slice(starts[position], starts[lines.length]);
-  if (result.length > bom.length && !result.endsWith("\n")) result += eol;
-  return { ok: true, text: result };
+  append(body.slice(starts[position], starts[count]));
+  if (open) append(eol);
+  return { ok: true, text: pieces.join("") };
 }

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { createResolutionCache, resolvePath, type ResolutionCache } from "../fs/path.js";
 import type { FileSystem } from "../fs/types.js";
 import { FsError } from "../fs/types.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
@@ -88,14 +89,23 @@ type Original =
   | { readonly kind: "absent" }
   | { readonly kind: "directory" };
 
-/** A file's state as the patch goes: text to write, or gone. */
-type Pending = { readonly kind: "file"; readonly text: string; readonly bom: boolean } | { readonly kind: "absent" };
+/**
+ * A file's state as the patch goes: the bytes to write (encoded as soon as computed, so the text
+ * is not held until the commit), or gone.
+ */
+type Pending = { readonly kind: "file"; readonly bytes: Uint8Array } | { readonly kind: "absent" };
+
+/** A file's text while an update is computed. */
+type Working = { readonly kind: "file"; readonly text: string; readonly bom: boolean };
 
 interface Resolved {
   readonly operation: PatchOperation;
   readonly path: string;
   readonly moveTo?: string;
 }
+
+/** What the gate's checks learnt: which real paths existed (per path; undefined when unknown). */
+type Existence = ReadonlyMap<string, boolean | undefined>;
 
 type Step<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ToolError };
 
@@ -124,14 +134,15 @@ async function loadOriginal(fs: FileSystem, path: string): Promise<Step<Original
 }
 
 /**
- * The state of every path before the patch. Paths in `expectAbsent` are looked up in their
- * parent's listing (one readdir per directory); the others are read. Fills `dirExists` with
- * what it learns about parent directories.
+ * The state of every path before the patch. A path the gate found missing is absent with no
+ * call; other paths in `expectAbsent` are looked up in their parent's listing (one readdir per
+ * directory); the rest are read. Fills `dirExists` with what it learns about parent directories.
  */
 async function loadOriginals(
   fs: FileSystem,
   paths: readonly string[],
   expectAbsent: ReadonlySet<string>,
+  existence: Existence,
   dirExists: Map<string, boolean>,
 ): Promise<Step<Map<string, Original>>> {
   const listings = new Map<string, Promise<Map<string, string> | "missing" | "unknown">>();
@@ -147,6 +158,7 @@ async function loadOriginals(
     return listing;
   };
   const load = async (path: string): Promise<Step<Original>> => {
+    if (existence.get(path) === false) return { ok: true, value: { kind: "absent" } };
     if (expectAbsent.has(path)) {
       const dir = parentOf(path);
       const listing = await list(dir);
@@ -206,11 +218,11 @@ function parentOf(path: string): string {
   return index <= 0 ? "/" : path.slice(0, index);
 }
 
-/** Directories above `path` that do not exist yet, deepest first. */
-async function missingParents(fs: FileSystem, path: string, known: Map<string, boolean>): Promise<string[]> {
+/** Directories above `path` that do not exist yet, deepest first (`cache`: what the gate's checks saw). */
+async function missingParents(fs: FileSystem, path: string, known: Map<string, boolean>, cache: ResolutionCache): Promise<string[]> {
   const missing: string[] = [];
   for (let dir = parentOf(path); dir !== "/"; dir = parentOf(dir)) {
-    let exists = known.get(dir);
+    let exists = known.get(dir) ?? cache.exists(dir);
     if (exists === undefined) {
       try {
         await fs.stat(dir);
@@ -245,10 +257,13 @@ async function missingParents(fs: FileSystem, path: string, known: Map<string, b
  * - `EDENIED` (or what the gate says): a path outside the workspace with no rule;
  * - a backend error while writing (e.g. `ENOSPC`): the files already written are restored.
  *
- * Paths are checked by the gate once each (symlinks resolved: an update writes through a link
- * to its target; `Delete File` removes a link itself, never its target), and the locks of every
- * touched path are held from the first read to the last write. An `abortSignal` that fires before
- * the first write makes `execute` reject with its reason, with nothing changed.
+ * Paths are checked by the gate once each, with one resolution cache for the call (each
+ * directory resolved once; the gate also says which paths do not exist, so the tool looks up
+ * nothing more before writing). Symlinks are resolved: an update writes through a link to its
+ * target; `Delete File` removes a link itself, never its target. The locks of every touched path
+ * are held from the checks (when no path goes through a symlink; else from the first read) to
+ * the last write. An `abortSignal` that fires before the first write makes `execute` reject with
+ * its reason, with nothing changed.
  *
  * @param options - the shared tool context options plus `maxFileBytes` (bytes).
  * @returns a {@link CoreTool} named `apply_patch`.
@@ -284,16 +299,34 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
         return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
       }
       const ctx = await resolve(call);
-      const resolved: Resolved[] = [];
-      const steps = await Promise.all(parsed.operations.map((operation) => resolvePaths(ctx, operation)));
-      for (const step of steps) {
-        if (!step.ok) {
-          return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+      // The paths are checked under the locks of their lexical paths, with one resolution cache
+      // for the call (directories shared by the patch's paths resolve once) whose answers (this
+      // path does not exist) stand in for the tool's own lookups. When every real path is its
+      // lexical path (no symlinks), those locks are the ones other tools take, so the answers
+      // stay true until the commit; otherwise the real paths are locked afterwards and looked
+      // up again under their locks.
+      const lexical = parsed.operations.flatMap((operation) =>
+        operation.type === "update" && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path],
+      );
+      const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
+      const first = await ctx.locks.run([...lexicalKeys], async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
+        const cache = createResolutionCache();
+        const existence = new Map<string, boolean | undefined>();
+        const steps = await Promise.all(parsed.operations.map((operation) => resolvePaths(ctx, operation, cache, existence)));
+        const resolved: Resolved[] = [];
+        for (const step of steps) {
+          if (!step.ok) {
+            return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+          }
+          resolved.push(step.value);
         }
-        resolved.push(step.value);
-      }
-      const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
-      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes));
+        const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
+        if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
+        return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence);
+      });
+      if ("kind" in first) return first;
+      const { resolved, paths } = first;
+      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map()));
     },
   };
 }
@@ -304,20 +337,34 @@ type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
  * Check a path for writing, and for reading too when it must be read: inside the allowed roots
  * every access is admitted, so the read check runs only for a path outside them.
  */
-async function checkPath(ctx: ToolContext, path: string, read: boolean, followSymlinks = true): Promise<Checked> {
-  const write = await ctx.gate.check(path, "write", { followSymlinks });
+async function checkPath(ctx: ToolContext, path: string, read: boolean, cache: ResolutionCache, followSymlinks = true): Promise<Checked> {
+  const write = await ctx.gate.check(path, "write", { followSymlinks, cache });
   if (!write.ok || !read || !write.outside) return write;
-  const readable = await ctx.gate.check(path, "read");
+  const readable = await ctx.gate.check(path, "read", { cache });
   return readable.ok ? write : readable;
 }
 
-async function resolvePaths(ctx: ToolContext, operation: PatchOperation): Promise<Step<Resolved>> {
+/**
+ * Check an operation's paths; records in `existence` whether each real path existed (the gate
+ * says so when given a cache). A path checked twice (e.g. deleted, then added as a symlink's
+ * target) with different answers is recorded as unknown, so it is looked up again.
+ */
+async function resolvePaths(
+  ctx: ToolContext,
+  operation: PatchOperation,
+  cache: ResolutionCache,
+  existence: Map<string, boolean | undefined>,
+): Promise<Step<Resolved>> {
   // A Delete acts on the name itself: a symlink is removed, never the file it points to.
-  const checks: Array<Promise<Checked>> = [checkPath(ctx, operation.path, operation.type === "update", operation.type !== "delete")];
-  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(checkPath(ctx, operation.moveTo, false));
+  const checks: Array<Promise<Checked>> = [
+    checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete"),
+  ];
+  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(checkPath(ctx, operation.moveTo, false, cache));
   const outcomes = await Promise.all(checks);
   for (const outcome of outcomes) {
     if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
+    const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
+    existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
   }
   const path = (outcomes[0] as { path: string }).path;
   if (operation.type === "update" && operation.moveTo !== undefined) {
@@ -332,6 +379,8 @@ async function applyLocked(
   resolved: readonly Resolved[],
   paths: readonly string[],
   maxFileBytes: number,
+  cache: ResolutionCache,
+  existence: Existence,
 ): Promise<MutationResult> {
   // Every path was checked above (the check resolved symlinks and returned the real path), so the
   // I/O goes to the backend with those paths, as the workspace reads do, without a second check.
@@ -344,7 +393,7 @@ async function applyLocked(
     if (moveTo !== undefined) expectAbsent.add(moveTo);
   }
   const dirExists = new Map<string, boolean>();
-  const loaded = await loadOriginals(fs, paths, expectAbsent, dirExists);
+  const loaded = await loadOriginals(fs, paths, expectAbsent, existence, dirExists);
   if (!loaded.ok) return errorResult("mutation", { ...loaded.error, message: `${loaded.error.message}\n${NOTHING_CHANGED}` });
   const originals = loaded.value;
   const computed = computeChanges(ctx, resolved, originals, maxFileBytes);
@@ -353,7 +402,7 @@ async function applyLocked(
   }
   const { pending, changes, summary } = computed.value;
   const finalBytes = new Map<string, Uint8Array>();
-  for (const [path, next] of pending) if (next.kind === "file") finalBytes.set(path, encodeText(next));
+  for (const [path, next] of pending) if (next.kind === "file") finalBytes.set(path, next.bytes);
 
   // Read-before-write: every existing file the patch changes must have been read, unchanged since.
   if (ctx.state !== undefined) {
@@ -381,7 +430,7 @@ async function applyLocked(
   }
   // Last point where an abort leaves every file as it was.
   ctx.call.abortSignal?.throwIfAborted();
-  const committed = await commit(fs, writes, removals, originals, dirExists, (path) => ctx.gate.display(path));
+  const committed = await commit(fs, writes, removals, originals, dirExists, cache, (path) => ctx.gate.display(path));
   if (!committed.ok) return errorResult("mutation", committed.error);
 
   if (ctx.state !== undefined) {
@@ -420,9 +469,14 @@ function computeChanges(
   const show = (path: string): string => ctx.gate.display(path);
 
   /** The file at `path` as the patch has left it so far. */
-  const current = (path: string): Step<Pending | { kind: "directory" }> => {
+  const current = (path: string): Step<Working | { kind: "absent" } | { kind: "directory" }> => {
     const next = pending.get(path);
-    if (next !== undefined) return { ok: true, value: next };
+    if (next?.kind === "absent") return { ok: true, value: next };
+    if (next !== undefined) {
+      // Touched earlier in this patch: our own UTF-8, so it decodes.
+      const decoded = decodeUtf8(next.bytes);
+      return { ok: true, value: { kind: "file", text: decoded.ok ? decoded.text : "", bom: decoded.ok && decoded.bom } };
+    }
     const original = originals.get(path) ?? { kind: "absent" };
     if (original.kind !== "file") return { ok: true, value: original };
     if (original.bytes.length > maxFileBytes) {
@@ -449,7 +503,7 @@ function computeChanges(
       if (originals.get(path)?.kind === "directory" && pending.get(path) === undefined) {
         return fail("EISDIR", `Cannot add ${show(path)}: it is a directory (in ${where}).`, path);
       }
-      pending.set(path, { kind: "file", text: operation.contents, bom: false });
+      pending.set(path, { kind: "file", bytes: encodeText({ text: operation.contents, bom: false }) });
       changes.push({ action: "added", path });
       summary.push(`A ${show(path)}`);
       continue;
@@ -473,7 +527,7 @@ function computeChanges(
     }
     const applied = applyChunks(state.value.text, operation.chunks, show(path));
     if (!applied.ok) return fail(applied.failure.code, applied.failure.message, path);
-    const next: Pending = { kind: "file", text: applied.text, bom: state.value.bom };
+    const next: Pending = { kind: "file", bytes: encodeText({ text: applied.text, bom: state.value.bom }) };
     if (moveTo === undefined) {
       pending.set(path, next);
       changes.push({ action: "updated", path });
@@ -502,12 +556,13 @@ async function commit(
   removals: readonly string[],
   originals: ReadonlyMap<string, Original>,
   known: Map<string, boolean>,
+  cache: ResolutionCache,
   show: (path: string) => string,
 ): Promise<{ ok: true } | { ok: false; error: ToolError }> {
   const createdDirs = new Set<string>();
   for (const { path } of writes) {
     if (originals.get(path)?.kind === "file") continue;
-    for (const dir of await missingParents(fs, path, known)) createdDirs.add(dir);
+    for (const dir of await missingParents(fs, path, known, cache)) createdDirs.add(dir);
   }
   const done: string[] = [];
   let failure: { path: string; reason: unknown } | undefined;

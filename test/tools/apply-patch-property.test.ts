@@ -81,3 +81,29 @@ describe("apply_patch property", () => {
     );
   });
 });
+
+// Property: the native-search exact pass (LF text) places hunks exactly as the line-by-line
+// matcher does (a CRLF text takes the line-by-line path for every pass): same text, same error.
+describe("hunk placement: LF (native search) and CRLF (line by line) agree", () => {
+  const line = fc.constantFrom("a", "b", "", " a", "a ", "}", "x y");
+  const chunk = fc.record({
+    contexts: fc.array(line, { maxLength: 1 }),
+    oldLines: fc.array(line, { maxLength: 3 }),
+    newLines: fc.array(line, { maxLength: 2 }),
+    endOfFile: fc.boolean(),
+    line: fc.constant(1),
+  });
+  test("for random texts of few distinct lines and random hunks", () => {
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), fc.array(chunk, { minLength: 1, maxLength: 3 }), (lines, terminated, chunks) => {
+        const lf = lines.join("\n") + (terminated && lines.length > 0 ? "\n" : "");
+        const crlf = lf.replace(/\n/g, "\r\n");
+        const fromLf = applyChunks(lf, chunks, "f.txt");
+        const fromCrlf = applyChunks(crlf, chunks, "f.txt");
+        const normalised = fromCrlf.ok ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n") } : fromCrlf;
+        expect(fromLf).toStrictEqual(normalised);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

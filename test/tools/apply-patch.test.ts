@@ -3,7 +3,7 @@ import { memoryFileSystem, type MemoryFileSystem } from "../../src/fs/memory.js"
 import { FsError, type FileSystem } from "../../src/fs/types.js";
 import { createApplyPatchTool } from "../../src/tools/apply-patch.js";
 import { resultText } from "../../src/tools/result.js";
-import { memoryStore, sha256Digest } from "../../src/tools/state.js";
+import { memoryLocks, memoryStore, sha256Digest } from "../../src/tools/state.js";
 import { ToolInputError } from "../../src/tools/tool.js";
 
 const wrap = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch`;
@@ -288,6 +288,75 @@ describe("apply_patch read-before-write", () => {
     const { fs, run } = setup({ "/w/a.txt": "a\n" });
     expect((await run(wrap("*** Update File: a.txt\n@@\n-a\n+A"))).ok).toBe(true);
     expect(await text(fs, "/w/a.txt")).toBe("A\n");
+  });
+});
+
+describe("apply_patch checks and lookups", () => {
+  /** The backend calls made, as `method path` (failures marked `!`), in order. */
+  function counting(fs: FileSystem): { fs: FileSystem; calls: string[] } {
+    const calls: string[] = [];
+    const wrapped: FileSystem = { ...fs };
+    for (const method of ["readFile", "writeFile", "stat", "lstat", "readdir", "mkdir", "rm", "rename", "realpath", "readlink"] as const) {
+      const original = fs[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
+      if (original === undefined) continue;
+      (wrapped as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] = async (...args: unknown[]) => {
+        try {
+          const value = await original.apply(fs, args);
+          calls.push(`${method} ${String(args[0])}`);
+          return value;
+        } catch (error) {
+          calls.push(`${method} ${String(args[0])} !`);
+          throw error;
+        }
+      };
+    }
+    return { fs: wrapped, calls };
+  }
+
+  test("each directory is resolved once and a created file is looked up once, by the gate", async () => {
+    const { fs, calls } = counting(memoryFileSystem({ files: { "/w/src/a.ts": "a\n", "/w/src/b.ts": "b\n" } }));
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const result = await tool.execute({
+      patch: wrap("*** Update File: src/a.ts\n@@\n-a\n+A\n*** Delete File: src/b.ts\n*** Add File: src/c.ts\n+c\n*** Add File: new/d.ts\n+d"),
+    });
+    expect(resultText(result)).toBe("Success. Updated the following files:\nM src/a.ts\nD src/b.ts\nA src/c.ts\nA new/d.ts");
+    expect(calls.slice(0, 8).sort()).toStrictEqual(
+      ["realpath /w", "realpath /w/src", "realpath /w/new !", "lstat /w/new !", "lstat /w/src/a.ts", "lstat /w/src/b.ts", "lstat /w/src/c.ts !", "realpath /w"].sort(),
+    );
+    expect(calls.slice(8).sort()).toStrictEqual(
+      ["readFile /w/src/a.ts", "readFile /w/src/b.ts", "writeFile /w/src/a.ts", "writeFile /w/src/c.ts", "writeFile /w/new/d.ts", "rm /w/src/b.ts"].sort(),
+    );
+  });
+
+  test("a file another call creates while the patch waits for its lock is seen as existing (read-before-write applies)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const locks = memoryLocks();
+    const tool = createApplyPatchTool({ fs, cwd: "/w", locks, state: memoryStore() });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const other = locks.run(["/w/n.txt"], async () => {
+      await held;
+      await fs.writeFile("/w/n.txt", new TextEncoder().encode("theirs\n"));
+    });
+    const patched = tool.execute({ patch: wrap("*** Add File: n.txt\n+mine") });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await other;
+    const result = await patched;
+    expect(result.error?.code).toBe("ENOTREAD");
+    expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/n.txt": "theirs\n" });
+  });
+
+  test("through a symlinked directory the real paths are locked and looked up again", async () => {
+    const fs = memoryFileSystem({ files: { "/w/real/a.txt": "a\n" } });
+    await fs.symlink("/w/real", "/w/alias");
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const result = await tool.execute({ patch: wrap("*** Update File: alias/a.txt\n@@\n-a\n+A\n*** Add File: alias/b.txt\n+b") });
+    expect(resultText(result)).toBe("Success. Updated the following files:\nM real/a.txt\nA real/b.txt");
+    expect(fs.volume.toJSON()).toEqual({ "/w/real/a.txt": "A\n", "/w/real/b.txt": "b\n" });
+    expect(await fs.readlink("/w/alias")).toBe("/w/real");
   });
 });
 
