@@ -377,7 +377,12 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
 
     resolvePath(base, path) {
       if (path.startsWith("/")) return normal(path);
-      return resolvePath(base === "" ? "/" : normal(base), path);
+      const directory = base === "" ? "/" : normal(base);
+      // Fast path for the common `dir` + `name/name` (just-bash calls this for every file it walks).
+      let relative = path;
+      while (relative.startsWith("./")) relative = relative.slice(2);
+      if (relative !== "" && !NEEDS_NORMALISING.test(`/${relative}`)) return directory === "/" ? `/${relative}` : `${directory}/${relative}`;
+      return resolvePath(directory, path);
     },
 
     getAllPaths() {

@@ -27,6 +27,12 @@ describe("toJustBashFs", () => {
     expect(adapter.resolvePath("/w", "a/../b/./c")).toBe("/w/b/c");
     expect(adapter.resolvePath("/w/x", "/abs//y/")).toBe("/abs/y");
     expect(adapter.resolvePath("/w", "../../..")).toBe("/");
+    expect(adapter.resolvePath("/w", "./././a/b")).toBe("/w/a/b");
+    expect(adapter.resolvePath("/", "a")).toBe("/a");
+    expect(adapter.resolvePath("/w", "./")).toBe("/w");
+    expect(adapter.resolvePath("/w", ".")).toBe("/w");
+    expect(adapter.resolvePath("/w", "a/")).toBe("/w/a");
+    expect(adapter.resolvePath("", "a")).toBe("/a");
   });
 
   it("writes are binary-safe: byte strings and Uint8Arrays reach the backend byte for byte", async () => {
