@@ -2,12 +2,15 @@
 // Targets (issue 4): (a) bulk work with 32 calls in flight ≤ 1.25× raw; (b) single calls one
 // after another ≤ 1.25× raw; (c) the Worker path ≥ 5× faster than the main thread on
 // read-modify-write rounds; (d) the memory backend beside them for scale.
-// Needs `npm run build` (dist/). Rounds: BENCH_ROUNDS (default 3) after one warm-up.
+// Needs `npm run build` (dist/). Rounds: BENCH_ROUNDS (default 5) after one warm-up; the order
+// of the variants alternates from round to round, and each ratio is the median of the per-round
+// ratios (a variant against the floor measured next to it), which cancels slow drifts of a
+// shared machine better than a ratio of medians.
 import { openBenchPage } from "./browser/serve.mjs";
 
 export const title = "OPFS backend (Chromium)";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FILES = 1000;
 
 const SCENARIOS = [
@@ -28,7 +31,7 @@ function median(values) {
 }
 
 const ms = (value) => (value === undefined ? "–" : value >= 100 ? `${Math.round(value)} ms` : `${value.toFixed(1)} ms`);
-const ratio = (value, floor) => (value === undefined || floor === undefined ? "–" : `${(value / floor).toFixed(2)}×`);
+const ratio = (value) => (value === undefined ? "–" : `${value.toFixed(2)}×`);
 
 export async function run() {
   const session = await openBenchPage({ module: "/bench/browser/opfs-page.js", readyFlag: "opfsBenchReady" });
@@ -37,7 +40,8 @@ export async function run() {
     for (const spec of SCENARIOS) {
       const samples = Object.fromEntries(spec.kinds.map((kind) => [kind, []]));
       for (let round = 0; round <= ROUNDS; round++) {
-        for (const kind of spec.kinds) {
+        const order = round % 2 === 0 ? spec.kinds : [...spec.kinds].reverse();
+        for (const kind of order) {
           const elapsed = await session.page.evaluate(
             (options) => window.opfsBench.measure(options),
             { scenario: spec.scenario, kind, count: FILES, inFlight: spec.inFlight ?? 1 },
@@ -45,7 +49,18 @@ export async function run() {
           if (round > 0) samples[kind].push(elapsed); // round 0 is the warm-up
         }
       }
-      results[spec.id] = Object.fromEntries(Object.entries(samples).map(([kind, values]) => [kind, median(values)]));
+      const medians = Object.fromEntries(Object.entries(samples).map(([kind, values]) => [kind, median(values)]));
+      const pairedRatio = (kind, floorKind) =>
+        samples[kind] === undefined || samples[floorKind] === undefined
+          ? undefined
+          : median(samples[kind].map((value, index) => value / samples[floorKind][index]));
+      medians.ratios = {
+        main: pairedRatio("main", "raw"),
+        worker: pairedRatio("worker", samples["raw-worker"] === undefined ? "raw" : "raw-worker"),
+        memory: pairedRatio("memory", "raw"),
+        mainOverWorker: pairedRatio("main", "worker"),
+      };
+      results[spec.id] = medians;
       process.stderr.write(`bench: opfs ${spec.id} ${JSON.stringify(results[spec.id])}\n`);
     }
     await session.page.evaluate(() => window.opfsBench.cleanup());
@@ -56,17 +71,17 @@ export async function run() {
   const rows = SCENARIOS.map((spec) => {
     const r = results[spec.id];
     const floor = r.raw;
-    return `| ${spec.label} | ${ms(floor)} | ${ms(r.main)} (${ratio(r.main, floor)}) | ${ms(r.worker)} (${ratio(r.worker, r["raw-worker"] ?? floor)}) | ${r["raw-worker"] === undefined ? "–" : ms(r["raw-worker"])} | ${ms(r.memory)} (${ratio(r.memory, floor)}) |`;
+    return `| ${spec.label} | ${ms(floor)} | ${ms(r.main)} (${ratio(r.ratios.main)}) | ${ms(r.worker)} (${ratio(r.ratios.worker)}) | ${r["raw-worker"] === undefined ? "–" : ms(r["raw-worker"])} | ${ms(r.memory)} (${ratio(r.ratios.memory)}) |`;
   });
-  const seqWrite = results["write-seq"].main / results["write-seq"].raw;
-  const seqRead = results["read-seq"].main / results["read-seq"].raw;
-  const flight = Math.max(results["write-32"].main / results["write-32"].raw, results["read-32"].main / results["read-32"].raw);
-  const tools = results.grep.main / results.grep.raw;
-  const glob = results.glob.main / results.glob.raw;
-  const workerGain = results.rmw.main / results.rmw.worker;
+  const seqWrite = results["write-seq"].ratios.main;
+  const seqRead = results["read-seq"].ratios.main;
+  const flight = Math.max(results["write-32"].ratios.main, results["read-32"].ratios.main);
+  const tools = results.grep.ratios.main;
+  const glob = results.glob.ratios.main;
+  const workerGain = results.rmw.ratios.mainOverWorker;
   const verdict = (ok) => (ok ? "met" : "**not met**");
-  return `Chromium ${session.browserVersion}, headless, persistent context; 4 KiB files; medians of ${ROUNDS} rounds after one warm-up.
-Ratios in brackets: main thread and memory against raw main-thread OPFS calls; the Worker against raw sync access handles in a Worker where measured (read-modify-write, 64 MiB), else against raw main-thread calls.
+  return `Chromium ${session.browserVersion}, headless, persistent context; 4 KiB files; times are medians of ${ROUNDS} rounds after one warm-up.
+Ratios in brackets are medians of per-round ratios: main thread and memory against raw main-thread OPFS calls; the Worker against raw sync access handles in a Worker where measured (read-modify-write, 64 MiB), else against raw main-thread calls.
 
 | scenario | raw OPFS | ours, main thread | ours, Worker | raw, Worker | memory backend |
 | --- | --- | --- | --- | --- | --- |

@@ -14,7 +14,9 @@ async function originDir(path, create = true) {
 
 async function wipe(name) {
   const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch(() => undefined);
+  await origin.removeEntry(name, { recursive: true }).catch((error) => {
+    if (error.name !== "NotFoundError") throw error;
+  });
 }
 
 /** Run `count` tasks with at most `limit` in flight. */
@@ -64,9 +66,24 @@ async function seed(root, count) {
 }
 
 /**
- * One measurement. `kind`: raw | main | worker | memory. Returns elapsed milliseconds.
+ * One measurement, then the Worker (if used) is closed, so its open handles and their flushes
+ * never overlap the next measurement. Returns elapsed milliseconds.
  */
-async function measure({ scenario, kind, count = 1000, inFlight = 1, rounds = 50, files = 20, bytes = 64 * 1024 * 1024 }) {
+async function measure(options) {
+  try {
+    return await measureOnce(options);
+  } finally {
+    if (backends.worker !== undefined) {
+      await backends.worker.close();
+      delete backends.worker;
+    }
+  }
+}
+
+/**
+ * One measurement. `kind`: raw | main | worker | raw-worker | memory. Returns elapsed milliseconds.
+ */
+async function measureOnce({ scenario, kind, count = 1000, inFlight = 1, rounds = 50, files = 20, bytes = 64 * 1024 * 1024 }) {
   const root = kind === "raw" ? "bench-raw" : `bench-${kind}`;
   if (scenario === "write") {
     let fs;

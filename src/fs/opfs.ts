@@ -1,7 +1,7 @@
 /**
  * `better-fs-tools/opfs`: the Origin Private File System backend. `opfsFileSystem()` runs on the
  * main thread (async handles, writes through `createWritable`); with `worker` the same calls run
- * in a dedicated Worker through sync access handles kept open across calls, about 10× faster
+ * in a dedicated Worker through sync access handles kept open across calls, an order of magnitude faster
  * for read-modify-write loops, behind the same {@link FileSystem} interface. Also
  * `isOpfsSupported()` and `webLocks()` (cross-tab `Locks` for the tools).
  *
