@@ -89,13 +89,13 @@ export async function run() {
   const gate = createGate({ fs: memory, cwd: "/w" });
   const runner = justBashCommandRunner({ fs: gate });
   const ungatedRunner = justBashCommandRunner({ fs: memory, cwd: "/w" });
-  const adapter = toJustBashFs(memory);
   const peerFs = new InMemoryFs(initial);
 
   const contenders = (command) => ({
     ours: () => runner.run({ command, cwd: "/w", env: {}, timeoutMs: TIMEOUT_MS }),
     runnerNoGate: () => ungatedRunner.run({ command, cwd: "/w", env: {}, timeoutMs: TIMEOUT_MS }),
-    oursNoGate: () => new Bash({ fs: adapter, cwd: "/w" }).exec(command, { rawScript: true }),
+    // A fresh adapter per command line, as the runner makes (its stat cache starts cold).
+    oursNoGate: () => new Bash({ fs: toJustBashFs(memory), cwd: "/w" }).exec(command, { rawScript: true }),
     peer: () => new Bash({ fs: peerFs, cwd: "/w" }).exec(command, { rawScript: true }),
   });
 
