@@ -252,7 +252,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     volume,
 
     async readFile(path) {
-      return lookup("open", path, () => {
+      // No walk ahead: reads are mostly of files that exist (the gate has just looked).
+      return run("open", path, () => {
         const data = volume.readFileSync(path);
         if (typeof data === "string") return encoder.encode(data);
         // memfs returns a fresh copy; small ones may sit in a shared pool, so copy those out.
@@ -349,6 +350,11 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async realpath(path) {
+      // memfs's realpath is its walk's link path: take it from one walk, with no error built.
+      if (typeof path === "string" && path.startsWith("/") && !path.includes("\0")) {
+        const found = volume._core.walk(path, true, false, true);
+        if (found.ok && found.value !== null) return found.value.getPath() || "/";
+      }
       return lookup("realpath", path, () => String(volume.realpathSync(path)));
     },
 

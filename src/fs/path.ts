@@ -230,6 +230,14 @@ export function createResolutionCache(): ResolutionCache {
   return cache;
 }
 
+/** A repeated `/`, a `.` or `..` name, or a trailing `/`: what {@link resolvePath} would change. */
+const NOT_NORMALISED = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
+/** A backend's real path, normalised (most already are: then returned as is). */
+function normaliseReal(real: string): string {
+  return real.startsWith("/") && !NOT_NORMALISED.test(real) ? real : resolvePath("/", real);
+}
+
 function isMissing(error: unknown): boolean {
   return FsError.isInstance(error)
     ? error.code === "ENOENT" || error.code === "ENOTDIR"
@@ -257,12 +265,12 @@ function isMissing(error: unknown): boolean {
  * await resolveRealPath(fs, "/w/link", { followLeaf: false }); // "/w/link"
  * ```
  */
-export async function resolveRealPath(
+export function resolveRealPath(
   fs: FileSystem,
   path: string,
   options: ResolveRealPathOptions = {},
 ): Promise<string> {
-  return (await lookupRealPath(fs, path, options)).path;
+  return lookupRealPath(fs, path, options).then((found) => found.path);
 }
 
 /**
@@ -278,7 +286,7 @@ export async function resolveRealPath(
  * await lookupRealPath(fs, "/w/new.txt"); // { path: "/w/new.txt", exists: false }
  * ```
  */
-export async function lookupRealPath(
+export function lookupRealPath(
   fs: FileSystem,
   path: string,
   options: ResolveRealPathOptions = {},
@@ -287,15 +295,18 @@ export async function lookupRealPath(
   const state = options.cache === undefined ? undefined : CACHE_STATES.get(options.cache);
   if (state !== undefined) {
     state.fs ??= fs;
-    if (state.fs === fs) {
-      if (path === "/") return { path: "/", exists: true };
-      const parent = await cachedDirectory(fs, state, parentPath(path), path);
-      const found = await lookupName(fs, parent, baseName(path), followLeaf, path);
-      state.seen.set(found.path, found.exists);
-      return { path: found.path, exists: found.exists };
-    }
+    if (state.fs === fs) return lookupCached(fs, state, path, followLeaf);
   }
+  // Not async itself: the lookup's own promise is returned, one hop fewer per check.
   return resolveWithin(fs, path, followLeaf, { count: 0 }, path);
+}
+
+async function lookupCached(fs: FileSystem, state: CacheState, path: string, followLeaf: boolean): Promise<RealPathLookup> {
+  if (path === "/") return { path: "/", exists: true };
+  const parent = await cachedDirectory(fs, state, parentPath(path), path);
+  const found = await lookupName(fs, parent, baseName(path), followLeaf, path);
+  state.seen.set(found.path, found.exists);
+  return { path: found.path, exists: found.exists };
 }
 
 async function resolveWithin(
@@ -309,7 +320,7 @@ async function resolveWithin(
   if (followLeaf) {
     try {
       const real = await fs.realpath(path);
-      return { path: resolvePath("/", real), exists: true };
+      return { path: normaliseReal(real), exists: true };
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -355,7 +366,7 @@ async function resolveDirectory(fs: FileSystem, state: CacheState, directory: st
   let found: DirectoryLookup | undefined;
   if (!state.directories.has(parentDirectory)) {
     try {
-      found = { path: resolvePath("/", await fs.realpath(directory)), exists: true, hops: 0 };
+      found = { path: normaliseReal(await fs.realpath(directory)), exists: true, hops: 0 };
     } catch (error) {
       if (!isMissing(error)) throw error;
     }
@@ -390,7 +401,7 @@ async function lookupName(
   }
   if (type !== "symlink" || !followLeaf) return { path: candidate, exists: true, hops: parent.hops };
   try {
-    return { path: resolvePath("/", await fs.realpath(candidate)), exists: true, hops: parent.hops };
+    return { path: normaliseReal(await fs.realpath(candidate)), exists: true, hops: parent.hops };
   } catch (error) {
     if (!isMissing(error)) throw error;
   }
