@@ -312,14 +312,9 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
       const first = await ctx.locks.run([...lexicalKeys], async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
         const cache = createResolutionCache();
         const existence = new Map<string, boolean | undefined>();
-        const steps = await Promise.all(parsed.operations.map((operation) => resolvePaths(ctx, operation, cache, existence)));
-        const resolved: Resolved[] = [];
-        for (const step of steps) {
-          if (!step.ok) {
-            return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
-          }
-          resolved.push(step.value);
-        }
+        const step = await resolveAll(ctx, parsed.operations, cache, existence);
+        if (!step.ok) return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+        const resolved = step.value;
         const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
         if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
         return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence);
@@ -345,33 +340,39 @@ async function checkPath(ctx: ToolContext, path: string, read: boolean, cache: R
 }
 
 /**
- * Check an operation's paths; records in `existence` whether each real path existed (the gate
- * says so when given a cache). A path checked twice (e.g. deleted, then added as a symlink's
- * target) with different answers is recorded as unknown, so it is looked up again.
+ * Check the paths of every operation (all at once); records in `existence` whether each real path
+ * existed (the gate says so when given a cache). A path checked twice (e.g. deleted, then updated
+ * through a symlink to it) with different answers is recorded as unknown, so it is looked up again.
  */
-async function resolvePaths(
+async function resolveAll(
   ctx: ToolContext,
-  operation: PatchOperation,
+  operations: readonly PatchOperation[],
   cache: ResolutionCache,
   existence: Map<string, boolean | undefined>,
-): Promise<Step<Resolved>> {
+): Promise<Step<Resolved[]>> {
   // A Delete acts on the name itself: a symlink is removed, never the file it points to.
-  const checks: Array<Promise<Checked>> = [
-    checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete"),
-  ];
-  if (operation.type === "update" && operation.moveTo !== undefined) checks.push(checkPath(ctx, operation.moveTo, false, cache));
-  const outcomes = await Promise.all(checks);
-  for (const outcome of outcomes) {
-    if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
-    const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
-    existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
+  const requests: Array<Promise<Checked>> = [];
+  for (const operation of operations) {
+    requests.push(checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete"));
+    if (operation.type === "update" && operation.moveTo !== undefined) requests.push(checkPath(ctx, operation.moveTo, false, cache));
   }
-  const path = (outcomes[0] as { path: string }).path;
-  if (operation.type === "update" && operation.moveTo !== undefined) {
-    const moveTo = (outcomes[1] as { path: string }).path;
-    return { ok: true, value: moveTo === path ? { operation, path } : { operation, path, moveTo } };
+  const outcomes = await Promise.all(requests);
+  const resolved: Resolved[] = [];
+  let next = 0;
+  for (const operation of operations) {
+    const moves = operation.type === "update" && operation.moveTo !== undefined;
+    const mine = outcomes.slice(next, next + (moves ? 2 : 1));
+    next += mine.length;
+    for (const outcome of mine) {
+      if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
+      const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
+      existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
+    }
+    const path = (mine[0] as { path: string }).path;
+    const moveTo = moves ? (mine[1] as { path: string }).path : undefined;
+    resolved.push(moveTo === undefined || moveTo === path ? { operation, path } : { operation, path, moveTo });
   }
-  return { ok: true, value: { operation, path } };
+  return { ok: true, value: resolved };
 }
 
 async function applyLocked(
