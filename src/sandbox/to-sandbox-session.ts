@@ -11,6 +11,7 @@ import type {
   Experimental_SandboxProcess as SandboxProcess,
   Experimental_SandboxSession as SandboxSession,
 } from "ai";
+import { createGate, type Gate } from "../fs/gate.js";
 import { resolvePath } from "../fs/path.js";
 import { FsError, type FileSystem } from "../fs/types.js";
 import type { CommandRunner } from "../shell/runner.js";
@@ -20,9 +21,17 @@ export const DEFAULT_SANDBOX_TIMEOUT_MS = 600_000;
 
 /** Options of {@link toSandboxSession}. */
 export interface ToSandboxSessionOptions {
-  /** The files, in the backend's namespace. Pass `gate.fs` to keep the gate's checks. */
-  readonly fs: FileSystem;
-  /** Runs `run` and `spawn` commands; it must see the same files (e.g. `justBashCommandRunner({ fs })`). */
+  /**
+   * The files: a {@link Gate} (its checked `gate.fs` is used, with its roots and rules), or a
+   * backend, which is then confined to `cwd` by a gate of its own (`createGate({ fs, cwd })`):
+   * no session call reads or writes outside `cwd` unless you pass a gate that allows it.
+   */
+  readonly fs: Gate | FileSystem;
+  /**
+   * Runs `run` and `spawn` commands; it must see the same files through the same gate, e.g.
+   * `justBashCommandRunner({ fs: gate })`. A runner is confined by its own construction, not by
+   * this session.
+   */
   readonly runner: CommandRunner;
   /** Base directory: relative paths and commands start here (absolute). @default "/" */
   readonly cwd?: string;
@@ -81,6 +90,9 @@ function checkEncoding(encoding: string | undefined, method: string): void {
 /**
  * Make an AI SDK `Experimental_SandboxSession` over a backend and a runner.
  *
+ * Every file call goes through a gate: the one you pass, or one confined to `cwd`. A refused
+ * path rejects with FsError `EACCES` naming the path and the allowed roots.
+ *
  * Reads resolve to `null` for a missing file; `readTextFile` takes 1-based inclusive
  * `startLine`/`endLine`; writes create parents and reject a directory (FsError `EISDIR`); `stat`
  * follows symlinks and resolves `null` when absent; `listDirectory` does not follow them,
@@ -91,12 +103,13 @@ function checkEncoding(encoding: string | undefined, method: string): void {
  *
  * @param options - see {@link ToSandboxSessionOptions}.
  * @returns a session object; nothing is read until a method is called.
- * @throws TypeError for an unknown option, a missing `fs`/`runner`, or a relative `cwd`.
+ * @throws TypeError for an unknown option, a missing `fs`/`runner`, or a relative `cwd`; a failed
+ *   call rejects with {@link FsError} (`EISDIR`, `ENOTDIR`, `EACCES` from the gate...).
  * @experimental the AI SDK type is experimental.
  * @example
  * ```ts
- * const fs = memoryFileSystem({ files: { "/w/a.txt": "hi\n" } });
- * const session = toSandboxSession({ fs, runner: justBashCommandRunner({ fs, cwd: "/w" }), cwd: "/w" });
+ * const gate = createGate({ fs: memoryFileSystem({ files: { "/w/a.txt": "hi\n" } }), cwd: "/w" });
+ * const session = toSandboxSession({ fs: gate, runner: justBashCommandRunner({ fs: gate }) });
  * await generateText({ model, tools, experimental_sandbox: session, prompt });
  * ```
  */
@@ -107,13 +120,18 @@ export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSessi
       throw new TypeError(`toSandboxSession got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
     }
   }
-  const { fs, runner } = options;
-  if (typeof fs?.readFile !== "function") throw new TypeError("toSandboxSession needs an fs option (a FileSystem)");
+  const { runner } = options;
+  const source = options.fs;
+  const isGate = typeof (source as Partial<Gate> | undefined)?.check === "function";
+  if (!isGate && typeof (source as Partial<FileSystem> | undefined)?.readFile !== "function") {
+    throw new TypeError("toSandboxSession needs an fs option (a Gate or a FileSystem)");
+  }
   if (typeof runner?.run !== "function") throw new TypeError("toSandboxSession needs a runner option (a CommandRunner)");
-  const cwd = options.cwd ?? "/";
+  const cwd = options.cwd ?? (isGate ? (source as Gate).cwd : "/");
   if (typeof cwd !== "string" || !cwd.startsWith("/")) {
     throw new TypeError(`toSandboxSession cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
+  const fs: FileSystem = isGate ? (source as Gate).fs : createGate({ fs: source as FileSystem, cwd }).fs;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(`toSandboxSession timeoutMs must be a positive integer of milliseconds, got ${String(options.timeoutMs)}`);

@@ -5,12 +5,14 @@ import { z } from "zod";
 import { memoryFileSystem } from "../../src/fs/memory.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 import { toSandboxSession } from "../../src/sandbox/index.js";
+import { createGate } from "../../src/fs/gate.js";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));
 
 function session(files: Record<string, string> = {}) {
-  const fs = memoryFileSystem({ files });
-  return { fs, session: toSandboxSession({ fs, runner: justBashCommandRunner({ fs, cwd: "/w" }), cwd: "/w" }) };
+  const fs = memoryFileSystem({ files: { "/secret/key": "hunter2\n", ...files } });
+  const gate = createGate({ fs, cwd: "/w" });
+  return { fs, session: toSandboxSession({ fs: gate, runner: justBashCommandRunner({ fs: gate }) }) };
 }
 
 describe("toSandboxSession", () => {
@@ -102,6 +104,20 @@ describe("toSandboxSession", () => {
     const result = await generateText({ model, tools: { shell }, experimental_sandbox: s, prompt: "go", stopWhen: stepCountIs(3) });
     expect(result.text).toBe("done");
     expect(seen).toMatchObject({ type: "tool-result", output: { type: "json", value: { exitCode: 0, stdout: "from the sandbox\n", stderr: "" } } });
+  });
+
+  it("keeps every file call inside the gate: the one passed, or one confined to cwd", async () => {
+    const { session: gated } = session();
+    await expect(gated.readTextFile({ path: "/secret/key" })).rejects.toMatchObject({ code: "EACCES" });
+    const run = await gated.run({ command: "cat /secret/key" });
+    expect(run.stdout).toBe("");
+    expect(run.exitCode).toBe(1);
+    const fs = memoryFileSystem({ files: { "/secret/key": "hunter2\n", "/w/a.txt": "a" } });
+    const confined = toSandboxSession({ fs, runner: justBashCommandRunner({ fs: createGate({ fs, cwd: "/w" }) }), cwd: "/w" });
+    await expect(confined.readBinaryFile({ path: "../secret/key" })).rejects.toMatchObject({ code: "EACCES" });
+    await expect(confined.writeTextFile({ path: "/secret/key", content: "x" })).rejects.toMatchObject({ code: "EACCES" });
+    expect(await confined.readTextFile({ path: "a.txt" })).toBe("a");
+    expect(new TextDecoder().decode(await fs.readFile("/secret/key"))).toBe("hunter2\n");
   });
 
   it("throws TypeError for bad options", () => {
