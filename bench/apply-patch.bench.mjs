@@ -15,8 +15,9 @@ const ADDS = 70;
 const DELETES = 50;
 const LINES_PER_FILE = 300;
 const ADDED_LINES = 40;
-const ROUNDS = 31;
-const WARMUP = 5;
+const ROUNDS = 21;
+const WARMUP = 3;
+const PAIRS = 3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -146,30 +147,36 @@ export async function run() {
   const countingCache = createResolutionCache();
   await Promise.all(paths.map((path) => countingGate.check(path, "write", { cache: countingCache })));
 
+  // Each round times PAIRS tool runs and PAIRS raw runs, interleaved (tool, raw, raw, tool, ...),
+  // each on a fresh tree, and keeps the median of each: a burst of load from other processes
+  // then lands in one run of a round, not in one contender's whole figure.
+  const roundRatios = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
-    const toolFs = memoryFileSystem({ files });
-    const rawFs = memoryFileSystem({ files });
-    const tool = createApplyPatchTool({ fs: toolFs, cwd: "/w" });
-    const timeTool = async () => {
-      const started = performance.now();
-      const result = await tool.execute({ patch });
-      const elapsed = performance.now() - started;
-      if (!result.ok) throw new Error(result.parts[0]?.text);
-      return elapsed;
-    };
-    const timeRaw = async () => {
-      const started = performance.now();
-      await applyRaw(rawFs, changes);
-      return performance.now() - started;
-    };
-    let toolMs;
-    let rawMs;
-    if (round % 2 === 0) {
-      toolMs = await timeTool();
-      rawMs = await timeRaw();
-    } else {
-      rawMs = await timeRaw();
-      toolMs = await timeTool();
+    const toolRuns = [];
+    const rawRuns = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const toolFs = memoryFileSystem({ files });
+      const rawFs = memoryFileSystem({ files });
+      const tool = createApplyPatchTool({ fs: toolFs, cwd: "/w" });
+      const timeTool = async () => {
+        const started = performance.now();
+        const result = await tool.execute({ patch });
+        const elapsed = performance.now() - started;
+        if (!result.ok) throw new Error(result.parts[0]?.text);
+        toolRuns.push(elapsed);
+      };
+      const timeRaw = async () => {
+        const started = performance.now();
+        await applyRaw(rawFs, changes);
+        rawRuns.push(performance.now() - started);
+      };
+      if ((round + pair) % 2 === 0) {
+        await timeTool();
+        await timeRaw();
+      } else {
+        await timeRaw();
+        await timeTool();
+      }
     }
     // The part of the tool's time spent in the gate: one write check per path with one
     // resolution cache for the call, as the tool does.
@@ -179,18 +186,19 @@ export async function run() {
     await Promise.all(paths.map((path) => gate.check(path, "write", { cache })));
     const gateMs = performance.now() - gateStarted;
     if (round >= WARMUP) {
-      toolTimes.push(toolMs);
-      rawTimes.push(rawMs);
+      toolTimes.push(median(toolRuns));
+      rawTimes.push(median(rawRuns));
+      roundRatios.push(median(toolRuns) / median(rawRuns));
       gateTimes.push(gateMs);
     }
   }
   const tool = median(toolTimes);
   const raw = median(rawTimes);
   const gateOnly = median(gateTimes);
-  const ratios = toolTimes.map((t, i) => t / rawTimes[i]);
+  const ratios = roundRatios;
   const patchBytes = encoder.encode(patch).length;
   return `
-A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} updates with 2 hunks each in ${LINES_PER_FILE}-line files, ${ADDS} adds, ${DELETES} deletes) on the memory backend. The tool parses, checks every path through the gate, computes every new content in memory, then writes (up to 32 calls in flight) with rollback on failure; the raw contender makes the same changes with direct backend calls and string replacement. Medians of ${ROUNDS} rounds after ${WARMUP} warm-up rounds; fresh trees each round.
+A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} updates with 2 hunks each in ${LINES_PER_FILE}-line files, ${ADDS} adds, ${DELETES} deletes) on the memory backend. The tool parses, checks every path through the gate, computes every new content in memory, then writes (up to 32 calls in flight) with rollback on failure; the raw contender makes the same changes with direct backend calls and string replacement. Each round times ${PAIRS} runs of each contender, interleaved, each on a fresh tree, and keeps each one's median; figures are medians of ${ROUNDS} rounds after ${WARMUP} warm-up rounds.
 
 | contender | median per patch | ratio |
 | --- | ---: | ---: |

@@ -12,6 +12,9 @@
  */
 import { FsError, type FileSystem, type FsErrorCode } from "./types.js";
 
+/** A repeated `/`, a `.` or `..` name, or a trailing `/`: what {@link resolvePath} would change. */
+const NOT_NORMALISED = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+
 /** Longest accepted path, in UTF-8 bytes (Linux `PATH_MAX`). */
 export const MAX_PATH_BYTES = 4096;
 /** Longest accepted single name (path component), in UTF-8 bytes (Linux `NAME_MAX`). */
@@ -100,6 +103,12 @@ export function checkPathInput(input: unknown): PathInputProblem | undefined {
  * ```
  */
 export function resolvePath(cwd: string, path: string): string {
+  // Most paths are already plain (no `.`, `..`, empty names or trailing `/`): join them as they are.
+  if (path.startsWith("/")) {
+    if (!NOT_NORMALISED.test(path)) return path;
+  } else if (path !== "" && path !== "." && path !== ".." && !NOT_NORMALISED.test(`/${path}`) && (cwd === "/" || (cwd.startsWith("/") && !NOT_NORMALISED.test(cwd)))) {
+    return cwd === "/" ? `/${path}` : `${cwd}/${path}`;
+  }
   const names: string[] = [];
   const full = path.startsWith("/") ? path : `${cwd}/${path}`;
   for (const name of full.split("/")) {
@@ -229,9 +238,6 @@ export function createResolutionCache(): ResolutionCache {
   CACHE_STATES.set(cache, state);
   return cache;
 }
-
-/** A repeated `/`, a `.` or `..` name, or a trailing `/`: what {@link resolvePath} would change. */
-const NOT_NORMALISED = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
 
 /** A backend's real path, normalised (most already are: then returned as is). */
 function normaliseReal(real: string): string {
