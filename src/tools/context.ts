@@ -6,6 +6,7 @@
  */
 import type { FileSystem } from "../fs/types.js";
 import { createGate, type Gate, type PermissionOptions } from "../fs/gate.js";
+import { isWithin, resolvePath } from "../fs/path.js";
 import type { ToolCall } from "./tool.js";
 import { memoryLocks, sha256Digest, systemClock, type Clock, type Digest, type FileStateStore, type Locks } from "./state.js";
 
@@ -22,9 +23,14 @@ export interface ToolContextOptions {
   readonly allowedRoots?: readonly string[];
   /** Allow rules and the approve callback for paths outside the roots, and for bash commands. */
   readonly permissions?: PermissionOptions;
-  /** Read-before-write store. Without one, writes and edits do not require a prior read. */
-  readonly state?: PerCall<FileStateStore>;
-  /** Per-path locks. Default: a fresh {@link memoryLocks} per factory. */
+  /** Read-before-write store. Without one (or with `false`), writes and edits do not require a prior read. */
+  readonly state?: PerCall<FileStateStore> | false;
+  /**
+   * Per-path locks. Default: the locks of the backend object ({@link locksFor}), shared by every
+   * tool over that backend (single tools and bundles alike), so mutations of one path serialize
+   * even across tools and bundles. A host whose backends are several objects over one storage
+   * passes its own.
+   */
   readonly locks?: Locks;
   /** Content digest for staleness checks. Default: {@link sha256Digest}. */
   readonly digest?: Digest;
@@ -43,6 +49,66 @@ export const CONTEXT_OPTION_KEYS = [
   "digest",
   "clock",
 ] as const satisfies ReadonlyArray<keyof ToolContextOptions>;
+
+/** The default locks of each backend object: one {@link memoryLocks} per FileSystem. */
+const locksByBackend = new WeakMap<FileSystem, Locks>();
+
+/**
+ * The default per-path locks of a backend: the same {@link Locks} for every tool created over
+ * the same FileSystem object, so two tools (or two bundles) over one backend serialize their
+ * mutations of a path. Held weakly: dropped with the backend.
+ *
+ * @param fs - the backend object (not the gate's wrapper).
+ * @returns the backend's locks, created on first use.
+ * @example
+ * ```ts
+ * locksFor(fs) === locksFor(fs); // true
+ * ```
+ */
+export function locksFor(fs: FileSystem): Locks {
+  let locks = locksByBackend.get(fs);
+  if (locks === undefined) {
+    locks = memoryLocks();
+    locksByBackend.set(fs, locks);
+  }
+  return locks;
+}
+
+const PERMISSION_KEYS = ["allow", "approve"] as const;
+const RULE_TOOLS = ["readFile", "writeFile", "listDir", "runBash"] as const;
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  if (typeof value === "function") return "a function";
+  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+
+function checkPermissions(factory: string, permissions: unknown): void {
+  if (permissions === undefined) return;
+  if (typeof permissions !== "object" || permissions === null || Array.isArray(permissions)) {
+    throw new TypeError(`${factory} permissions must be an object ({ allow, approve }), got ${describe(permissions)}`);
+  }
+  for (const key of Object.keys(permissions)) {
+    if (!(PERMISSION_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`${factory} permissions got an unknown option "${key}". Known options: ${PERMISSION_KEYS.join(", ")}`);
+    }
+  }
+  const { allow, approve } = permissions as PermissionOptions;
+  if (allow !== undefined) {
+    if (!Array.isArray(allow)) throw new TypeError(`${factory} permissions.allow must be an array of rules, got ${describe(allow)}`);
+    allow.forEach((rule: unknown, index) => {
+      const tool = typeof rule === "object" && rule !== null ? (rule as { tool?: unknown }).tool : undefined;
+      if (typeof tool !== "string" || !(RULE_TOOLS as readonly string[]).includes(tool)) {
+        throw new TypeError(`${factory} permissions.allow[${index}].tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`);
+      }
+    });
+  }
+  if (approve !== undefined && typeof approve !== "function") {
+    throw new TypeError(`${factory} permissions.approve must be a function, got ${describe(approve)}`);
+  }
+}
 
 /** What a tool sees during one call. */
 export interface ToolContext {
@@ -79,24 +145,57 @@ export function assertKnownOptions(factory: string, options: object, known: read
  * {@link ToolContext} of each call.
  *
  * @param factory - the calling factory's name, for error messages.
- * @throws TypeError when `fs` is missing, or `cwd`/`allowedRoots` are not absolute paths.
+ * @returns a resolver; it rejects with a plain `Error` (which {@link guardExecute} turns into an
+ *   `EIO` result) when the call's `fs` or `state` function throws or gives no value.
+ * @throws TypeError naming the option when `fs` is missing; `cwd` is not absolute or lies outside
+ *   every allowed root; `allowedRoots` is not an array of absolute paths; `state` is not a store,
+ *   a function or `false`; `locks` has no `run`; `digest` or `clock` is not a function;
+ *   `permissions` has an unknown key, an `allow` that is not an array of rules with a known
+ *   `tool`, or an `approve` that is not a function.
  */
 export function createContextResolver(
   factory: string,
   options: ToolContextOptions,
 ): (call?: ToolCall) => Promise<ToolContext> {
-  if (options.fs === undefined || options.fs === null) {
+  if (options.fs === undefined || options.fs === null || (typeof options.fs !== "object" && typeof options.fs !== "function")) {
     throw new TypeError(`${factory} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
   if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
     throw new TypeError(`${factory} cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
+  }
+  if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
+    throw new TypeError(`${factory} allowedRoots must be an array of absolute paths, got ${describe(options.allowedRoots)}`);
   }
   for (const root of options.allowedRoots ?? []) {
     if (typeof root !== "string" || !root.startsWith("/")) {
       throw new TypeError(`${factory} allowedRoots must be absolute paths, got ${JSON.stringify(root)}`);
     }
   }
-  const locks = options.locks ?? memoryLocks();
+  if (options.cwd !== undefined && options.allowedRoots !== undefined && options.allowedRoots.length > 0) {
+    const cwd = resolvePath("/", options.cwd);
+    if (!options.allowedRoots.some((root) => isWithin(resolvePath("/", root), cwd))) {
+      throw new TypeError(`${factory} cwd ${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`);
+    }
+  }
+  checkPermissions(factory, options.permissions);
+  const givenState: unknown = options.state;
+  if (
+    givenState !== undefined &&
+    givenState !== false &&
+    typeof givenState !== "function" &&
+    !(typeof givenState === "object" && givenState !== null && ["get", "set", "delete"].every((key) => typeof (givenState as Record<string, unknown>)[key] === "function"))
+  ) {
+    throw new TypeError(`${factory} state must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`);
+  }
+  if (options.locks !== undefined && (typeof options.locks !== "object" || options.locks === null || typeof options.locks.run !== "function")) {
+    throw new TypeError(`${factory} locks must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`);
+  }
+  if (options.digest !== undefined && typeof options.digest !== "function") {
+    throw new TypeError(`${factory} digest must be a function (bytes => hex string), got ${describe(options.digest)}`);
+  }
+  if (options.clock !== undefined && typeof options.clock !== "function") {
+    throw new TypeError(`${factory} clock must be a function returning milliseconds, got ${describe(options.clock)}`);
+  }
   const digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;
   const fixedFs = typeof options.fs === "function" ? undefined : options.fs;
@@ -104,16 +203,35 @@ export function createContextResolver(
     fixedFs === undefined
       ? undefined
       : createGate({ fs: fixedFs, cwd: options.cwd, allowedRoots: options.allowedRoots, permissions: options.permissions });
+  const fixedLocks = options.locks ?? (fixedFs === undefined ? undefined : locksFor(fixedFs));
   return async (call = {}) => {
-    const gate =
-      fixedGate ??
-      createGate({
-        fs: await (options.fs as (call: ToolCall) => FileSystem | Promise<FileSystem>)(call),
-        cwd: options.cwd,
-        allowedRoots: options.allowedRoots,
-        permissions: options.permissions,
-      });
-    const state = typeof options.state === "function" ? await options.state(call) : options.state;
-    return { gate, state, locks, digest, clock, call };
+    let gate = fixedGate;
+    let locks = fixedLocks;
+    if (gate === undefined) {
+      const fs = await callOption("fs", options.fs as (call: ToolCall) => FileSystem | Promise<FileSystem>, call);
+      gate = createGate({ fs, cwd: options.cwd, allowedRoots: options.allowedRoots, permissions: options.permissions });
+      locks ??= locksFor(fs);
+    }
+    const state =
+      typeof options.state === "function"
+        ? await callOption("state", options.state, call)
+        : options.state === false
+          ? undefined
+          : options.state;
+    return { gate, state, locks: locks!, digest, clock, call };
   };
+}
+
+/** Call a per-call option function; a throw or a missing value becomes a plain Error naming the option. */
+async function callOption<T>(name: string, fn: (call: ToolCall) => T | Promise<T>, call: ToolCall): Promise<T> {
+  let value: T;
+  try {
+    value = await fn(call);
+  } catch (error) {
+    throw new Error(`The ${name} option of this call failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (value === undefined || value === null || typeof value !== "object") {
+    throw new Error(`The ${name} option of this call gave ${value === null ? "null" : typeof value}, not a ${name === "fs" ? "FileSystem" : "store"}`);
+  }
+  return value;
 }

@@ -10,7 +10,7 @@ import { checkFresh, recordSeen } from "./freshness.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult, type ToolError } from "./result.js";
 import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
+import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 
 /** The `edit` tool's own options (none yet). */
 export type EditToolSettings = Record<never, never>;
@@ -67,7 +67,9 @@ const MAX_LISTED_LINES = 10;
  *   and newText is a no-op that says so. Failures leave the file untouched: `ENOMATCH` (not found;
  *   hints for whitespace and CRLF differences), `EAMBIGUOUS` (several matches, overlapping ones
  *   counted, with their lines), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
- *   (not UTF-8), `ENOENT`, `EISDIR`, `EDENIED` (checked for read and for write).
+ *   (not UTF-8), `ENOENT`, `EISDIR`, `EDENIED` (checked for read and for write). The read, the
+ *   freshness check and the write run inside `locks` (by default shared by every tool over the
+ *   same backend object), so parallel edits of one file serialize and all land.
  * @throws TypeError at creation for an unknown option.
  * @example
  * ```ts
@@ -79,12 +81,13 @@ const MAX_LISTED_LINES = 10;
 export function createEditTool(options: EditToolOptions): CoreTool<EditInput, MutationResult> {
   assertKnownOptions("createEditTool", options, [...CONTEXT_OPTION_KEYS, ...EDIT_SETTING_KEYS]);
   const resolve = createContextResolver("createEditTool", options);
+  const validate = (input: unknown): EditInput => checkInput<EditInput>("edit", input, EDIT_INPUT_SPEC);
   return {
     name: "edit",
     description: EDIT_DESCRIPTION,
     inputSchema: specSchema(EDIT_INPUT_SPEC),
-    validate: (input) => checkInput<EditInput>("edit", input, EDIT_INPUT_SPEC),
-    async execute(input: EditInput, call?: ToolCall): Promise<MutationResult> {
+    validate,
+    execute: guardExecute<EditInput, MutationResult>("mutation", validate, async (input: EditInput, call?: ToolCall): Promise<MutationResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const readable = await gate.check(input.path, "read");
@@ -144,7 +147,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
           changes: [{ action: "updated", path, bytes: outcome.data.length }],
         };
       });
-    },
+    }),
   };
 }
 

@@ -11,7 +11,7 @@
  */
 import type { ToolContext } from "./context.js";
 import type { ToolError } from "./result.js";
-import type { FileStateStore } from "./state.js";
+import type { FileRecord, FileStateStore } from "./state.js";
 
 /** Contents smaller than this are simply hashed: 256 KiB. */
 export const SEEN_CACHE_MIN_BYTES = 256 * 1024;
@@ -64,12 +64,29 @@ async function digestOf(ctx: ToolContext, store: FileStateStore, path: string, b
 }
 
 /**
+ * The store's record of `path` as the call begins (before it waits for the lock), for
+ * {@link checkFresh}'s `before`: a whole-file overwrite must not replace what another call wrote
+ * while this one waited. `undefined` without a store or without a record.
+ */
+export async function recordBefore(ctx: ToolContext, path: string): Promise<FileRecord | undefined> {
+  return ctx.state === undefined ? undefined : await ctx.state.get(path);
+}
+
+/**
  * Check that the file at `path`, whose current bytes are `bytes`, was read and has not changed
  * since. Without a store (`ctx.state` undefined) every file passes.
  *
+ * Call it inside `ctx.locks.run([path, ...], ...)`, after reading the bytes and before writing,
+ * so the check and the write are one step for every tool over the backend (write, edit and
+ * apply_patch all do).
+ *
  * @param verb - what the caller is about to do (`edit`, `overwrite`), used in messages.
+ * @param before - for whole-file overwrites: the record from {@link recordBefore}, taken when the
+ *   call began. When the record changed since (another call wrote or read the file while this
+ *   one waited for the lock), the result is `ESTALE`.
  * @returns undefined when the mutation may go ahead; `ENOTREAD` when the file was not read in
- *   this session; `ESTALE` when its digest differs from the one recorded at the last read or write.
+ *   this session; `ESTALE` when its digest differs from the one recorded at the last read or
+ *   write, or the record changed after the call began.
  */
 export async function checkFresh(
   ctx: ToolContext,
@@ -77,10 +94,18 @@ export async function checkFresh(
   displayPath: string,
   bytes: Uint8Array | string,
   verb: string,
+  before?: { readonly record: FileRecord | undefined },
 ): Promise<ToolError | undefined> {
   const store = ctx.state;
   if (store === undefined) return undefined;
   const record = await store.get(path);
+  if (before !== undefined && record !== undefined && record.digest !== before.record?.digest) {
+    return {
+      code: "ESTALE",
+      path,
+      message: `${displayPath} was written by another call after this ${verb === "overwrite" ? "write" : verb} began. Read the file, then retry.`,
+    };
+  }
   if (record === undefined) {
     return {
       code: "ENOTREAD",

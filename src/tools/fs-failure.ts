@@ -7,8 +7,8 @@ import { FsError } from "../fs/types.js";
 import type { ToolError } from "./result.js";
 
 /**
- * The tool error for a failed backend call, or rethrow when `error` is not an {@link FsError}
- * (a bug or an abort, which must not be dressed up as an expected failure).
+ * The tool error for a failed backend call. A backend that throws a plain `Error` (not an
+ * {@link FsError}) gives `EIO` with its message; an abort is rethrown.
  *
  * @param error - what the backend threw.
  * @param path - absolute path concerned.
@@ -16,10 +16,15 @@ import type { ToolError } from "./result.js";
  * @returns `ENOENT`: `File not found: a.txt. Check the path with list or glob.`; `EISDIR`:
  *   `a is a directory, not a file. Use list to see what it contains.`; other codes: the
  *   backend's message, prefixed with the path.
- * @throws the original error when it is not an FsError.
+ * @throws the original error when it is an abort (`AbortError`, `TimeoutError`).
  */
 export function toolErrorFromFs(error: unknown, path: string, displayPath: string): ToolError {
-  if (!FsError.isInstance(error)) throw error;
+  if (!FsError.isInstance(error)) {
+    const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
+    if (name === "AbortError" || name === "TimeoutError") throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return { code: "EIO", path, message: `${displayPath}: ${message}` };
+  }
   switch (error.code) {
     case "ENOENT":
       return { code: "ENOENT", path, message: `File not found: ${displayPath}. Check the path with list or glob.` };

@@ -14,7 +14,7 @@ import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js
 import { createListTool, type ListInput, type ListToolSettings } from "./list.js";
 import { createReadTool, type ReadInput, type ReadToolSettings } from "./read.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "./result.js";
-import { memoryLocks, memoryStore, sha256Digest, systemClock, type FileStateStore } from "./state.js";
+import { memoryStore, sha256Digest, systemClock, type FileStateStore } from "./state.js";
 import type { CoreTool } from "./tool.js";
 import { createWriteTool, type WriteInput, type WriteToolSettings } from "./write.js";
 
@@ -71,6 +71,32 @@ function settingsOf<T extends object>(options: FsToolsOptions, key: (typeof TOOL
 }
 
 /**
+ * Run a tool factory and restate its TypeError in the bundle's terms:
+ * `createReadTool got an unknown option "maxbytes". Known options: ...` becomes
+ * `createFsTools read.maxbytes is not a read setting. Known read settings: ...` (shared options
+ * left out), and `createReadTool maxBytes must be ...` becomes `createFsTools read.maxBytes must be ...`.
+ */
+function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
+  try {
+    return create();
+  } catch (error) {
+    if (!(error instanceof TypeError) || error.message.startsWith(FACTORY)) throw error;
+    const unknown = /^\w+ got an unknown option "([^"]*)"\. Known options: (.*)$/.exec(error.message);
+    if (unknown !== null) {
+      const own = unknown[2]!.split(", ").filter((name) => !(CONTEXT_OPTION_KEYS as readonly string[]).includes(name));
+      throw new TypeError(
+        `${FACTORY} ${key}.${unknown[1]} is not a ${key} setting. ${own.length === 0 ? `${key} has no settings yet` : `Known ${key} settings: ${own.join(", ")}`}`,
+      );
+    }
+    const option = /^create\w+ (\w[\w.[\]]*) (.*)$/s.exec(error.message);
+    if (option !== null && !(CONTEXT_OPTION_KEYS as readonly string[]).some((name) => option[1] === name || option[1]!.startsWith(`${name}.`) || option[1]!.startsWith(`${name}[`))) {
+      throw new TypeError(`${FACTORY} ${key}.${option[1]} ${option[2]}`);
+    }
+    throw new TypeError(error.message.replace(/^create\w+/, FACTORY));
+  }
+}
+
+/**
  * Create every core tool over one backend with shared state.
  *
  * @param options - the shared context (`fs`, `cwd`, `allowedRoots`, `permissions`, `state`,
@@ -78,7 +104,8 @@ function settingsOf<T extends object>(options: FsToolsOptions, key: (typeof TOOL
  *   `glob`, `grep`, `applyPatch`, `bash`.
  * @returns `{ read, write, edit, list, glob, grep, apply_patch, bash }`. They share one store
  *   (default {@link memoryStore}: edit and overwrite need a prior read and fail on a stale file),
- *   one {@link memoryLocks}, one digest ({@link sha256Digest}) and one clock.
+ *   locks (the host's `locks`, else the backend's own, {@link locksFor}: shared with every other
+ *   tool and bundle over the same backend object), one digest ({@link sha256Digest}) and one clock.
  * @throws TypeError at creation for an unknown option (top level or in a tool's settings), a
  *   shared option under a tool's key, or a bad value (named).
  * @example
@@ -103,18 +130,18 @@ export function createFsTools(options: FsToolsOptions): FsTools {
     ...(options.allowedRoots !== undefined ? { allowedRoots: options.allowedRoots } : {}),
     ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
     ...(options.state === false ? {} : { state: options.state ?? memoryStore() }),
-    locks: options.locks ?? memoryLocks(),
+    ...(options.locks !== undefined ? { locks: options.locks } : {}),
     digest: options.digest ?? sha256Digest(),
     clock: options.clock ?? systemClock,
   };
   return Object.freeze({
-    read: createReadTool({ ...shared, ...settingsOf<ReadToolSettings>(options, "read") }),
-    write: createWriteTool({ ...shared, ...settingsOf<WriteToolSettings>(options, "write") }),
-    edit: createEditTool({ ...shared, ...settingsOf<EditToolSettings>(options, "edit") }),
-    list: createListTool({ ...shared, ...settingsOf<ListToolSettings>(options, "list") }),
-    glob: createGlobTool({ ...shared, ...settingsOf<GlobToolSettings>(options, "glob") }),
-    grep: createGrepTool({ ...shared, ...settingsOf<GrepToolSettings>(options, "grep") }),
-    apply_patch: createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") }),
-    bash: createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") }),
+    read: named("read", () => createReadTool({ ...shared, ...settingsOf<ReadToolSettings>(options, "read") })),
+    write: named("write", () => createWriteTool({ ...shared, ...settingsOf<WriteToolSettings>(options, "write") })),
+    edit: named("edit", () => createEditTool({ ...shared, ...settingsOf<EditToolSettings>(options, "edit") })),
+    list: named("list", () => createListTool({ ...shared, ...settingsOf<ListToolSettings>(options, "list") })),
+    glob: named("glob", () => createGlobTool({ ...shared, ...settingsOf<GlobToolSettings>(options, "glob") })),
+    grep: named("grep", () => createGrepTool({ ...shared, ...settingsOf<GrepToolSettings>(options, "grep") })),
+    apply_patch: named("applyPatch", () => createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") })),
+    bash: named("bash", () => createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") })),
   });
 }

@@ -13,7 +13,7 @@ import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount } from "./text.js";
-import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 
 /** Default most paths shown by `glob`: 1,000. */
@@ -84,16 +84,17 @@ export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, Se
   const maxResults = positiveIntegerOption("createGlobTool", "maxResults", options.maxResults, DEFAULT_MAX_GLOB_RESULTS);
   const settings = resolveSearchSettings("createGlobTool", options);
   const resolve = createContextResolver("createGlobTool", options);
+  const validate = (input: unknown): GlobInput => {
+    const checked = checkInput<GlobInput>("glob", input, GLOB_INPUT_SPEC);
+    checkPattern(checked.pattern);
+    return checked;
+  };
   return {
     name: "glob",
     description: GLOB_DESCRIPTION,
     inputSchema: specSchema(GLOB_INPUT_SPEC),
-    validate(input) {
-      const checked = checkInput<GlobInput>("glob", input, GLOB_INPUT_SPEC);
-      checkPattern(checked.pattern);
-      return checked;
-    },
-    async execute(input: GlobInput, call?: ToolCall): Promise<SearchResult> {
+    validate,
+    execute: guardExecute<GlobInput, SearchResult>("search", validate, async (input: GlobInput, call?: ToolCall): Promise<SearchResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const basePath = input.path ?? ".";
@@ -154,7 +155,7 @@ export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, Se
       }
       if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
       return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
-    },
+    }),
   };
 }
 

@@ -17,7 +17,7 @@ import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8Lenient, formatCount, hasNulByte, plural } from "./text.js";
-import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 
 /** Default most matching lines shown: 200. */
@@ -112,17 +112,18 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
   const maxLineLength = positiveIntegerOption("createGrepTool", "maxLineLength", options.maxLineLength, DEFAULT_MAX_GREP_LINE_LENGTH);
   const settings = resolveSearchSettings("createGrepTool", options);
   const resolve = createContextResolver("createGrepTool", options);
+  const validate = (input: unknown): GrepInput => {
+    const checked = checkInput<GrepInput>("grep", input, GREP_INPUT_SPEC);
+    const compiled = compileGrepPattern(checked.pattern, checked.ignoreCase === true);
+    if (typeof compiled === "string") throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
+    return checked;
+  };
   return {
     name: "grep",
     description: GREP_DESCRIPTION,
     inputSchema: specSchema(GREP_INPUT_SPEC),
-    validate(input) {
-      const checked = checkInput<GrepInput>("grep", input, GREP_INPUT_SPEC);
-      const compiled = compileGrepPattern(checked.pattern, checked.ignoreCase === true);
-      if (typeof compiled === "string") throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-      return checked;
-    },
-    async execute(input: GrepInput, call?: ToolCall): Promise<SearchResult> {
+    validate,
+    execute: guardExecute<GrepInput, SearchResult>("search", validate, async (input: GrepInput, call?: ToolCall): Promise<SearchResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
@@ -209,7 +210,7 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
       }
       if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
       return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
-    },
+    }),
   };
 }
 

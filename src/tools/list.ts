@@ -10,7 +10,7 @@ import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
+import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, createLimiter, walkFileSystem } from "./walk.js";
 import type { DirEntry } from "../fs/types.js";
 
@@ -66,12 +66,13 @@ export function createListTool(options: ListToolOptions): CoreTool<ListInput, Se
   const maxEntries = positiveIntegerOption("createListTool", "maxEntries", options.maxEntries, DEFAULT_MAX_LIST_ENTRIES);
   const settings = resolveSearchSettings("createListTool", options);
   const resolve = createContextResolver("createListTool", options);
+  const validate = (input: unknown): ListInput => checkInput<ListInput>("list", input, LIST_INPUT_SPEC);
   return {
     name: "list",
     description: LIST_DESCRIPTION,
     inputSchema: specSchema(LIST_INPUT_SPEC),
-    validate: (input) => checkInput<ListInput>("list", input, LIST_INPUT_SPEC),
-    async execute(input: ListInput, call?: ToolCall): Promise<SearchResult> {
+    validate,
+    execute: guardExecute<ListInput, SearchResult>("search", validate, async (input: ListInput, call?: ToolCall): Promise<SearchResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const checked = await gate.check(input.path ?? ".", "list");
@@ -123,7 +124,7 @@ export function createListTool(options: ListToolOptions): CoreTool<ListInput, Se
       }
       if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
       return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
-    },
+    }),
   };
 }
 

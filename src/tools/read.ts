@@ -24,7 +24,7 @@ import {
   sniffBinary,
   utf8Length,
 } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
+import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 
 /** Default read cap: 256 KiB of file content per call. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
@@ -104,12 +104,13 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
   }
   const resolve = createContextResolver("createReadTool", options);
 
+  const validate = (input: unknown): ReadInput => checkInput<ReadInput>("read", input, READ_INPUT_SPEC);
   return {
     name: "read",
     description: READ_DESCRIPTION,
     inputSchema: specSchema(READ_INPUT_SPEC),
-    validate: (input) => checkInput<ReadInput>("read", input, READ_INPUT_SPEC),
-    async execute(input: ReadInput, call?: ToolCall): Promise<ReadResult> {
+    validate,
+    execute: guardExecute<ReadInput, ReadResult>("read", validate, async (input: ReadInput, call?: ToolCall): Promise<ReadResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const checked = await gate.check(input.path, "read");
@@ -235,7 +236,7 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
         endLine: page.endLine,
         truncated: page.truncated,
       };
-    },
+    }),
   };
 }
 

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { ToolResult } from "./result.js";
+import { FsError } from "../fs/types.js";
+import { errorResult, type ToolResult } from "./result.js";
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset), as plain data. */
 export type JsonSchema = { readonly [key: string]: JsonValue };
@@ -70,4 +71,57 @@ export interface ToolSignature<CoreInput, ModelInput = Record<string, unknown>, 
   toInput(input: ModelInput): CoreInput;
   /** Re-render a core result for this dialect (e.g. `cat -n` numbering, `Error: ...` strings). */
   toResult?(result: Result, input: ModelInput): Result;
+}
+
+/** True for an abort (or timeout) raised through an AbortSignal: those still propagate. */
+function isAbort(error: unknown, call: ToolCall | undefined): boolean {
+  if (call?.abortSignal?.aborted === true && error === call.abortSignal.reason) return true;
+  return typeof error === "object" && error !== null && ((error as { name?: unknown }).name === "AbortError" || (error as { name?: unknown }).name === "TimeoutError");
+}
+
+/**
+ * Wrap a tool's `execute` so it checks its input itself and never throws for a failure the
+ * model or the backend caused. Shared by the core tools; any tool can adopt it.
+ *
+ * - the input goes through `validate` first: a {@link ToolInputError} becomes an `EINPUT` result
+ *   with its message (`read input offset must be ≥ 1, got 0`);
+ * - an {@link FsError} escaping `run` becomes a result with its code and message;
+ * - any other thrown value (a backend's plain `Error`, an `fs`/`state` function of the call that
+ *   threw or gave nothing) becomes an `EIO` result with its message;
+ * - aborts (`AbortError`, `TimeoutError`, or the call's own `abortSignal.reason`) are rethrown.
+ *
+ * @param kind - the result kind of the tool (`read`, `mutation`, `search`, `shell`).
+ * @param validate - the tool's `validate`.
+ * @param run - the body, given the validated input.
+ * @returns an `execute` function.
+ * @example
+ * ```ts
+ * execute: guardExecute("read", validate, async (input, call) => { ... }),
+ * // await read.execute({ path: "a.txt", offset: 0 })
+ * // → { ok: false, error: { code: "EINPUT", message: "read input offset must be ≥ 1, got 0" } }
+ * ```
+ */
+export function guardExecute<Input, Result extends ToolResult>(
+  kind: Result["kind"],
+  validate: (input: unknown) => Input,
+  run: (input: Input, call?: ToolCall) => Promise<Result>,
+): (input: Input, call?: ToolCall) => Promise<Result> {
+  return async (input, call) => {
+    let checked: Input;
+    try {
+      checked = validate(input);
+    } catch (error) {
+      if (ToolInputError.isInstance(error)) return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
+      throw error;
+    }
+    try {
+      return await run(checked, call);
+    } catch (error) {
+      if (isAbort(error, call)) throw error;
+      if (FsError.isInstance(error)) return errorResult(kind, { code: error.code, message: error.message }) as unknown as Result;
+      if (ToolInputError.isInstance(error)) return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResult(kind, { code: "EIO", message: message === "" ? "The tool failed with an unexplained error." : message }) as unknown as Result;
+    }
+  };
 }

@@ -6,11 +6,11 @@
 import { FsError } from "../fs/types.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkFresh, recordSeen } from "./freshness.js";
+import { checkFresh, recordBefore, recordSeen } from "./freshness.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { encodeUtf8 } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
+import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 
 /** The `write` tool's own options (none yet; the key exists so bundles can pass settings later). */
 export type WriteToolSettings = Record<never, never>;
@@ -48,7 +48,10 @@ export const WRITE_DESCRIPTION =
  *   change `added` (new file) or `updated`. Failures (`ok: false`, nothing written): `EISDIR` (the
  *   target is a directory), `ENOTDIR` (a parent is a file), `ENOTREAD`/`ESTALE` (with a state
  *   store: an existing file not read in this session, or changed since), `EDENIED`, backend
- *   errors such as `ENOSPC` or `EROFS`. Writes to one path are serialised by `locks`.
+ *   errors such as `ENOSPC` or `EROFS`; `ESTALE` also when another call wrote the file after this
+ *   one began (two parallel writes to one new path: the first lands, the second is refused).
+ *   Writes to one path are serialised by `locks` (by default shared by every tool over the same
+ *   backend object), and the existence and freshness checks run inside the lock with the write.
  * @throws TypeError at creation for an unknown option.
  * @example
  * ```ts
@@ -59,18 +62,22 @@ export const WRITE_DESCRIPTION =
 export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput, MutationResult> {
   assertKnownOptions("createWriteTool", options, [...CONTEXT_OPTION_KEYS, ...WRITE_SETTING_KEYS]);
   const resolve = createContextResolver("createWriteTool", options);
+  const validate = (input: unknown): WriteInput => checkInput<WriteInput>("write", input, WRITE_INPUT_SPEC);
   return {
     name: "write",
     description: WRITE_DESCRIPTION,
     inputSchema: specSchema(WRITE_INPUT_SPEC),
-    validate: (input) => checkInput<WriteInput>("write", input, WRITE_INPUT_SPEC),
-    async execute(input: WriteInput, call?: ToolCall): Promise<MutationResult> {
+    validate,
+    execute: guardExecute<WriteInput, MutationResult>("mutation", validate, async (input: WriteInput, call?: ToolCall): Promise<MutationResult> => {
       const ctx = await resolve(call);
       const { gate } = ctx;
       const checked = await gate.check(input.path, "write");
       if (!checked.ok) return errorResult("mutation", checked.error);
       const path = checked.path;
       const display = gate.display(path);
+      // What this session knew of the file when the call began: the check below, inside the
+      // lock, refuses to overwrite what another call wrote while this one waited.
+      const before = { record: await recordBefore(ctx, path) };
       return ctx.locks.run([path], async () => {
         let existed = false;
         try {
@@ -84,7 +91,7 @@ export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput,
           }
           existed = true;
           if (ctx.state !== undefined) {
-            const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite");
+            const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite", before);
             if (stale !== undefined) return errorResult("mutation", stale);
           }
         } catch (error) {
@@ -106,6 +113,6 @@ export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput,
           changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
         };
       });
-    },
+    }),
   };
 }
