@@ -6,11 +6,13 @@
  * @module
  */
 import { constants, promises as fsp, realpathSync, statSync, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { createHash, randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { FsError, type DirEntry, type FileStat, type FileSystem, type FileType } from "./types.js";
 import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "./path.js";
 import { toFsError } from "./node-errors.js";
+import { descriptorPath, DIRECTORY_PIN_FLAGS, hasDescriptorPaths } from "./node-descriptors.js";
 import type { Digest } from "../tools/state.js";
 
 /** The backend's name in messages and descriptions. */
@@ -232,6 +234,160 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
+  /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
+  const descriptorChecks = hasDescriptorPaths();
+
+  /** A host path as the caller would recognise it: in the namespace, or the host path when outside `root`. */
+  function shown(host: string): string {
+    return toNamespace(host) ?? host;
+  }
+
+  function swapped(expected: string, actual: string, path: string, syscall: string, dest?: string, after?: string): FsError {
+    return new FsError("EACCES", {
+      syscall,
+      path,
+      ...(dest === undefined ? {} : { dest }),
+      detail:
+        after === undefined
+          ? `${shown(expected)} was swapped for ${shown(actual)} between the check and the open; refused`
+          : `${shown(expected)} moved to ${shown(actual)} during the call; ${after}`,
+    });
+  }
+
+  /**
+   * Throw EACCES unless the opened descriptor's real path (from `/proc/self/fd`) is `expected`,
+   * the path that was checked. Does not close the handle. No-op without descriptor checks.
+   */
+  async function verifyDescriptor(handle: FileHandle, expected: string, path: string, syscall: string, dest?: string): Promise<void> {
+    if (!descriptorChecks) return;
+    const actual = await fsp.readlink(descriptorPath(handle.fd));
+    if (actual !== expected) throw swapped(expected, actual, path, syscall, dest);
+  }
+
+  /**
+   * Open the checked real directory `realDir` (`O_PATH | O_DIRECTORY | O_NOFOLLOW`) and verify
+   * the descriptor is that directory. With `create`, missing directories are made one at a time,
+   * each inside its verified parent's descriptor (never by name from the top).
+   */
+  async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<FileHandle> {
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(realDir, DIRECTORY_PIN_FLAGS);
+    } catch (error) {
+      const parentDir = nodePath.dirname(realDir);
+      if (!create || codeOf(error) !== "ENOENT" || parentDir === realDir) throw error;
+      const parent = await openDirectory(parentDir, path, syscall, true, dest);
+      try {
+        const child = `${descriptorPath(parent.fd)}/${nodePath.basename(realDir)}`;
+        try {
+          await fsp.mkdir(child);
+        } catch (mkdirError) {
+          if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
+        }
+        handle = await fsp.open(child, DIRECTORY_PIN_FLAGS);
+      } finally {
+        await parent.close();
+      }
+    }
+    try {
+      await verifyDescriptor(handle, realDir, path, syscall, dest);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
+  }
+
+  /** A checked directory held open: names inside it resolve through its descriptor. */
+  interface DirectoryPin {
+    /** A host path naming `name` inside the pinned directory (`""`: the directory itself). */
+    at(name: string): string;
+    /** Throw EACCES (saying `after` happened) unless the directory is still at its checked path. */
+    recheck(after: string): Promise<void>;
+    close(): Promise<void>;
+  }
+
+  async function pinDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<DirectoryPin> {
+    if (!descriptorChecks) {
+      if (create) {
+        try {
+          await fsp.mkdir(realDir, { recursive: true });
+        } catch (error) {
+          if (codeOf(error) === "EEXIST") throw new FsError("ENOTDIR", { syscall, path });
+          throw error;
+        }
+      }
+      return { at: (name) => nodePath.join(realDir, name), recheck: async () => undefined, close: async () => undefined };
+    }
+    const handle = await openDirectory(realDir, path, syscall, create, dest);
+    const base = descriptorPath(handle.fd);
+    return {
+      at: (name) => (name === "" ? `${base}/.` : `${base}/${name}`),
+      recheck: async (after) => {
+        const actual = await fsp.readlink(base);
+        if (actual !== realDir) throw swapped(realDir, actual, path, syscall, dest, after);
+      },
+      close: () => handle.close(),
+    };
+  }
+
+  /** Run `work` with the checked real path's parent pinned and the path's last name. */
+  async function inParent<T>(
+    real: string,
+    path: string,
+    syscall: string,
+    work: (pin: DirectoryPin, name: string) => Promise<T>,
+    create = false,
+    dest?: string,
+  ): Promise<T> {
+    const pin = await pinDirectory(nodePath.dirname(real), path, syscall, create, dest);
+    try {
+      return await work(pin, nodePath.basename(real));
+    } finally {
+      await pin.close();
+    }
+  }
+
+  /**
+   * Remove the directory at `target` (a path through a pinned parent) and everything in it,
+   * descending through descriptors: a subdirectory swapped for a symlink is unlinked, never
+   * followed. Missing entries are skipped (another caller removed them).
+   */
+  async function removeTree(target: string): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await fsp.open(target, DIRECTORY_PIN_FLAGS);
+    } catch (error) {
+      if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") return removeEntry(target, false);
+      if (codeOf(error) === "ENOENT") return;
+      throw error;
+    }
+    try {
+      const base = descriptorPath(handle.fd);
+      for (const entry of await fsp.readdir(base, { withFileTypes: true })) {
+        const child = `${base}/${entry.name}`;
+        if (entry.isDirectory()) await removeTree(child);
+        else await removeEntry(child);
+      }
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fsp.rmdir(target);
+    } catch (error) {
+      if (codeOf(error) !== "ENOENT") throw error;
+    }
+  }
+
+  async function removeEntry(target: string, descend = true): Promise<void> {
+    try {
+      await fsp.unlink(target);
+    } catch (error) {
+      if (descend && (codeOf(error) === "EISDIR" || codeOf(error) === "EPERM")) return removeTree(target);
+      if (codeOf(error) !== "ENOENT") throw error;
+    }
+  }
+
   function refuseSpecial(path: string, syscall: string, stats: Stats): never {
     const kind = stats.isFIFO()
       ? "a FIFO"
@@ -255,6 +411,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         const real = await admit(path, "open", true);
         const handle = await fsp.open(real, READ_FLAGS);
         try {
+          await verifyDescriptor(handle, real, path, "open");
           const stats = await handle.stat();
           if (stats.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
           if (!stats.isFile()) refuseSpecial(path, "open", stats);
@@ -269,89 +426,113 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       call("open", path, async () => {
         const real = await admit(path, "open", true);
         const directory = nodePath.dirname(real);
+        const name = nodePath.basename(real);
+        const pin = await pinDirectory(directory, path, "open", true);
         try {
-          await fsp.mkdir(directory, { recursive: true });
-        } catch (error) {
-          if (codeOf(error) === "EEXIST") throw new FsError("ENOTDIR", { syscall: "open", path });
-          throw error;
-        }
-        let mode = DEFAULT_FILE_MODE;
-        try {
-          const existing = await fsp.lstat(real);
-          if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
-          if (existing.isFile()) mode = existing.mode & 0o7777;
-          else if (!existing.isSymbolicLink()) refuseSpecial(path, "open", existing);
-        } catch (error) {
-          if (!isMissing(error)) throw error;
-        }
-        const temporary = nodePath.join(directory, `.bft-${randomBytes(6).toString("hex")}.tmp`);
-        const handle = await fsp.open(temporary, TEMP_FLAGS, mode);
-        try {
+          const target = pin.at(name);
+          let mode = DEFAULT_FILE_MODE;
           try {
-            await handle.writeFile(data);
-            await handle.chmod(mode);
-            await handle.sync();
-          } finally {
-            await handle.close();
+            const existing = await fsp.lstat(target);
+            if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
+            if (existing.isFile()) mode = existing.mode & 0o7777;
+            else if (!existing.isSymbolicLink()) refuseSpecial(path, "open", existing);
+          } catch (error) {
+            if (!isMissing(error)) throw error;
           }
-          await fsp.rename(temporary, real);
-        } catch (error) {
-          await fsp.rm(temporary, { force: true }).catch(() => undefined);
-          throw error;
+          const temporaryName = `.bft-${randomBytes(6).toString("hex")}.tmp`;
+          const temporary = pin.at(temporaryName);
+          const handle = await fsp.open(temporary, TEMP_FLAGS, mode);
+          try {
+            try {
+              await verifyDescriptor(handle, nodePath.join(directory, temporaryName), path, "open");
+              await handle.writeFile(data);
+              await handle.chmod(mode);
+              await handle.sync();
+            } finally {
+              await handle.close();
+            }
+            await fsp.rename(temporary, target);
+            await pin.recheck("the new content was renamed into it there");
+          } catch (error) {
+            await fsp.unlink(temporary).catch(() => undefined);
+            throw error;
+          }
+        } finally {
+          await pin.close();
         }
       }),
 
     stat: (path) =>
       call("stat", path, async () => {
         for (let attempt = 0; attempt < 3; attempt += 1) {
-          const stats = await fsp.lstat(await admit(path, "stat", true));
+          const real = await admit(path, "stat", true);
+          const stats = await inParent(real, path, "stat", (pin, name) => fsp.lstat(pin.at(name)));
           if (!stats.isSymbolicLink()) return toFileStat(stats);
         }
         throw new FsError("ELOOP", { syscall: "stat", path });
       }),
 
-    lstat: (path) => call("lstat", path, async () => toFileStat(await fsp.lstat(await admit(path, "lstat", false)))),
+    lstat: (path) =>
+      call("lstat", path, async () => {
+        const real = await admit(path, "lstat", false);
+        return toFileStat(await inParent(real, path, "lstat", (pin, name) => fsp.lstat(pin.at(name))));
+      }),
 
     readdir: (path) =>
       call("scandir", path, async () => {
         const real = await admit(path, "scandir", true);
-        const entries = await fsp.readdir(real, { withFileTypes: true });
-        const after = await fsp.lstat(real);
-        if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
-        return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+        if (!descriptorChecks) {
+          const entries = await fsp.readdir(real, { withFileTypes: true });
+          const after = await fsp.lstat(real);
+          if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
+          return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+        }
+        const handle = await openDirectory(real, path, "scandir", false);
+        try {
+          const entries = await fsp.readdir(descriptorPath(handle.fd), { withFileTypes: true });
+          return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+        } finally {
+          await handle.close();
+        }
       }),
 
     mkdir: (path, mkdirOptions) =>
       call("mkdir", path, async () => {
         const real = await admit(path, "mkdir", true);
-        if (mkdirOptions?.recursive === true) {
-          try {
-            const stats = await fsp.stat(real);
-            if (stats.isDirectory()) return;
-            throw new FsError("EEXIST", { syscall: "mkdir", path });
-          } catch (error) {
-            if (!isMissing(error)) throw error;
-          }
-          await fsp.mkdir(real, { recursive: true });
-          return;
-        }
-        await fsp.mkdir(real);
+        const recursive = mkdirOptions?.recursive === true;
+        await inParent(
+          real,
+          path,
+          "mkdir",
+          async (pin, name) => {
+            try {
+              await fsp.mkdir(pin.at(name));
+            } catch (error) {
+              if (!recursive || codeOf(error) !== "EEXIST") throw error;
+              if (!(await fsp.lstat(pin.at(name))).isDirectory()) throw new FsError("EEXIST", { syscall: "mkdir", path });
+            }
+          },
+          recursive,
+        );
       }),
 
     rm: (path, rmOptions) =>
       call("rm", path, async () => {
         const real = await admit(path, "rm", false);
         if (real === hostRoot) throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
-        let stats: Stats;
         try {
-          stats = await fsp.lstat(real);
+          await inParent(real, path, "rm", async (pin, name) => {
+            const target = pin.at(name);
+            const stats = await fsp.lstat(target);
+            if (!stats.isDirectory()) await fsp.unlink(target);
+            else if (rmOptions?.recursive !== true) await fsp.rmdir(target);
+            else if (descriptorChecks) await removeTree(target);
+            else await fsp.rm(target, { recursive: true, force: true });
+          });
         } catch (error) {
           if (isMissing(error) && rmOptions?.force === true) return;
           throw error;
         }
-        if (!stats.isDirectory()) await fsp.unlink(real);
-        else if (rmOptions?.recursive === true) await fsp.rm(real, { recursive: true, force: true });
-        else await fsp.rmdir(real);
       }),
 
     rename: (from, to) =>
@@ -364,7 +545,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           if (realFrom === hostRoot || realTo === hostRoot) {
             throw new FsError("EBUSY", { syscall: "rename", path: from, dest: to, detail: "the backend's root cannot be moved" });
           }
-          await fsp.rename(realFrom, realTo);
+          await inParent(realFrom, from, "rename", (fromPin, fromName) =>
+            inParent(realTo, from, "rename", (toPin, toName) => fsp.rename(fromPin.at(fromName), toPin.at(toName)), false, to),
+          false, to);
         },
         to,
       ),
@@ -387,14 +570,15 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           }
           const real = await admit(path, "symlink", false, path);
           const hostTarget = target.startsWith("/") ? toHost(target, "symlink") : target;
-          await fsp.symlink(hostTarget, real);
+          await inParent(real, target, "symlink", (pin, name) => fsp.symlink(hostTarget, pin.at(name)), false, path);
         },
         path,
       ),
 
     readlink: (path) =>
       call("readlink", path, async () => {
-        const target = await fsp.readlink(await admit(path, "readlink", false));
+        const real = await admit(path, "readlink", false);
+        const target = await inParent(real, path, "readlink", (pin, name) => fsp.readlink(pin.at(name)));
         if (!target.startsWith("/") || hostRoot === "/") return target;
         return toNamespace(target) ?? target;
       }),

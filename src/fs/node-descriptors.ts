@@ -1,0 +1,61 @@
+/**
+ * Descriptor checks for the Node backend (Linux): an opened descriptor's real path, read from
+ * `/proc/self/fd/<fd>`, and names resolved inside an opened directory through
+ * `/proc/self/fd/<fd>/<name>` (the kernel resolves the directory from the descriptor, as
+ * `openat` would). Node-only (imported by `node.ts`).
+ *
+ * @module
+ */
+import { closeSync, constants, openSync, readlinkSync } from "node:fs";
+
+/**
+ * Linux `O_PATH` (`010000000` on every architecture Node runs on; Node's `fs.constants` does not
+ * export it): a descriptor that names a file or directory without opening it for I/O, so it
+ * needs no read permission and has no side effect on devices or FIFOs.
+ */
+export const LINUX_O_PATH = 0o10000000;
+
+/** Flags for a directory descriptor: `O_PATH | O_DIRECTORY | O_NOFOLLOW` (a symlink fails with `ENOTDIR`). */
+export const DIRECTORY_PIN_FLAGS = LINUX_O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** Where Linux shows the calling process's open descriptors. */
+export const PROC_FD_DIRECTORY = "/proc/self/fd";
+
+/**
+ * The path through which the kernel reaches descriptor `fd` itself (a "magic link"): used as a
+ * directory, names below it resolve inside the opened directory, whatever its name is now.
+ *
+ * @param fd - an open descriptor.
+ * @returns `/proc/self/fd/<fd>`.
+ * @example
+ * ```ts
+ * descriptorPath(7); // "/proc/self/fd/7"
+ * ```
+ */
+export function descriptorPath(fd: number): string {
+  return `${PROC_FD_DIRECTORY}/${fd}`;
+}
+
+/**
+ * Whether descriptor checks work here: the platform is Linux, `O_PATH` opens `/`, and
+ * `/proc/self/fd/<fd>` reads back `/`. Probed once per call (synchronously, about 3 syscalls).
+ *
+ * @returns `true` on Linux with `/proc` mounted; `false` elsewhere (macOS, Windows, a container
+ *   without `/proc`), where the Node backend falls back to checking paths by name.
+ * @example
+ * ```ts
+ * if (!hasDescriptorPaths()) console.warn("directory swaps between check and use are not caught");
+ * ```
+ */
+export function hasDescriptorPaths(): boolean {
+  if (process.platform !== "linux") return false;
+  let fd: number | undefined;
+  try {
+    fd = openSync("/", DIRECTORY_PIN_FLAGS);
+    return readlinkSync(descriptorPath(fd)) === "/";
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
