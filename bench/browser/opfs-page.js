@@ -217,8 +217,65 @@ async function measureOnce({ scenario, kind, count = 1000, inFlight = 1, rounds 
   throw new Error(`unknown scenario ${scenario}`);
 }
 
+/**
+ * Writes or reads of `count` 4 KiB files by every kind in `kinds`, interleaved in chunks of
+ * `chunk` files (the order of kinds rotating from chunk to chunk), so raw and ours meet the same
+ * moments of a shared machine. Returns total milliseconds per kind.
+ */
+async function measureInterleaved({ scenario, kinds, count = 1000, inFlight = 1, chunk = 50 }) {
+  const targets = {};
+  for (const kind of kinds) {
+    const root = kind === "raw" ? "bench-raw" : `bench-${kind}`;
+    if (kind === "memory") {
+      const fs = backend("memory");
+      if (scenario === "read") for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, payload(index));
+      targets[kind] = { fs };
+    } else if (kind === "raw") {
+      if (scenario === "read") await seed(root, count);
+      else await wipe(root);
+      targets[kind] = { dir: await originDir(`${root}/files`) };
+    } else {
+      if (scenario === "read") await seed(root, count);
+      else await wipe(root);
+      const fs = backend(kind);
+      await fs.mkdir("/files", { recursive: true });
+      targets[kind] = { fs };
+    }
+  }
+  const totals = Object.fromEntries(kinds.map((kind) => [kind, 0]));
+  const data = payload(7);
+  try {
+    for (let start = 0, round = 0; start < count; start += chunk, round++) {
+      const size = Math.min(chunk, count - start);
+      const order = kinds.map((_, index) => kinds[(index + round) % kinds.length]);
+      for (const kind of order) {
+        const { fs, dir } = targets[kind];
+        const started = performance.now();
+        await pool(size, inFlight, async (offset) => {
+          const name = `f${start + offset}.txt`;
+          if (scenario === "write") {
+            if (dir) await rawOps.write(dir, name, data);
+            else await fs.writeFile(`/files/${name}`, data);
+          } else {
+            const bytes = dir ? await rawOps.read(dir, name) : await fs.readFile(`/files/${name}`);
+            if (bytes.byteLength !== FILE_BYTES) throw new Error(`read ${bytes.byteLength} bytes`);
+          }
+        });
+        totals[kind] += performance.now() - started;
+      }
+    }
+  } finally {
+    if (backends.worker !== undefined) {
+      await backends.worker.close();
+      delete backends.worker;
+    }
+  }
+  return totals;
+}
+
 window.opfsBench = {
   measure,
+  measureInterleaved,
   async cleanup() {
     for (const fs of Object.values(backends)) await fs.close?.();
     for (const name of ["bench-raw", "bench-main", "bench-worker", "bench-raw-worker"]) await wipe(name);
