@@ -6,7 +6,7 @@
  * @module
  */
 import type { BashOptions } from "just-bash";
-import type { Gate } from "../fs/gate.js";
+import { createGate, type Gate } from "../fs/gate.js";
 import type { FileSystem } from "../fs/types.js";
 import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
 import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
@@ -15,11 +15,20 @@ import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
   /**
-   * The files the shell sees: a {@link Gate} (its checked `gate.fs` is used), or a backend that
-   * is already gated (for example `gate.fs`). See {@link toJustBashFs}.
+   * The files the shell sees, always through a gate:
+   * - a {@link Gate}: its checked `gate.fs` is used, with the gate's own roots, rules and
+   *   `approve` (pass the tools' gate so the shell and the tools agree);
+   * - a {@link FileSystem} (a bare backend, or any other): the runner confines it with a gate of
+   *   its own, `createGate({ fs, cwd })`, whose only root is `cwd` and which has no rules, so a
+   *   command reaching outside `cwd` (`cat /secret/key`) is refused (`No such file or
+   *   directory`, then `bash: refused: EACCES: ...` on stderr).
    */
   readonly fs: Gate | FileSystem;
-  /** Default working directory (absolute, in the backend's namespace). Default: the gate's `cwd`, or `/`. */
+  /**
+   * Default working directory (absolute, in the backend's namespace). Default: the gate's `cwd`,
+   * or `/`. For a bare backend it is also the root of the runner's own gate: without it, that
+   * gate admits the whole backend.
+   */
   readonly cwd?: string;
   /**
    * just-bash execution limits (`maxCommandCount`, `maxOutputSize`, ...). `maxExecutionTimeMs`
@@ -70,7 +79,9 @@ function isGate(value: Gate | FileSystem): value is Gate {
 }
 
 /**
- * A {@link CommandRunner} on just-bash over our files. Each run gets a fresh shell (variables,
+ * A {@link CommandRunner} on just-bash over our files, always through a gate: the {@link Gate}
+ * passed as `fs`, or for a bare backend a gate of the runner's own confined to `cwd` (so
+ * `justBashCommandRunner({ fs, cwd: "/w" })` cannot read `/secret/key`). Each run gets a fresh shell (variables,
  * functions and `cd` do not carry over, files do) and a fresh stat cache; scripts run as real
  * bash would run them (leading whitespace kept, so heredocs work). `HOME` is the default `cwd`
  * unless the run's env sets it. The gate's refusals are appended to stderr as
@@ -103,19 +114,24 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
       throw new TypeError(`justBashCommandRunner got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
     }
   }
-  const source = options.fs;
-  if (source === undefined || source === null || typeof source !== "object") {
-    throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem that is already gated)");
+  const given = options.fs;
+  if (given === undefined || given === null || typeof given !== "object") {
+    throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)");
   }
-  const defaultCwd = options.cwd ?? (isGate(source) ? source.cwd : "/");
+  const defaultCwd = options.cwd ?? (isGate(given) ? given.cwd : "/");
   if (typeof defaultCwd !== "string" || !defaultCwd.startsWith("/")) {
     throw new TypeError(`justBashCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
+  if (!isGate(given) && typeof given.readFile !== "function") {
+    throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)");
+  }
+  // A bare backend is never used unchecked: it gets a gate of its own, confined to cwd.
+  const source: Gate = isGate(given) ? given : createGate({ fs: given, cwd: defaultCwd });
   if (options.limits !== undefined && (typeof options.limits !== "object" || options.limits === null)) {
     throw new TypeError("justBashCommandRunner limits must be an object of just-bash ExecutionLimits");
   }
   const limits: ExecutionLimits = { ...options.limits };
-  const backendName = isGate(source) ? source.backend.name : source.name;
+  const backendName = source.backend.name;
   // Validates statCacheMs now rather than on the first run.
   toJustBashFs(source, { statCacheMs: options.statCacheMs, trusted: (work) => work() });
 

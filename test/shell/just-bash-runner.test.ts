@@ -94,6 +94,20 @@ describe("justBashCommandRunner", () => {
     expect((await fs.readdir("/etc")).map((entry) => entry.name)).toEqual(["passwd"]);
   });
 
+  it("confines a bare backend to its cwd with a gate of its own (the tools' bundle cannot be bypassed)", async () => {
+    const { createFsTools } = await import("../../src/tools/fs-tools.js");
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/secret/key": "hunter2\n" } });
+    const tools = createFsTools({ fs, cwd: "/w", bash: { runner: justBashCommandRunner({ fs, cwd: "/w" }) } });
+    const result = await tools.bash.execute({ command: "cat /secret/key; cat a.txt" });
+    expect(result.stdout).toBe("a\n");
+    expect(result.stderr).toBe(
+      "cat: /secret/key: No such file or directory\n" +
+        "bash: refused: EACCES: permission denied, open '/secret/key' (Permission denied: /secret/key is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config.)\n",
+    );
+    const bare = justBashCommandRunner({ fs });
+    expect((await bare.run({ command: "cat /secret/key", cwd: "/", env: {}, timeoutMs: 5_000 })).stdout).toBe("hunter2\n");
+  });
+
   it("an allow rule admits a path outside the workspace to the shell", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/data/in.csv": "x,y\n" } });
     const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/data/**" }] } });
@@ -136,7 +150,7 @@ describe("justBashCommandRunner", () => {
       new TypeError('justBashCommandRunner got an unknown option "timeout". Known options: fs, cwd, limits, statCacheMs'),
     );
     expect(() => justBashCommandRunner({} as never)).toThrow(
-      new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem that is already gated)"),
+      new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)"),
     );
   });
 });
