@@ -114,9 +114,11 @@ function isNotFound(error: unknown): boolean {
  * - Directories report size 0 on every backend, so `ls -l` prints the same on disk and in memory.
  * - `getAllPaths` returns `[]` (just-bash then walks directories for globs).
  *
- * @param source - a {@link Gate} (its checked `gate.fs` is used), or a {@link FileSystem} that is
- *   already gated (for example `gate.fs`). A raw backend passed here is used as is, unchecked:
- *   pass the gate unless the host means the shell to see the whole backend.
+ * @param source - a {@link Gate} (its checked `gate.fs` is used, with its roots and rules), or a
+ *   {@link FileSystem} used as is. This low-level adapter adds no gate of its own: a bare backend
+ *   passed here is unchecked (the shell sees all of it), so pass the gate, or wrap the backend
+ *   with `createGate({ fs, cwd })`. {@link justBashCommandRunner} does that wrapping itself for a
+ *   bare backend (a gate confined to its `cwd`).
  * @param options - see {@link ToJustBashFsOptions}.
  * @returns a fresh adapter with its own stat cache; create one per command run or per session.
  * @throws TypeError for an unknown option, or a `statCacheMs` that is not a number ≥ 0.
@@ -184,6 +186,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
 
   function changed(): void {
     statCache.clear();
+    realCache.clear();
   }
 
   function dropOverridesUnder(path: string): void {
@@ -204,6 +207,45 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       if (!isNotFound(error) && statCache.get(key)?.stat === stat) statCache.delete(key);
     });
     return stat;
+  }
+
+  /** Real paths (or their errors), cached like stats. */
+  const realCache = new Map<string, { readonly atMs: number; readonly real: Promise<string | undefined> }>();
+  const hasSymlinks = fs.capabilities.symlink === true;
+
+  function realpathOf(path: string): Promise<string | undefined> {
+    const now = Date.now();
+    const hit = realCache.get(path);
+    if (hit !== undefined && now - hit.atMs <= statCacheMs) return hit.real;
+    // Not through `trusted`'s refusal report: the stat just before was admitted, and an error
+    // here only leaves the identity out.
+    const real = (trustedNow ?? ((work: () => Promise<string>) => work()))(() => fs.realpath(path)).then(
+      (value) => value,
+      () => undefined,
+    );
+    if (statCacheMs > 0) realCache.set(path, { atMs: now, real });
+    return real;
+  }
+
+  /**
+   * A stable identity for just-bash (`mv`/`cp` decide "same file" from it): the canonical path,
+   * exact on backends without hard links. Without symlinks the normal path is canonical; with
+   * them, `stat` uses the real path and `lstat` the real parent plus the last name.
+   */
+  async function identityOf(path: string, follow: boolean): Promise<string | undefined> {
+    if (!hasSymlinks || isVirtualDevPath(path)) return path;
+    if (follow) return realpathOf(path);
+    if (path === "/") return "/";
+    const slash = path.lastIndexOf("/");
+    const parent = await realpathOf(slash === 0 ? "/" : path.slice(0, slash));
+    return parent === undefined ? undefined : `${parent === "/" ? "" : parent}${path.slice(slash)}`;
+  }
+
+  async function statWithIdentity(path: string, follow: boolean): Promise<FsStat> {
+    const stat = await statOf(path, follow);
+    const identity = await identityOf(path, follow);
+    const result = toFsStat(path, stat);
+    return identity === undefined ? result : { ...result, identity: `path:${identity}` };
   }
 
   function toFsStat(path: string, stat: FileStat): FsStat {
@@ -313,13 +355,11 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     },
 
     async stat(path) {
-      const target = normal(path);
-      return toFsStat(target, await statOf(target, true));
+      return statWithIdentity(normal(path), true);
     },
 
     async lstat(path) {
-      const target = normal(path);
-      return toFsStat(target, await statOf(target, false));
+      return statWithIdentity(normal(path), false);
     },
 
     async mkdir(path, mkdirOptions?: MkdirOptions) {

@@ -27,7 +27,7 @@ describe("the shared script in Chromium", () => {
     try {
       const run = await runSharedScript(fs);
       expect(run.output).toEqual({ stdout: SHARED_SCRIPT_OUTPUT, stderr: "", exitCode: 0, timedOut: false });
-      expect(run.names).toEqual(["copy.bin", "data.bin", "docs", "err.txt"]);
+      expect(run.names).toEqual(["copy.bin", "data.bin", "docs", "err.txt", "y.txt"]);
       expect(Array.from(run.copy)).toEqual(Array.from(binaryFixture()));
       expect(run.moved).toBe("beta two\ngamma three\n");
     } finally {

@@ -21,7 +21,7 @@ export function binaryFixture(): Uint8Array {
   return data;
 }
 
-/** Create, append, cat, grep -rn, sed -i, find, ls -la, mv, rm -r, pipes, redirects, binary cp. */
+/** Create, append, cat, grep -rn, sed -i, find, ls -la, mv, mv and cp over an existing file, rm -r, pipes, redirects, binary cp. */
 export const SHARED_SCRIPT = [
   "mkdir -p src/lib docs",
   'echo "alpha one" > src/a.txt',
@@ -38,7 +38,10 @@ export const SHARED_SCRIPT = [
   "wc -l < docs/b.md",
   'cat missing.txt 2> err.txt; echo "exit $?"; cat err.txt',
   "cp data.bin copy.bin && wc -c < copy.bin && sha256sum copy.bin",
-  "rm -r src",
+  "echo one > x.txt && echo two > y.txt && mv x.txt y.txt && cat y.txt",
+  "echo three > z.txt && cp z.txt y.txt && cat y.txt",
+  'cp y.txt ./y.txt 2>&1; echo "exit $?"',
+  "rm -r src z.txt",
   "ls",
 ].join("\n");
 
@@ -64,10 +67,15 @@ export const SHARED_SCRIPT_OUTPUT = [
   "cat: missing.txt: No such file or directory",
   "512",
   "1c7454fdb5783a77693d566de1ea54b3f3ba558f48aae8f782c199c84e355143  copy.bin",
+  "one",
+  "three",
+  "cp: 'y.txt' and '/w/y.txt' are the same file",
+  "exit 1",
   "copy.bin",
   "data.bin",
   "docs",
   "err.txt",
+  "y.txt",
   "",
 ].join("\n");
 
