@@ -45,9 +45,12 @@ export interface ToJustBashFsOptions {
   /**
    * Directories just-bash probes when it looks a command up (`$PATH`). A refused path in them
    * counts as absent and is not reported, so the built-in commands are found when the gate
-   * keeps the shell out of `/usr/bin`. When `source` is a {@link Gate}, lookups there outside
-   * its allowed roots are answered "absent" without asking the gate (so an interactive
-   * `approve` is not asked about `/usr/bin/ls` on every command). @default ["/usr/bin", "/bin"]
+   * keeps the shell out of `/usr/bin`. A `stat`/`lstat`/`exists` of one of
+   * {@link DEFAULT_COMMAND_DIRS} or a path under them (`/usr/bin/ls`) is answered "absent" before
+   * the gate, whatever `source` is, so an interactive `approve` is never asked about a command
+   * lookup (just-bash then runs its built-in). When `source` is a {@link Gate}, lookups in the
+   * other directories given here are answered "absent" the same way when they lie outside its
+   * allowed roots. @default ["/usr/bin", "/bin"]
    */
   readonly commandDirs?: readonly string[];
 }
@@ -175,11 +178,14 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   }
   const commandDirs = (options.commandDirs ?? DEFAULT_COMMAND_DIRS).map((dir) => resolvePath("/", dir));
   const isCommandLookup = (path: string): boolean => commandDirs.some((dir) => isWithin(dir, path));
-  // Command lookups outside the gate's roots never reach the gate: they would only be refused,
-  // or put to an interactive user's approve callback once per command.
+  // Command lookups never reach the gate: they would only be refused, or put to an interactive
+  // user's approve callback once per command. A name in the default command directories
+  // (`/usr/bin/ls`) is always absent (just-bash runs its built-in); a name in another `$PATH`
+  // directory is absent when it lies outside the gate's roots.
   const roots = isGate(source) ? source.allowedRoots : undefined;
+  const isDefaultLookup = (path: string): boolean => DEFAULT_COMMAND_DIRS.some((dir) => isWithin(dir, path));
   const isUnaskedLookup = (path: string): boolean =>
-    roots !== undefined && isCommandLookup(path) && !roots.some((root) => isWithin(root, path));
+    isDefaultLookup(path) || (roots !== undefined && isCommandLookup(path) && !roots.some((root) => isWithin(root, path)));
 
   const statCache = new Map<string, { readonly atMs: number; readonly stat: Promise<FileStat> }>();
   const overrides = new Map<string, { mode?: number; mtime?: Date }>();

@@ -87,6 +87,16 @@ describe("toJustBashFs", () => {
     expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["w"]);
   });
 
+  it("answers command lookups in /usr/bin and /bin as absent before the gate: approve is never asked", async () => {
+    const asked: string[] = [];
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const gate = createGate({ fs, cwd: "/w", permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) } });
+    // gate.fs (a FileSystem, not the Gate): the adapter cannot see the gate's roots.
+    const out = await new Bash({ fs: toJustBashFs(gate.fs), cwd: "/w", env: { PATH: "/usr/bin:/bin" } }).exec("ls; cat a.txt | wc -l; [ -e /usr/bin/ls ] || echo absent");
+    expect({ stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode }).toEqual({ stdout: "a.txt\n1\nabsent\n", stderr: "", exitCode: 0 });
+    expect(asked).toEqual([]);
+  });
+
   it("caches stats briefly, and its own writes clear the cache", async () => {
     const { fs, calls } = counting(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
     const adapter = toJustBashFs(fs, { statCacheMs: 60_000 });
