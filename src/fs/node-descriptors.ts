@@ -15,8 +15,18 @@ import { closeSync, constants, openSync, readlinkSync } from "node:fs";
  */
 export const LINUX_O_PATH = 0o10000000;
 
-/** Flags for a directory descriptor: `O_PATH | O_DIRECTORY | O_NOFOLLOW` (a symlink fails with `ENOTDIR`). */
-export const DIRECTORY_PIN_FLAGS = LINUX_O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/**
+ * Flags for a directory descriptor that is verified after it opens: `O_PATH | O_DIRECTORY`. A
+ * symlink on the way is followed, and the check of the descriptor's real path then refuses it
+ * with a message naming where it led (with `O_NOFOLLOW` it would be a bare `ENOTDIR`).
+ */
+export const DIRECTORY_OPEN_FLAGS = LINUX_O_PATH | constants.O_DIRECTORY;
+
+/**
+ * Flags for a directory descriptor opened by name inside an already verified one, with no check
+ * after: `O_PATH | O_DIRECTORY | O_NOFOLLOW` (a symlink fails with `ENOTDIR` and is never entered).
+ */
+export const DIRECTORY_NOFOLLOW_FLAGS = LINUX_O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 /** Where Linux shows the calling process's open descriptors. */
 export const PROC_FD_DIRECTORY = "/proc/self/fd";
@@ -51,7 +61,7 @@ export function hasDescriptorPaths(): boolean {
   if (process.platform !== "linux") return false;
   let fd: number | undefined;
   try {
-    fd = openSync("/", DIRECTORY_PIN_FLAGS);
+    fd = openSync("/", DIRECTORY_NOFOLLOW_FLAGS);
     return readlinkSync(descriptorPath(fd)) === "/";
   } catch {
     return false;

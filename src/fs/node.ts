@@ -12,7 +12,7 @@ import nodePath from "node:path";
 import { FsError, type DirEntry, type FileStat, type FileSystem, type FileType } from "./types.js";
 import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "./path.js";
 import { toFsError } from "./node-errors.js";
-import { descriptorPath, DIRECTORY_PIN_FLAGS, hasDescriptorPaths } from "./node-descriptors.js";
+import { descriptorPath, DIRECTORY_NOFOLLOW_FLAGS, DIRECTORY_OPEN_FLAGS, hasDescriptorPaths } from "./node-descriptors.js";
 import type { Digest } from "../tools/state.js";
 
 /** The backend's name in messages and descriptions. */
@@ -84,17 +84,39 @@ function absoluteOption(option: string, value: unknown): string {
  * Safety: every call resolves its path through the host's symlinks first (the parent for calls
  * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`) and rejects with `EACCES`
  * unless the real path lies within `allowedRoots` (and `root`). The path checked is the path
- * used: files are opened with `O_NOFOLLOW`, so a leaf swapped for a symlink after the check
- * fails with `ELOOP` instead of being followed. FIFOs, sockets and devices are refused with
- * `ENOTSUP` (opened non-blocking, so a FIFO never hangs). Writes are atomic: the bytes go to a
- * temporary file in the same directory (`O_EXCL`), are flushed to disk, and renamed over the
- * target, so a crash or a full disk mid-write leaves the old content; an existing file keeps
- * its permission bits. Errors are {@link FsError}s naming the caller's path.
+ * used. On Linux (where `/proc/self/fd` shows an opened descriptor's real path):
+ * - `readFile` opens the checked path (`O_NOFOLLOW` on the leaf, so a leaf swapped for a
+ *   symlink fails with `ELOOP`), then compares the descriptor's real path with the checked one
+ *   and reads and `fstat`s through the descriptor;
+ * - every other call opens the checked directory (the parent, or the directory itself for
+ *   `readdir`) as a descriptor, verifies its real path the same way, and then names the file
+ *   through `/proc/self/fd/<fd>/<name>`, which the kernel resolves inside that directory (as
+ *   `openat` would): `stat`/`lstat`, `readlink`, `mkdir`, `symlink`, `rm`, both ends of
+ *   `rename`, and `writeFile`'s temporary file and its rename. `writeFile` makes missing parent
+ *   directories one at a time inside their verified parents, and checks the temporary file's
+ *   descriptor before writing; `rm` with `recursive` descends by descriptor (`O_NOFOLLOW`), so
+ *   a subdirectory swapped for a symlink is unlinked, never entered.
+ * A mismatch closes the descriptor and rejects with `EACCES` ("`/x` was swapped for
+ * `/host/out` between the check and the open; refused"), before anything is read or changed.
+ * Elsewhere (macOS, Windows, no `/proc`) the backend falls back to using checked paths by name:
+ * a directory in the middle of a path swapped for a symlink between the check and the use is
+ * then not caught (Node has no `openat`).
  *
- * Limits: directories in the middle of a path are checked, then used by name; a directory
- * swapped for a symlink in between is not caught (Node has no `openat`). A hard link inside the
- * roots to a file outside is the same file and cannot be told apart. The `fsync` of each write
- * costs milliseconds on a real disk (see BENCHMARKS.md).
+ * FIFOs, sockets and devices are refused with `ENOTSUP` (opened non-blocking, so a FIFO never
+ * hangs). Writes are atomic: the bytes go to a temporary file in the same directory (`O_EXCL`),
+ * are flushed to disk, and renamed over the target, so a crash or a full disk mid-write leaves
+ * the old content; an existing file keeps its permission bits. Errors are {@link FsError}s
+ * naming the caller's path.
+ *
+ * Limits: a descriptor pins a directory, not its place in the tree. A directory moved elsewhere
+ * (by someone who can write both there and here) after its descriptor was verified is still
+ * used where it now is: `writeFile` rechecks the directory after its rename and rejects with
+ * `EACCES` ("`/x` moved to `/y` during the call; the new content was renamed into it there"),
+ * but the file has then been replaced in the moved directory; other calls do not recheck. A
+ * call racing a swap may also fail with `ENOENT`, `ENOTDIR` or `EINVAL` from the check itself.
+ * A hard link inside the roots to a file outside is the same file and cannot be told apart.
+ * Each call pays an extra `open`, `readlink` and `close` for these checks, and the `fsync` of
+ * each write costs milliseconds on a real disk (see BENCHMARKS.md).
  *
  * @param options - see {@link NodeFileSystemOptions}.
  * @returns a {@link NodeFileSystem} with capability `symlink`.
@@ -265,14 +287,14 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   }
 
   /**
-   * Open the checked real directory `realDir` (`O_PATH | O_DIRECTORY | O_NOFOLLOW`) and verify
-   * the descriptor is that directory. With `create`, missing directories are made one at a time,
+   * Open the checked real directory `realDir` (`O_PATH | O_DIRECTORY`) and verify the descriptor
+   * is that directory (a name swapped for a symlink is caught here, with where it led). With `create`, missing directories are made one at a time,
    * each inside its verified parent's descriptor (never by name from the top).
    */
   async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<FileHandle> {
     let handle: FileHandle;
     try {
-      handle = await fsp.open(realDir, DIRECTORY_PIN_FLAGS);
+      handle = await fsp.open(realDir, DIRECTORY_OPEN_FLAGS);
     } catch (error) {
       const parentDir = nodePath.dirname(realDir);
       if (!create || codeOf(error) !== "ENOENT" || parentDir === realDir) throw error;
@@ -284,7 +306,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         } catch (mkdirError) {
           if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
         }
-        handle = await fsp.open(child, DIRECTORY_PIN_FLAGS);
+        handle = await fsp.open(child, DIRECTORY_OPEN_FLAGS);
       } finally {
         await parent.close();
       }
@@ -356,7 +378,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   async function removeTree(target: string): Promise<void> {
     let handle: FileHandle;
     try {
-      handle = await fsp.open(target, DIRECTORY_PIN_FLAGS);
+      handle = await fsp.open(target, DIRECTORY_NOFOLLOW_FLAGS);
     } catch (error) {
       if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") return removeEntry(target, false);
       if (codeOf(error) === "ENOENT") return;
