@@ -5,8 +5,6 @@
 // with indexOf/slice, encodes and writes; it writes the added files and removes the deleted ones.
 // Each round builds two fresh identical trees (untimed), then times both back to back, the order
 // alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { createApplyPatchTool, createGate, createResolutionCache } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 
@@ -20,12 +18,6 @@ const ADDED_LINES = 40;
 const ROUNDS = 21;
 const WARMUP = 3;
 const PAIRS = 3;
-
-// A full collection before each timed run (untimed): the trees built for a round are young, and
-// the first scavenge inside a timed run would otherwise copy both contenders' trees, billing
-// whichever contender allocates more (the tool) for the other's setup.
-setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc");
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -167,7 +159,6 @@ export async function run() {
       const rawFs = memoryFileSystem({ files });
       const tool = createApplyPatchTool({ fs: toolFs, cwd: "/w" });
       const timeTool = async () => {
-        collectGarbage();
         const started = performance.now();
         const result = await tool.execute({ patch });
         const elapsed = performance.now() - started;
@@ -175,7 +166,6 @@ export async function run() {
         toolRuns.push(elapsed);
       };
       const timeRaw = async () => {
-        collectGarbage();
         const started = performance.now();
         await applyRaw(rawFs, changes);
         rawRuns.push(performance.now() - started);
@@ -191,7 +181,6 @@ export async function run() {
     // The part of the tool's time spent in the gate: one write check per path with one
     // resolution cache for the call, as the tool does.
     const gate = createGate({ fs: memoryFileSystem({ files }), cwd: "/w" });
-    collectGarbage();
     const gateStarted = performance.now();
     const cache = createResolutionCache();
     await Promise.all(paths.map((path) => gate.check(path, "write", { cache })));
@@ -209,7 +198,7 @@ export async function run() {
   const ratios = roundRatios;
   const patchBytes = encoder.encode(patch).length;
   return `
-A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} updates with 2 hunks each in ${LINES_PER_FILE}-line files, ${ADDS} adds, ${DELETES} deletes) on the memory backend. The tool parses, checks every path through the gate, computes every new content in memory, then writes (up to 32 calls in flight) with rollback on failure; the raw contender makes the same changes with direct backend calls and string replacement. Each round times ${PAIRS} runs of each contender, interleaved, each on a fresh tree after a full garbage collection (untimed), and keeps each one's median; figures are medians of ${ROUNDS} rounds after ${WARMUP} warm-up rounds.
+A patch of ${(patchBytes / 1024).toFixed(0)} KiB touching 200 files (${UPDATES} updates with 2 hunks each in ${LINES_PER_FILE}-line files, ${ADDS} adds, ${DELETES} deletes) on the memory backend. The tool parses, checks every path through the gate, computes every new content in memory, then writes (up to 32 calls in flight) with rollback on failure; the raw contender makes the same changes with direct backend calls and string replacement. Each round times ${PAIRS} runs of each contender, interleaved, each on a fresh tree, and keeps each one's median; figures are medians of ${ROUNDS} rounds after ${WARMUP} warm-up rounds.
 
 | contender | median per patch | ratio |
 | --- | ---: | ---: |
