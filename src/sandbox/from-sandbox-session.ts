@@ -270,6 +270,8 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
 
   const runner: CommandRunner = {
     name: "sandbox",
+    // Commands run in the sandbox with its own file access, not through our gate.
+    confined: false,
     describe: () => session.description,
     async run(run: CommandRunOptions): Promise<CommandOutput> {
       const controller = new AbortController();

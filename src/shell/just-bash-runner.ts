@@ -96,7 +96,7 @@ function isGate(value: Gate | FileSystem): value is Gate {
  * `bash: stopped: aborted`.
  *
  * @param options - see {@link JustBashCommandRunnerOptions}.
- * @returns a runner named `just-bash`.
+ * @returns a runner named `just-bash`, with `confined: true`.
  * @throws TypeError at creation for an unknown option, a missing `fs`, a relative `cwd` or a
  *   `limits` that is not an object. `run` rejects only when just-bash cannot be loaded.
  * @example
@@ -137,6 +137,8 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
 
   return {
     name: "just-bash",
+    // Every file call goes through the gate (the one given, or the runner's own).
+    confined: true,
 
     describe() {
       return describeJustBash(backendName);

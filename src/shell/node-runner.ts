@@ -85,7 +85,8 @@ class CappedBuffer {
  * `runBash` allow rules (see the bash tool), and never in a browser.
  *
  * @param options - see {@link NodeCommandRunnerOptions}.
- * @returns a runner named `node`.
+ * @returns a runner named `node`, with `confined: false`: the bash tool runs its commands only
+ *   when a `runBash` allow rule admits them or `approve` says yes.
  * @throws TypeError at creation for an unknown option, a relative `cwd` or `root`, or a negative or
  *   non-integer `maxOutputBytes`/`killGraceMs`.
  * @example
@@ -122,6 +123,8 @@ export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRun
 
   return {
     name: "node",
+    // A real bash reaches every file the host user can: the bash tool fails closed for it.
+    confined: false,
 
     describe() {
       return `Commands run in a real ${shell} process on the host machine (Node.js), with the host's programs and files; each command starts a fresh shell.`;

@@ -44,7 +44,8 @@ export interface CommandOutput {
 }
 
 /**
- * Runs command lines. Small on purpose: a name, a sentence for the tool description, and `run`.
+ * Runs command lines. Small on purpose: a name, a sentence for the tool description, `run`, and
+ * whether its file access is confined by the gate (`confined`).
  *
  * @example
  * ```ts
@@ -56,6 +57,14 @@ export interface CommandOutput {
 export interface CommandRunner {
   /** Short name for messages: `just-bash`, `node`. */
   readonly name: string;
+  /**
+   * Whether every file access of the commands goes through the gate. `true` for the just-bash
+   * runner (its files are the gated backend); `false` for a real shell such as
+   * `nodeCommandRunner` (the commands reach whatever the host user can) or a remote sandbox.
+   * The bash tool fails closed for an unconfined runner: a command runs only when a `runBash`
+   * allow rule admits it or `approve` says yes. Optional; absent means `false` (unconfined).
+   */
+  readonly confined?: boolean;
   /** One sentence naming the engine and what it sees, for the tool description the model reads. */
   describe(): string;
   /** Run one command line. Rejects only for programmer errors or when the engine cannot load. */

@@ -66,7 +66,10 @@ function checkPatterns(option: string, value: unknown): readonly string[] | unde
  * @example
  * ```ts
  * const env = shellEnv(() => process.env, { include: ["PATH", "HOME", "LANG", "LC_*"] });
- * const bash = createBashTool({ fs, runner: nodeCommandRunner({ cwd }), env });
+ * const bash = createBashTool({
+ *   fs, runner: nodeCommandRunner({ cwd }), env,
+ *   permissions: { allow: [{ tool: "runBash", command: "npm test" }] }, // a real bash fails closed without rules
+ * });
  * env(); // { PATH: "/usr/bin:/bin", HOME: "/home/me", LANG: "C.UTF-8" }
  * ```
  */

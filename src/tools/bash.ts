@@ -13,7 +13,7 @@ import type { ShellEnv } from "../shell/shell-env.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
-import { errorResult, textParts, type ShellResult } from "./result.js";
+import { errorResult, textParts, type ShellResult, type ToolError } from "./result.js";
 import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
 
@@ -134,9 +134,16 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  *
  * Each call: the `cwd` input (if any) is resolved against the tool's cwd and checked by the gate
  * (`listDir`); the command is checked by `gate.checkCommand` (`runBash` allow rules by prefix or
- * glob, else the `approve` callback, else refused, with the rule to add in the message; with no
- * `runBash` rules every command is admitted); then the runner runs it with the environment, the
- * timeout and the call's abort signal.
+ * glob, else the `approve` callback, else refused, with the rule to add in the message); then the
+ * runner runs it with the environment, the timeout and the call's abort signal.
+ *
+ * With no `runBash` rules, what runs depends on the runner's `confined` flag: a confined runner
+ * (the default just-bash one, whose files all pass the gate) runs every command; an unconfined
+ * one (`nodeCommandRunner`, a sandbox, any runner without `confined: true`) fails closed: each
+ * command goes to `approve` (a yes is remembered per command line), and without `approve` it is
+ * refused with `EDENIED`: `Permission denied: the command "ls" would run with the node runner,
+ * which is not confined to the workspace, and interactive permission prompts are not available
+ * in this execution context. Add an allow rule for "runBash" to the permissions config.`
  *
  * Result: `stdout`, `stderr`, `exitCode`, and one text part: stdout, then `[stderr]` and stderr,
  * then `[exit code N]`. A non-zero exit is still `ok: true` (the command ran). Output over
@@ -177,6 +184,49 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
   if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
     throw new TypeError("createBashTool env must be an object of strings or a function returning one (see shellEnv)");
   }
+  // The default runner (just-bash over the tools' gate) is confined; a given runner says so itself.
+  const confined = runner === undefined || runner.confined === true;
+  const commandRules = (options.permissions?.allow ?? []).filter((rule) => rule.tool === "runBash");
+  const approve = options.permissions?.approve;
+  const approvedCommands = new Set<string>();
+
+  /**
+   * An unconfined runner (a real shell) fails closed: with no `runBash` rule configured (the gate
+   * then admits every command), a command runs only when `approve` says yes.
+   */
+  async function checkUnconfined(command: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: ToolError }> {
+    if (confined || commandRules.length > 0) return { ok: true };
+    const shown = JSON.stringify(command);
+    const runnerName = runner?.name ?? "bash";
+    if (approve !== undefined) {
+      if (approvedCommands.has(command)) return { ok: true };
+      let yes = false;
+      try {
+        yes = await approve({
+          tool: "runBash",
+          command,
+          reason: `run the command ${shown} with the ${runnerName} runner, which is not confined to the workspace`,
+        });
+      } catch {
+        yes = false;
+      }
+      if (yes === true) {
+        approvedCommands.add(command);
+        return { ok: true };
+      }
+      return { ok: false, error: { code: "EDENIED", message: `Permission denied: the command ${shown} is not allowed and the user did not approve it.` } };
+    }
+    return {
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          `Permission denied: the command ${shown} would run with the ${runnerName} runner, which is not confined to the workspace, ` +
+          `and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.`,
+      },
+    };
+  }
+
   const defaultRunners = new WeakMap<Gate, CommandRunner>();
   const runnerFor = (gate: Gate): CommandRunner => {
     if (runner !== undefined) return runner;
@@ -277,6 +327,8 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
       }
       const allowed = await gate.checkCommand(input.command);
       if (!allowed.ok) return errorResult("shell", allowed.error);
+      const unconfined = await checkUnconfined(input.command);
+      if (!unconfined.ok) return errorResult("shell", unconfined.error);
 
       const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
       const timeoutMs = input.timeout ?? defaultTimeoutMs;

@@ -158,6 +158,7 @@ describe("bash tool: results", () => {
     const seen: unknown[] = [];
     const runner: CommandRunner = {
       name: "fake",
+      confined: true,
       describe: () => "Commands run in a fake runner.",
       run: async (options) => {
         seen.push(options);
@@ -203,6 +204,49 @@ describe("bash tool: permissions", () => {
       { tool: "runBash", command: "echo yes" },
       { tool: "runBash", command: "echo no" },
     ]);
+  });
+
+  it("an unconfined runner fails closed: a command runs only when a runBash rule admits it or approve says yes", async () => {
+    const seen: string[] = [];
+    const runner: CommandRunner = {
+      name: "real",
+      describe: () => "Commands run in a real shell.",
+      run: async (options) => {
+        seen.push(options.command);
+        return { stdout: "ran\n", stderr: "", exitCode: 0, timedOut: false };
+      },
+    };
+    const closed = await createBashTool({ fs: workspace(), cwd: "/w", runner }).execute({ command: "cat /etc/passwd" });
+    expect({ ok: closed.ok, error: closed.error, stdout: closed.stdout }).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: the command "cat /etc/passwd" would run with the real runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+      },
+      stdout: "",
+    });
+    const ruled = createBashTool({ fs: workspace(), cwd: "/w", runner, permissions: { allow: [{ tool: "runBash", command: "git status" }] } });
+    expect((await ruled.execute({ command: "git status -s" })).stdout).toBe("ran\n");
+    expect((await ruled.execute({ command: "rm -rf ~" })).error?.code).toBe("EDENIED");
+    const asked: string[] = [];
+    const approved = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      runner,
+      permissions: { approve: (request) => (asked.push(`${request.tool}: ${request.reason}`), request.command === "make") },
+    });
+    expect((await approved.execute({ command: "make" })).stdout).toBe("ran\n");
+    expect((await approved.execute({ command: "make" })).stdout).toBe("ran\n");
+    expect((await approved.execute({ command: "rm -rf ~" })).error).toEqual({
+      code: "EDENIED",
+      message: 'Permission denied: the command "rm -rf ~" is not allowed and the user did not approve it.',
+    });
+    expect(asked).toEqual([
+      'runBash: run the command "make" with the real runner, which is not confined to the workspace',
+      'runBash: run the command "rm -rf ~" with the real runner, which is not confined to the workspace',
+    ]);
+    expect(seen).toEqual(["git status -s", "make", "make"]);
   });
 
   it("files outside the workspace are refused inside the shell, with the reason on stderr", async () => {
@@ -253,7 +297,7 @@ describe("bash tool: input and options", () => {
 });
 
 describe("bash tool with the real bash of nodeCommandRunner", () => {
-  it("sees the write tool's file on disk; a timeout keeps the partial output", async () => {
+  it("fails closed without approve; sees the write tool's file on disk; a timeout keeps the partial output", async () => {
     const root = await mkdtemp(join(tmpdir(), "bft-bash-tool-"));
     try {
       const fs = nodeFileSystem({ cwd: root });
@@ -261,7 +305,11 @@ describe("bash tool with the real bash of nodeCommandRunner", () => {
         fs,
         cwd: root,
         bash: { runner: nodeCommandRunner({ cwd: root }), env: { PATH: "/usr/bin:/bin" }, maxTimeoutMs: 10_000 },
+        // The real bash is not confined by the gate: without a rule or approve it runs nothing.
+        permissions: { approve: () => true },
       });
+      const closed = createFsTools({ fs, cwd: root, bash: { runner: nodeCommandRunner({ cwd: root }) } });
+      expect((await closed.bash.execute({ command: "echo hi" })).error?.code).toBe("EDENIED");
       await tools.write.execute({ path: "a.txt", content: "on disk\n" });
       expect(resultText(await tools.bash.execute({ command: "cat a.txt; echo made > b.txt" }))).toBe("on disk\n[exit code 0]");
       expect(resultText(await tools.read.execute({ path: "b.txt" }))).toBe("1|made");
