@@ -112,8 +112,9 @@ function isNotFound(error: unknown): boolean {
  *   `stat -c %a` and `ls -l` (times) show them until the adapter is dropped, and a write to the
  *   file resets its time. Hard links (`ln` without `-s`) fail with
  *   `ENOTSUP`; symlinks need a backend with `capabilities.symlink`, else `ENOTSUP` too.
- * - `/dev` is virtual ({@link withVirtualDev}): `/dev/null`, `/dev/zero`, `/dev/stdin`,
- *   `/dev/stdout`, `/dev/stderr` read empty and swallow writes, without reaching the gate.
+ * - `/dev` is virtual ({@link withVirtualDev}): `/dev/null`, `/dev/stdin`, `/dev/stdout`,
+ *   `/dev/stderr` read empty, `/dev/zero` reads as 1 MiB of zero bytes (`DEV_ZERO_BYTES`), and
+ *   all swallow writes, without reaching the gate.
  * - Directories report size 0 on every backend, so `ls -l` prints the same on disk and in memory.
  * - `getAllPaths` returns `[]` (just-bash then walks directories for globs).
  *

@@ -12,10 +12,19 @@ import { FsError, type DirEntry, type FileStat, type FileSystem } from "../fs/ty
 export const VIRTUAL_DEV_DIRECTORY = "/dev";
 
 /**
- * The device files it holds, as just-bash's own default layout has them: reads give nothing,
- * writes are discarded. (`/dev/stdout` and `/dev/stderr` redirects are handled by just-bash itself.)
+ * The device files it holds, as just-bash's own default layout has them: reads give nothing
+ * (`/dev/zero` gives {@link DEV_ZERO_BYTES} zero bytes), writes are discarded. (`/dev/stdout` and `/dev/stderr` redirects are handled by just-bash itself.)
  */
 export const VIRTUAL_DEV_FILES: readonly string[] = Object.freeze(["null", "zero", "stdin", "stdout", "stderr"]);
+
+/**
+ * Bytes a read of `/dev/zero` gives: 1 MiB of zeros. just-bash reads a file whole, so the
+ * endless device of a real system is cut here; `head -c 10 /dev/zero` gives 10 bytes, and
+ * anything asking for more than 1 MiB gets 1 MiB.
+ */
+export const DEV_ZERO_BYTES = 1_048_576;
+
+const ZERO_PATH = `${VIRTUAL_DEV_DIRECTORY}/zero`;
 
 const FILES = new Set(VIRTUAL_DEV_FILES.map((name) => `${VIRTUAL_DEV_DIRECTORY}/${name}`));
 const DIRECTORY_STAT: FileStat = Object.freeze({ type: "directory", size: 0, mtimeMs: 0, mode: 0o755 });
@@ -27,7 +36,8 @@ export function isVirtualDevPath(path: string): boolean {
 }
 
 /**
- * `fs` with `/dev` served in memory: `/dev/null` and its siblings read empty and swallow writes;
+ * `fs` with `/dev` served in memory: `/dev/null` and its siblings read empty (`/dev/zero` reads
+ * as {@link DEV_ZERO_BYTES} zero bytes) and swallow writes;
  * `/dev` lists them; anything else under `/dev` is absent (`ENOENT`) and cannot be created
  * (`EPERM`). Every other path goes to `fs` unchanged. Paths must be absolute and normalised.
  *
@@ -53,6 +63,7 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
       if (!isVirtualDevPath(path)) return fs.readFile(path);
       return virtual(() => {
         if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
+        if (path === ZERO_PATH) return new Uint8Array(DEV_ZERO_BYTES);
         return FILES.has(path) ? new Uint8Array(0) : missing("open", path);
       });
     },

@@ -87,6 +87,14 @@ describe("toJustBashFs", () => {
     expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["w"]);
   });
 
+  it("/dev/zero reads as 1 MiB of zero bytes", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const out = await new Bash({ fs: toJustBashFs(createGate({ fs, cwd: "/w" })), cwd: "/w" }).exec(
+      "head -c 10 /dev/zero | wc -c; head -c 3 /dev/zero | od -An -b; wc -c < /dev/zero",
+    );
+    expect({ stdout: out.stdout, stderr: out.stderr }).toEqual({ stdout: "10\n 000 000 000\n1048576\n", stderr: "" });
+  });
+
   it("answers command lookups in /usr/bin and /bin as absent before the gate: approve is never asked", async () => {
     const asked: string[] = [];
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
