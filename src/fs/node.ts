@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { constants, promises as fsp, realpathSync, statSync, type Stats } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
+import { closeSync, constants, open as openCallback, promises as fsp, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { FsError, type DirEntry, type FileStat, type FileSystem, type FileType } from "./types.js";
@@ -256,6 +255,14 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
+  /**
+   * Open `host` as a bare descriptor (no FileHandle: `O_PATH` descriptors are closed with
+   * `closeSync`, which for them never waits on a disk, saving a thread-pool round trip).
+   */
+  function openDescriptor(host: string, flags: number): Promise<number> {
+    return new Promise((resolve, reject) => openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))));
+  }
+
   /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
   const descriptorChecks = hasDescriptorPaths();
 
@@ -279,10 +286,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   /**
    * Throw EACCES unless the opened descriptor's real path (from `/proc/self/fd`) is `expected`,
    * the path that was checked. Does not close the handle. No-op without descriptor checks.
+   * Synchronous on purpose: a `/proc/self/fd` link is read from memory in microseconds and never
+   * waits on a disk, so a thread-pool round trip (tens of microseconds) would cost more.
    */
-  async function verifyDescriptor(handle: FileHandle, expected: string, path: string, syscall: string, dest?: string): Promise<void> {
+  function verifyDescriptor(fd: number, expected: string, path: string, syscall: string, dest?: string): void {
     if (!descriptorChecks) return;
-    const actual = await fsp.readlink(descriptorPath(handle.fd));
+    const actual = readlinkSync(descriptorPath(fd));
     if (actual !== expected) throw swapped(expected, actual, path, syscall, dest);
   }
 
@@ -291,33 +300,33 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
    * is that directory (a name swapped for a symlink is caught here, with where it led). With `create`, missing directories are made one at a time,
    * each inside its verified parent's descriptor (never by name from the top).
    */
-  async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<FileHandle> {
-    let handle: FileHandle;
+  async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<number> {
+    let fd: number;
     try {
-      handle = await fsp.open(realDir, DIRECTORY_OPEN_FLAGS);
+      fd = await openDescriptor(realDir, DIRECTORY_OPEN_FLAGS);
     } catch (error) {
       const parentDir = nodePath.dirname(realDir);
       if (!create || codeOf(error) !== "ENOENT" || parentDir === realDir) throw error;
       const parent = await openDirectory(parentDir, path, syscall, true, dest);
       try {
-        const child = `${descriptorPath(parent.fd)}/${nodePath.basename(realDir)}`;
+        const child = `${descriptorPath(parent)}/${nodePath.basename(realDir)}`;
         try {
           await fsp.mkdir(child);
         } catch (mkdirError) {
           if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
         }
-        handle = await fsp.open(child, DIRECTORY_OPEN_FLAGS);
+        fd = await openDescriptor(child, DIRECTORY_OPEN_FLAGS);
       } finally {
-        await parent.close();
+        closeSync(parent);
       }
     }
     try {
-      await verifyDescriptor(handle, realDir, path, syscall, dest);
+      verifyDescriptor(fd, realDir, path, syscall, dest);
     } catch (error) {
-      await handle.close();
+      closeSync(fd);
       throw error;
     }
-    return handle;
+    return fd;
   }
 
   /** A checked directory held open: names inside it resolve through its descriptor. */
@@ -341,15 +350,15 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       }
       return { at: (name) => nodePath.join(realDir, name), recheck: async () => undefined, close: async () => undefined };
     }
-    const handle = await openDirectory(realDir, path, syscall, create, dest);
-    const base = descriptorPath(handle.fd);
+    const fd = await openDirectory(realDir, path, syscall, create, dest);
+    const base = descriptorPath(fd);
     return {
       at: (name) => (name === "" ? `${base}/.` : `${base}/${name}`),
       recheck: async (after) => {
-        const actual = await fsp.readlink(base);
+        const actual = readlinkSync(base);
         if (actual !== realDir) throw swapped(realDir, actual, path, syscall, dest, after);
       },
-      close: () => handle.close(),
+      close: async () => closeSync(fd),
     };
   }
 
@@ -376,23 +385,23 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
    * followed. Missing entries are skipped (another caller removed them).
    */
   async function removeTree(target: string): Promise<void> {
-    let handle: FileHandle;
+    let fd: number;
     try {
-      handle = await fsp.open(target, DIRECTORY_NOFOLLOW_FLAGS);
+      fd = await openDescriptor(target, DIRECTORY_NOFOLLOW_FLAGS);
     } catch (error) {
       if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") return removeEntry(target, false);
       if (codeOf(error) === "ENOENT") return;
       throw error;
     }
     try {
-      const base = descriptorPath(handle.fd);
+      const base = descriptorPath(fd);
       for (const entry of await fsp.readdir(base, { withFileTypes: true })) {
         const child = `${base}/${entry.name}`;
         if (entry.isDirectory()) await removeTree(child);
         else await removeEntry(child);
       }
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
     try {
       await fsp.rmdir(target);
@@ -433,7 +442,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         const real = await admit(path, "open", true);
         const handle = await fsp.open(real, READ_FLAGS);
         try {
-          await verifyDescriptor(handle, real, path, "open");
+          verifyDescriptor(handle.fd, real, path, "open");
           const stats = await handle.stat();
           if (stats.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
           if (!stats.isFile()) refuseSpecial(path, "open", stats);
@@ -466,7 +475,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           const handle = await fsp.open(temporary, TEMP_FLAGS, mode);
           try {
             try {
-              await verifyDescriptor(handle, nodePath.join(directory, temporaryName), path, "open");
+              verifyDescriptor(handle.fd, nodePath.join(directory, temporaryName), path, "open");
               await handle.writeFile(data);
               await handle.chmod(mode);
               await handle.sync();
@@ -509,12 +518,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
           return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
         }
-        const handle = await openDirectory(real, path, "scandir", false);
+        const fd = await openDirectory(real, path, "scandir", false);
         try {
-          const entries = await fsp.readdir(descriptorPath(handle.fd), { withFileTypes: true });
+          const entries = await fsp.readdir(descriptorPath(fd), { withFileTypes: true });
           return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
         } finally {
-          await handle.close();
+          closeSync(fd);
         }
       }),
 
