@@ -178,7 +178,16 @@ export function createAiSdkApplyPatchTool<ModelInput = CoreInputOf<typeof create
  * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
  * @example
  * ```ts
- * const bash = createAiSdkBashTool({ fs, runner: justBashCommandRunner({ fs }), env: shellEnv() });
+ * import { createGate } from "better-fs-tools";
+ * import { memoryFileSystem } from "better-fs-tools/memory";
+ * import { justBashCommandRunner, shellEnv } from "better-fs-tools/shell";
+ * const fs = memoryFileSystem();
+ * const gate = createGate({ fs, cwd: "/w" }); // the same cwd, roots and permissions as the tool
+ * const bash = createAiSdkBashTool({
+ *   fs, cwd: "/w",
+ *   runner: justBashCommandRunner({ fs: gate }),
+ *   env: shellEnv(() => ({ LANG: "C.UTF-8", API_TOKEN: "secret" })), // API_TOKEN is dropped as a secret
+ * });
  * ```
  */
 export function createAiSdkBashTool<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext>(
