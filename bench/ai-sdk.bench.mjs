@@ -14,28 +14,9 @@ import { z } from "zod";
 import { createEditTool, createReadTool, createWriteTool } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 import { createAiSdkFsTools, createAiSdkReadTool } from "../dist/ai-sdk/index.js";
+import { compare, median } from "./lib.mjs";
 
 export const title = "AI SDK adapter: per-call and per-step overhead";
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/** Time each contender `iterations` times per round, interleaved, for `rounds` rounds after `warmup` rounds. */
-async function compare(contenders, { rounds, iterations, warmup }) {
-  const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (const [name, run] of Object.entries(contenders)) {
-      const started = performance.now();
-      for (let i = 0; i < iterations; i++) await run(i);
-      const perCall = (performance.now() - started) / iterations;
-      if (round >= warmup) times[name].push(perCall);
-    }
-  }
-  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
-}
 
 const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;

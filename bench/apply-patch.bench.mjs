@@ -7,6 +7,7 @@
 // alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
 import { createApplyPatchTool, createGate, createResolutionCache } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
+import { median } from "./lib.mjs";
 
 export const title = "apply_patch: a 200-file patch vs raw writes";
 
@@ -21,12 +22,6 @@ const PAIRS = 3;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 const line = (file, n) => `    const value_${file}_${n} = compute(${n}, "file ${file} line ${n}");`;
 

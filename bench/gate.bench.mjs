@@ -12,31 +12,12 @@ import { join } from "node:path";
 import { compose, createGate, withFilesystemLogging, withQuota } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 import { nodeFileSystem } from "../dist/fs/node.js";
+import { compare, median } from "./lib.mjs";
 
 export const title = "Gate, middleware and Node backend overhead";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function compare(contenders, { rounds, iterations, warmup }) {
-  const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  const entries = Object.entries(contenders);
-  for (let round = 0; round < warmup + rounds; round++) {
-    // Alternate the order each round so garbage one contender leaves is not always collected in the other's time.
-    for (const [name, run] of round % 2 === 0 ? entries : [...entries].reverse()) {
-      const started = performance.now();
-      for (let i = 0; i < iterations; i++) await run(i);
-      if (round >= warmup) times[name].push((performance.now() - started) / iterations);
-    }
-  }
-  return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
-}
 
 const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;

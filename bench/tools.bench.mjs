@@ -8,38 +8,13 @@ import { Volume } from "memfs";
 import { Bash, InMemoryFs } from "just-bash";
 import { createEditTool, createFsTools, createGrepTool, createReadTool } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
+import { compare, median } from "./lib.mjs";
 
 export const title = "Core file tools: read, edit, grep";
 
 const MiB = 1024 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-/**
- * Time each contender `iterations` times per round, back to back, for `rounds` rounds after
- * `warmup` rounds. Returns the median time per call of each, and `ratio(a, b)`: the median over
- * rounds of a's time ÷ b's time in the same round (robust to load that drifts between rounds).
- */
-async function compare(contenders, { rounds, iterations, warmup }) {
-  const times = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-  for (let round = 0; round < warmup + rounds; round++) {
-    for (const [name, run] of Object.entries(contenders)) {
-      const started = performance.now();
-      for (let i = 0; i < iterations; i++) await run(i);
-      const perCall = (performance.now() - started) / iterations;
-      if (round >= warmup) times[name].push(perCall);
-    }
-  }
-  const result = Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
-  result.ratio = (a, b) => median(times[a].map((value, i) => value / times[b][i]));
-  return result;
-}
 
 // Deterministic text: lines of words, ~70 characters each.
 function makeText(bytes, seed, needleEvery = 0) {
