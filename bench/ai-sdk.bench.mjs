@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createEditTool, createReadTool, createWriteTool } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 import { createAiSdkFsTools, createAiSdkReadTool } from "../dist/ai-sdk/index.js";
-import { compare, median } from "./lib.mjs";
+import { compare } from "./lib.mjs";
 
 export const title = "AI SDK adapter: per-call and per-step overhead";
 

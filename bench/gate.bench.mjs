@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { compose, createGate, withFilesystemLogging, withQuota } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
 import { nodeFileSystem } from "../dist/fs/node.js";
-import { compare, median } from "./lib.mjs";
+import { compare } from "./lib.mjs";
 
 export const title = "Gate, middleware and Node backend overhead";
 

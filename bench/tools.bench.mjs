@@ -8,7 +8,7 @@ import { Volume } from "memfs";
 import { Bash, InMemoryFs } from "just-bash";
 import { createEditTool, createFsTools, createGrepTool, createReadTool } from "../dist/index.js";
 import { memoryFileSystem } from "../dist/fs/memory.js";
-import { compare, median } from "./lib.mjs";
+import { compare } from "./lib.mjs";
 
 export const title = "Core file tools: read, edit, grep";
 
