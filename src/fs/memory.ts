@@ -9,6 +9,7 @@ import { Volume, type IProcess } from "memfs";
 import { FsError } from "./types.js";
 import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType } from "./types.js";
 import { toMemoryFsError } from "./memory-errors.js";
+import { parentPath, resolvePath } from "./path.js";
 
 /** The backend's name, as `FileSystem.name` reports it. */
 export const MEMORY_FILE_SYSTEM_NAME = "memory";
@@ -62,22 +63,6 @@ function volumeProcess(): IProcess {
   };
 }
 
-/** Lexical POSIX normalisation of an absolute path: `.`, `..` and empty segments resolved. */
-function normalizeAbsolute(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
-}
-
-function parentOf(path: string): string {
-  const index = path.lastIndexOf("/");
-  return index <= 0 ? "/" : path.slice(0, index);
-}
-
 function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8Array][]; cwd: string } {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("memoryFileSystem needs an options object or no argument");
@@ -100,13 +85,13 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
     if (key === "" || key.includes("\0")) {
       throw new TypeError(`memoryFileSystem option "files" has an invalid path ${JSON.stringify(key)}`);
     }
-    const path = normalizeAbsolute(key.startsWith("/") ? key : `${cwd}/${key}`);
+    const path = resolvePath(cwd, key);
     if (path === "/") throw new TypeError(`memoryFileSystem option "files" path ${JSON.stringify(key)} names the root, not a file`);
     if (typeof value === "string") resolved.push([path, encoder.encode(value)]);
     else if (value instanceof Uint8Array) resolved.push([path, value.slice()]);
     else throw new TypeError(`memoryFileSystem option "files[${JSON.stringify(key)}]" must be a string or a Uint8Array`);
   }
-  return { files: resolved, cwd: normalizeAbsolute(cwd) };
+  return { files: resolved, cwd: resolvePath("/", cwd) };
 }
 
 /**
@@ -229,7 +214,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
 
   function writeFileSync(path: string, data: Uint8Array, syscall = "open"): void {
     run(syscall, path, () => {
-      const parent = parentOf(path);
+      const parent = parentPath(path);
       if (targetKindOf(parent) !== "directory") {
         try {
           volume.mkdirSync(parent, { recursive: true });
