@@ -1,4 +1,4 @@
-// Module aliases that make memfs (and anything else bundled for the browser) free of `node:*`.
+// Module aliases that make memfs and just-bash (and anything else bundled for the browser) free of `node:*`.
 // Used by the package build (scripts/build.mjs, browser bundles) and by vitest's browser project,
 // so what the tests run in Chromium is what consumers get.
 import { createRequire } from "node:module";
@@ -15,4 +15,6 @@ export const BROWSER_ALIASES = [
   { find: /^(node:)?stream$/, replacement: shim("stream") },
   { find: /^(node:)?url$/, replacement: shim("url") },
   { find: /^(node:)?process$/, replacement: shim("process") },
+  // just-bash's browser build: gzip/gunzip on fflate (and a global Buffer once just-bash loads).
+  { find: /^(node:)?zlib$/, replacement: shim("zlib") },
 ];

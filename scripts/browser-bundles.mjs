@@ -1,3 +1,10 @@
 // Entries that get a browser bundle (dist/<entry>.browser.js, the "browser" export condition),
 // and the libraries bundled into it. Only libraries that need Node built-ins belong here.
-export const BROWSER_BUNDLES = [{ subpath: "./memory", entry: "fs/memory", bundle: ["memfs"] }];
+// just-bash's browser build imports node:zlib and uses a global Buffer: its loader module
+// (imported by ./shell, the root entry's bash tool, ./ai-sdk and ./sandbox) gets a browser form with
+// just-bash and those stand-ins bundled in, still behind its dynamic import() so that just-bash
+// stays in a chunk of its own, loaded on the first command.
+export const BROWSER_BUNDLES = [
+  { subpath: "./memory", entry: "fs/memory", bundle: ["memfs"] },
+  { subpath: "./shell", entry: "shell/just-bash-module", bundle: ["just-bash"] },
+];

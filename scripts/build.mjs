@@ -51,6 +51,9 @@ for (const bundle of BROWSER_BUNDLES) {
       reportCompressedSize: false,
       lib: { entry, formats: ["es"], fileName: () => `${bundle.entry.split("/").pop()}.browser.js` },
       rollupOptions: {
+        // A lazily imported library (just-bash) becomes a chunk beside the entry; the .browser.js
+        // suffix keeps it out of the browser-variant scan of our own modules.
+        output: { chunkFileNames: `${bundle.entry.split("/").pop()}-[name]-[hash].browser.js` },
         external: (id, importer) => {
           if (importer === undefined) return false;
           const fromOurs = !relative(dist, importer).startsWith("..") && !importer.includes("node_modules");

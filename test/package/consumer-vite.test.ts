@@ -1,7 +1,8 @@
 /**
  * The packed package in a fresh Vite app with no configuration at all (no aliases, no polyfills,
  * no optional peers installed): it builds, and the built page runs a memory filesystem write and
- * read round trip in headless Chromium (and loads ./idb, which is built over ./memory).
+ * read round trip in headless Chromium (and loads ./idb, which is built over ./memory), then bash
+ * commands in just-bash (loaded lazily from its own chunk, with gzip on the bundled zlib shim).
  */
 import { createServer, type Server } from "node:http";
 import { readFile, readdir, writeFile } from "node:fs/promises";
@@ -20,7 +21,8 @@ const INDEX_HTML = `<!doctype html>
 `;
 
 const MAIN_JS = `import { memoryFileSystem } from "better-fs-tools/memory";
-import { FsError } from "better-fs-tools";
+import { FsError, createBashTool } from "better-fs-tools";
+import { justBashCommandRunner } from "better-fs-tools/shell";
 import * as idb from "better-fs-tools/idb";
 
 async function main() {
@@ -32,13 +34,21 @@ async function main() {
   } catch (error) {
     missing = (FsError.isInstance(error) ? "FsError " : "other ") + error.message;
   }
+  const globals = { process: typeof globalThis.process, Buffer: typeof globalThis.Buffer };
+  // bash: the root entry's tool (default just-bash runner), and a runner from ./shell.
+  const bash = createBashTool({ fs, cwd: "/w" });
+  const shell = await bash.execute({ command: "echo hi > a.txt && cat a.txt" });
+  const runner = justBashCommandRunner({ fs, cwd: "/w" });
+  const gzip = await runner.run({ command: "gzip -k a.txt && zcat a.txt.gz && gunzip -c a.txt.gz | wc -c", cwd: "/w", env: {}, timeoutMs: 10000 });
   return {
+    shell: { stdout: shell.stdout, stderr: shell.stderr, exitCode: shell.exitCode, file: new TextDecoder().decode(await fs.readFile("/w/a.txt")) },
+    gzip: { stdout: gzip.stdout, stderr: gzip.stderr, exitCode: gzip.exitCode },
     hello: new TextDecoder().decode(await fs.readFile("/w/hello.txt")),
     logo: Array.from(await fs.readFile("/w/logo.bin")),
     written: new TextDecoder().decode(await fs.readFile("/w/deep/new.txt")),
     entries: (await fs.readdir("/w")).map((entry) => entry.name + ":" + entry.type).sort(),
     missing,
-    globals: { process: typeof globalThis.process, Buffer: typeof globalThis.Buffer },
+    globals,
     idbExports: Object.keys(idb).length > 0,
   };
 }
@@ -139,7 +149,18 @@ describe("a Vite app using the packed package with no configuration", () => {
     expect(copies).toBe(1);
   });
 
-  it("runs a memory filesystem round trip in headless Chromium", async () => {
+  it("keeps just-bash in a chunk of its own, loaded on the first command (not in the entry chunk)", async () => {
+    const assets = join(consumer, "dist", "assets");
+    const html = await readFile(join(consumer, "dist", "index.html"), "utf8");
+    const entry = /assets\/([^"]+\.js)/.exec(html)?.[1];
+    const holders: string[] = [];
+    for (const name of (await readdir(assets)).filter((file) => file.endsWith(".js"))) {
+      if ((await readFile(join(assets, name), "utf8")).includes("exceeded its execution deadline")) holders.push(name);
+    }
+    expect({ holders: holders.length, inEntry: holders.includes(entry ?? "") }).toEqual({ holders: 1, inEntry: false });
+  });
+
+  it("runs a memory filesystem round trip and bash commands in headless Chromium", async () => {
     const { server, url } = await serve(join(consumer, "dist"));
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
     try {
@@ -151,10 +172,12 @@ describe("a Vite app using the packed package with no configuration", () => {
       const result = await page.evaluate(() => (window as unknown as { __result: unknown }).__result);
       expect({ result, pageErrors }).toEqual({
         result: {
+          shell: { stdout: "hi\n", stderr: "", exitCode: 0, file: "hi\n" },
+          gzip: { stdout: "hi\n3\n", stderr: "", exitCode: 0 },
           hello: "héllo",
           logo: [0, 128, 255],
           written: "written in the browser",
-          entries: ["deep:directory", "hello.txt:file", "logo.bin:file"],
+          entries: ["a.txt.gz:file", "a.txt:file", "deep:directory", "hello.txt:file", "logo.bin:file"],
           missing: "FsError ENOENT: no such file or directory, open '/w/missing.txt'",
           globals: { process: "undefined", Buffer: "undefined" },
           idbExports: true,
