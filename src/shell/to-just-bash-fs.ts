@@ -235,22 +235,14 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   }
 
   /**
-   * A stable identity for just-bash (`mv`/`cp` decide "same file" from it): the canonical path,
-   * exact on backends without hard links. Without symlinks the normal path is canonical; with
-   * them, `stat` uses the real path and `lstat` the real parent plus the last name.
+   * `stat` with a stable identity for just-bash (`mv`/`cp` decide "same file" from `stat`'s):
+   * the canonical path, exact on backends without hard links. Without symlinks the normal path
+   * is canonical; with them it is the real path (one more cached backend call). `lstat`, which
+   * directory walks call for every entry, carries none (just-bash falls back to `realpath`).
    */
-  async function identityOf(path: string, follow: boolean): Promise<string | undefined> {
-    if (!hasSymlinks || isVirtualDevPath(path)) return path;
-    if (follow) return realpathOf(path);
-    if (path === "/") return "/";
-    const slash = path.lastIndexOf("/");
-    const parent = await realpathOf(slash === 0 ? "/" : path.slice(0, slash));
-    return parent === undefined ? undefined : `${parent === "/" ? "" : parent}${path.slice(slash)}`;
-  }
-
-  async function statWithIdentity(path: string, follow: boolean): Promise<FsStat> {
-    const stat = await statOf(path, follow);
-    const identity = await identityOf(path, follow);
+  async function statWithIdentity(path: string): Promise<FsStat> {
+    const stat = await statOf(path, true);
+    const identity = !hasSymlinks || isVirtualDevPath(path) ? path : await realpathOf(path);
     const result = toFsStat(path, stat);
     return identity === undefined ? result : { ...result, identity: `path:${identity}` };
   }
@@ -362,11 +354,12 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     },
 
     async stat(path) {
-      return statWithIdentity(normal(path), true);
+      return statWithIdentity(normal(path));
     },
 
     async lstat(path) {
-      return statWithIdentity(normal(path), false);
+      const target = normal(path);
+      return toFsStat(target, await statOf(target, false));
     },
 
     async mkdir(path, mkdirOptions?: MkdirOptions) {

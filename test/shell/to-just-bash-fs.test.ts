@@ -87,6 +87,19 @@ describe("toJustBashFs", () => {
     expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["w"]);
   });
 
+  it("stat gives the canonical path as identity, so mv/cp tell the same file through a symlink", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
+    await fs.symlink!("/w/a.txt", "/w/link");
+    const adapter = toJustBashFs(createGate({ fs, cwd: "/w" }));
+    expect([(await adapter.stat("/w/link")).identity, (await adapter.stat("/w/./a.txt")).identity, (await adapter.lstat("/w/link")).identity]).toEqual([
+      "path:/w/a.txt",
+      "path:/w/a.txt",
+      undefined,
+    ]);
+    const out = await new Bash({ fs: adapter, cwd: "/w" }).exec("cp a.txt link; echo $?; cp b.txt a.txt; cat link");
+    expect({ stdout: out.stdout, stderr: out.stderr }).toEqual({ stdout: "1\nb\n", stderr: "cp: 'a.txt' and '/w/link' are the same file\n" });
+  });
+
   it("/dev/zero reads as 1 MiB of zero bytes", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
     const out = await new Bash({ fs: toJustBashFs(createGate({ fs, cwd: "/w" })), cwd: "/w" }).exec(
