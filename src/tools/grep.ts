@@ -10,13 +10,15 @@
  * @module
  */
 import picomatch from "picomatch";
+import ret from "ret";
+import safeRegex from "safe-regex2";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
-import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8Lenient, formatCount, hasNulByte, plural } from "./text.js";
+import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 
@@ -26,8 +28,26 @@ export const DEFAULT_MAX_GREP_MATCHES = 200;
 /** Default longest matching line shown, in characters: 500; longer lines show a window around the match. */
 export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
 
+/**
+ * Default longest line tested against the pattern, in characters: 20,000. Longer lines (minified
+ * bundles, data dumps) are skipped, counted and named in a note, so one line cannot hold the
+ * event loop in a long backtracking search.
+ */
+export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
+
+/** `ret`'s parser: CommonJS whose `module.exports` is the tokenizer function (its types name it `default`). */
+const parseRegex: (pattern: string) => unknown =
+  typeof ret === "function" ? (ret as unknown as (pattern: string) => unknown) : (ret as unknown as { default: (pattern: string) => unknown }).default;
+const safeRegexCheck: (pattern: string, options: { limit: number }) => boolean =
+  typeof safeRegex === "function" ? safeRegex : (safeRegex as unknown as { default: (pattern: string, options: { limit: number }) => boolean }).default;
+
+/** Files named in a note (not UTF-8, long lines skipped); the rest are counted. */
+const MAX_NOTED_FILES = 5;
+
 /** The `grep` tool's own options. */
 export interface GrepToolSettings extends SearchSettings {
+  /** Longest line tested against the pattern, in characters; longer lines are skipped and noted. @default DEFAULT_MAX_GREP_SCAN_LINE_LENGTH */
+  readonly maxScanLineLength?: number;
   /** Most matching lines shown; all are counted. @default DEFAULT_MAX_GREP_MATCHES */
   readonly maxMatches?: number;
   /** Longest line shown, in characters; longer ones are cut around the match with `…`. @default DEFAULT_MAX_GREP_LINE_LENGTH */
@@ -50,7 +70,7 @@ export interface GrepInput {
 }
 
 /** The keys of {@link GrepToolSettings}. */
-export const GREP_SETTING_KEYS = ["maxMatches", "maxLineLength", ...SEARCH_SETTING_KEYS] as const;
+export const GREP_SETTING_KEYS = ["maxMatches", "maxLineLength", "maxScanLineLength", ...SEARCH_SETTING_KEYS] as const;
 
 /** The fields of {@link GrepInput}. */
 export const GREP_INPUT_SPEC: InputSpec = {
@@ -63,7 +83,30 @@ export const GREP_INPUT_SPEC: InputSpec = {
 /** The default description of the `grep` tool. */
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
-  "Binary files are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed.";
+  "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
+  "Patterns with nested repetition such as `(a+)+` are refused (they can take exponential time).";
+
+/**
+ * Why a pattern is refused before it runs: nested quantifiers (a repeated group that itself
+ * repeats, such as `(a+)+` or `(\\w*)*`), whose backtracking can take exponential time on a line
+ * that almost matches. Found by `safe-regex2` (star height > 1) on the parse of `ret`; a pattern
+ * `ret` cannot parse (lookbehind, say) is not refused.
+ *
+ * @returns undefined for a pattern that may run, else the message for the model.
+ */
+export function riskyPatternReason(pattern: string): string | undefined {
+  try {
+    parseRegex(pattern);
+  } catch {
+    return undefined;
+  }
+  if (safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) return undefined;
+  return (
+    `grep input pattern ${JSON.stringify(pattern)} was refused: it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +
+    "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
+    "(\`a+\` instead of \`(a+)+\`), or search for a fixed part of the text."
+  );
+}
 
 /**
  * Compile the model's pattern: with the `u` flag when it is valid there (so `\p{L}` works),
@@ -94,11 +137,14 @@ interface FileHits {
  * Create the `grep` tool.
  *
  * @param options - the shared context options plus `maxMatches`, `maxLineLength` (characters),
- *   `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
+ *   `maxScanLineLength` (characters), `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
  * @returns a {@link CoreTool} named `grep`: `path:line:text` lines sorted by path then line, at
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
- *   that says so; `count` is the number of matching lines. Failures: `EINPUT` (invalid regular
- *   expression or glob), `ENOENT`, `EDENIED`.
+ *   that says so; `count` is the number of matching lines. Files that are not valid UTF-8 are
+ *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
+ *   lines over `maxScanLineLength` characters (never tested against the pattern). Failures:
+ *   `EINPUT` (invalid regular expression or glob; a pattern with nested repetition such as
+ *   `(a+)+`, refused before it runs, see {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -110,12 +156,15 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
   assertKnownOptions("createGrepTool", options, [...CONTEXT_OPTION_KEYS, ...GREP_SETTING_KEYS]);
   const maxMatches = positiveIntegerOption("createGrepTool", "maxMatches", options.maxMatches, DEFAULT_MAX_GREP_MATCHES);
   const maxLineLength = positiveIntegerOption("createGrepTool", "maxLineLength", options.maxLineLength, DEFAULT_MAX_GREP_LINE_LENGTH);
+  const maxScanLineLength = positiveIntegerOption("createGrepTool", "maxScanLineLength", options.maxScanLineLength, DEFAULT_MAX_GREP_SCAN_LINE_LENGTH);
   const settings = resolveSearchSettings("createGrepTool", options);
   const resolve = createContextResolver("createGrepTool", options);
   const validate = (input: unknown): GrepInput => {
     const checked = checkInput<GrepInput>("grep", input, GREP_INPUT_SPEC);
     const compiled = compileGrepPattern(checked.pattern, checked.ignoreCase === true);
     if (typeof compiled === "string") throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
+    const risky = riskyPatternReason(checked.pattern);
+    if (risky !== undefined) throw new ToolInputError(risky);
     return checked;
   };
   return {
@@ -146,6 +195,8 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
       const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
       const hits: FileHits[] = [];
       let searched = 0;
+      const notUtf8: string[] = [];
+      const longLines: Array<{ display: string; count: number }> = [];
 
       const searchFile = async (path: string): Promise<void> => {
         let bytes: Uint8Array;
@@ -157,8 +208,15 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
         searched++;
         // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
         if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
-        const text = decodeUtf8Lenient(bytes);
-        const found = matchLines(text, scanRe, lineRe, maxLineLength);
+        const decoded = decodeUtf8(bytes);
+        if (!decoded.ok) {
+          notUtf8.push(gate.display(path));
+          return;
+        }
+        const text = decoded.text;
+        const long = countLongLines(text, maxScanLineLength);
+        const found = long === 0 ? matchLines(text, scanRe, lineRe, maxLineLength) : matchShortLines(text, lineRe, maxLineLength, maxScanLineLength);
+        if (long > 0) longLines.push({ display: gate.display(path), count: long });
         if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
       };
 
@@ -187,11 +245,24 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
       let total = 0;
       for (const file of hits) total += file.lines.length;
       const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
+      const notes: string[] = [];
+      if (notUtf8.length > 0) {
+        notUtf8.sort(compareCodeUnits);
+        notes.push(`[Skipped ${plural(notUtf8.length, "file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8: ${nameSome(notUtf8)}.]`);
+      }
+      if (longLines.length > 0) {
+        longLines.sort((a, b) => compareCodeUnits(a.display, b.display));
+        const lines = longLines.reduce((sum, file) => sum + file.count, 0);
+        notes.push(
+          `[Skipped ${plural(lines, "line")} longer than ${formatCount(maxScanLineLength)} characters, not searched, in ${nameSome(longLines.map((file) => file.display))}.]`,
+        );
+      }
+      const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n${notes.join("\n")}`);
       if (total === 0) {
         return {
           kind: "search",
           ok: true,
-          parts: textParts(`No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`),
+          parts: textParts(withNotes(`No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`)),
           count: 0,
         };
       }
@@ -208,6 +279,7 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
       if (truncated) {
         text += `\n[Showed ${formatCount(out.length)} of ${formatCount(total)} matching lines in ${plural(hits.length, "file")}. Narrow the pattern, path or glob to see the rest.]`;
       }
+      text = withNotes(text);
       if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
       return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
     }),
@@ -234,6 +306,8 @@ function matchLines(
   let counted = 0;
   while (match !== null) {
     const at = match.index;
+    // A trailing newline ends the last line; it does not start another (`^$` on "a\n" is no match).
+    if (at >= text.length && (text.length === 0 || text.charCodeAt(text.length - 1) === 10)) break;
     const lineStart = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
     let lineEnd = text.indexOf("\n", at);
     if (lineEnd < 0) lineEnd = text.length;
@@ -251,6 +325,49 @@ function matchLines(
     match = scanRe.exec(text);
   }
   return lines.length === 0 ? undefined : { lines, texts };
+}
+
+/** Number of lines of `text` longer than `max` characters. */
+function countLongLines(text: string, max: number): number {
+  if (text.length <= max) return 0;
+  let count = 0;
+  let start = 0;
+  for (let end = text.indexOf("\n"); ; end = text.indexOf("\n", start)) {
+    const stop = end < 0 ? text.length : end;
+    if (stop - start > max) count++;
+    if (end < 0) return count;
+    start = end + 1;
+  }
+}
+
+/** Like {@link matchLines}, testing each line alone and skipping lines over `maxScan` characters. */
+function matchShortLines(text: string, lineRe: RegExp, maxLineLength: number, maxScan: number): { lines: number[]; texts: string[] } | undefined {
+  const lines: number[] = [];
+  const texts: string[] = [];
+  let lineNumber = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    lineNumber++;
+    const bodyEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
+    if (bodyEnd - start <= maxScan) {
+      const line = text.slice(start, bodyEnd);
+      const inLine = lineRe.exec(line);
+      if (inLine !== null) {
+        lines.push(lineNumber);
+        texts.push(line.length > maxLineLength ? windowAround(line, inLine.index, maxLineLength) : line);
+      }
+    }
+    start = end + 1;
+  }
+  return lines.length === 0 ? undefined : { lines, texts };
+}
+
+/** `a, b, c` or the first {@link MAX_NOTED_FILES} and `and N more`. */
+function nameSome(names: readonly string[]): string {
+  const shown = names.slice(0, MAX_NOTED_FILES).join(", ");
+  return names.length > MAX_NOTED_FILES ? `${shown} and ${formatCount(names.length - MAX_NOTED_FILES)} more` : shown;
 }
 
 /** At most `maxLength` characters of `line` around `at`, with `…` where it was cut. */

@@ -2,3 +2,47 @@ import { memoryFileSystem } from "../../src/fs/memory.js";
 import { testGrepTool } from "./suite.js";
 
 testGrepTool(async () => memoryFileSystem());
+
+import { describe, expect, it } from "vitest";
+import { createGrepTool, riskyPatternReason } from "../../src/tools/grep.js";
+import { resultText } from "../../src/tools/result.js";
+
+describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
+  const NESTED =
+    'grep input pattern "(a+)+$" was refused: it nests repetition (a quantified group containing a quantifier, like `(a+)+` or `(.*x)*`), ' +
+    "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
+    "(`a+` instead of `(a+)+`), or search for a fixed part of the text.";
+
+  it("refuses nested repetition before running it, as EINPUT", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": `${"a".repeat(40)}b\n` } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    const result = await grep.execute({ pattern: "(a+)+$" });
+    expect(result.error).toEqual({ code: "EINPUT", message: NESTED });
+    expect(() => grep.validate({ pattern: "(a+)+$" })).toThrow(NESTED);
+    expect(riskyPatternReason("(\\w*)*x")).toBeDefined();
+    expect(riskyPatternReason("function \\w+\\(")).toBeUndefined();
+    expect(riskyPatternReason("(?<=a)b+")).toBeUndefined();
+    expect(riskyPatternReason("\\p{L}+")).toBeUndefined();
+  });
+
+  it("skips lines over maxScanLineLength and says so", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": `x1\n${"x".repeat(50)}\nx3\n`, "/w/b.txt": "x\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 20 });
+    expect(resultText(await grep.execute({ pattern: "x" }))).toBe("a.txt:1:x1\na.txt:3:x3\nb.txt:1:x\n[Skipped 1 line longer than 20 characters, not searched, in a.txt.]");
+  });
+
+  it("a trailing newline does not start a line", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "a\n\nb", "/w/c.txt": "" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "^$" }))).toBe("b.txt:2:");
+  });
+
+  it("skips files that are not valid UTF-8 and names them", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "café\n", "/w/latin1.txt": Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a) } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "caf" }))).toBe("a.txt:1:café\n[Skipped 1 file that is not valid UTF-8: latin1.txt.]");
+    expect(resultText(await grep.execute({ pattern: "zzz" }))).toBe(
+      'No matches for "zzz" in .; searched 2 files.\n[Skipped 1 file that is not valid UTF-8: latin1.txt.]',
+    );
+  });
+});

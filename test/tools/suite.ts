@@ -779,7 +779,7 @@ export function testFsToolsBundle(createFs: CreateFs): void {
         new TypeError("createFsTools read.cwd: shared options (fs, cwd, allowedRoots, permissions, state, locks, digest, clock) go at the top level, not under read"),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
-        new TypeError("createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, concurrency, ignoreDirectories, offload"),
+        new TypeError("createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload"),
       );
     });
   });
