@@ -35,9 +35,10 @@ export const DEFAULT_MAX_LINE_LENGTH = 2000;
 /** The `read` tool's own options (besides {@link ToolContextOptions}). */
 export interface ReadToolSettings {
   /**
-   * Read cap in bytes of file content. A read without `offset`/`limit` of a larger file is an
-   * `EFBIG` error with no content that says how to page; a ranged read stops at the cap and says
-   * where to continue. Files under `tool-outputs/` always page. @default DEFAULT_MAX_READ_BYTES
+   * Read cap in bytes of output: what the model receives, `N|` prefixes and cut markers
+   * included (UTF-8). A read without `offset`/`limit` of a file larger than the cap is an `EFBIG`
+   * error with no content that says how to page; any other read stops before its output passes
+   * the cap and says where to continue. Files under `tool-outputs/` always page. @default DEFAULT_MAX_READ_BYTES
    */
   readonly maxBytes?: number;
   /** Longest line shown, in characters; longer lines are cut with a marker. @default DEFAULT_MAX_LINE_LENGTH */
@@ -156,7 +157,8 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
       // decoded once (strictly; invalid UTF-8 falls through to the report below).
       if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
         const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
-        if (fast !== undefined) {
+        // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
+        if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
           await recordSeen(ctx, path, bytes);
           return { kind: "read", ok: true, path, parts: textParts(fast.text), totalLines: fast.lines, startLine: 1, endLine: fast.lines, truncated: false };
         }
@@ -182,7 +184,7 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
       if (!ranged && !exempt && bytes.length > maxBytes) {
         const scanned = scanLines(text);
         const totalLines = scanned.count;
-        const fit = Math.max(1, Math.floor((totalLines * maxBytes) / bytes.length));
+        const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
         let message =
           `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
           `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search it with grep.`;
@@ -213,8 +215,9 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
         };
       }
       const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
-      // Count bytes only when the content might not fit: every byte of the file is at most one byte out.
-      const budget = bytes.length > maxBytes ? maxBytes : Infinity;
+      // Count bytes only when the output might not fit: every byte of the file is at most one byte
+      // out, plus each line's `N|` prefix (cut markers are counted line by line below).
+      const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
       const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
       await recordSeen(ctx, path, bytes);
 
@@ -277,16 +280,20 @@ function formatLines(
     let body = lines[index]!;
     if (stripCr && body.charCodeAt(body.length - 1) === 13) body = body.slice(0, -1);
     let keep = body.length > maxLineLength ? cutIndexByChars(body, maxLineLength) : body.length;
+    const line = keep < body.length ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}` : `${index + 1}|${body}`;
     if (budget !== Infinity) {
-      const size = utf8Length(keep === body.length ? body : body.slice(0, keep)) + 1;
+      // What the model receives: the prefixed (and possibly cut) line and its newline, in UTF-8.
+      const size = utf8Length(line) + 1;
       if (used + size > budget) {
         if (index >= first) return { text: joinRange(lines, first - 1, index), endLine: index, truncated: true, cutFirst: false };
-        keep = cutIndexByBytes(body.slice(0, keep), budget - 1);
+        // Room for the text: the cap less the prefix, the newline and the longest marker it could need.
+        const room = budget - `${first}|`.length - 1 - utf8Length(cutMarker(body.length));
+        keep = cutIndexByBytes(body.slice(0, keep), Math.max(0, room));
         return { text: `${first}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`, endLine: first, truncated: true, cutFirst: true };
       }
       used += size;
     }
-    lines[index] = keep < body.length ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}` : `${index + 1}|${body}`;
+    lines[index] = line;
   }
   return { text: joinRange(lines, first - 1, last), endLine: last, truncated: false, cutFirst: false };
 }
@@ -294,6 +301,17 @@ function formatLines(
 /** `lines[start..end)` joined with `\n`, without copying the array when it is all of it. */
 function joinRange(lines: readonly string[], start: number, end: number): string {
   return start === 0 && end === lines.length ? lines.join("\n") : lines.slice(start, end).join("\n");
+}
+
+/** Bytes of the `N|` prefixes of lines `first..last` (1-based, inclusive), without a loop per line. */
+function prefixBytes(first: number, last: number): number {
+  let total = 0;
+  for (let digits = String(first).length, from = first; from <= last; digits++) {
+    const to = Math.min(last, 10 ** digits - 1);
+    total += (to - from + 1) * (digits + 1);
+    from = to + 1;
+  }
+  return total;
 }
 
 /** The marker ending a cut line. */

@@ -29,3 +29,27 @@ describe("read (memory only): the fast whole-file path equals the general path",
     );
   });
 });
+
+describe("read: the cap bounds the output, prefixes included", () => {
+  test("a ranged read of a big file stays under the cap", async () => {
+    const fs = memoryFileSystem({ files: { "/w/big.txt": "abc\n".repeat(1_000_000) } });
+    const { createReadTool } = await import("../../src/tools/read.js");
+    const read = createReadTool({ fs, cwd: "/w" });
+    const result = await read.execute({ path: "big.txt", offset: 1 });
+    const out = resultText(result);
+    const body = out.slice(0, out.lastIndexOf("\n["));
+    // Lines 1-27,325 as `N|abc` plus newlines are exactly 262,144 bytes (the last newline is the note's).
+    expect(new TextEncoder().encode(body).length).toBe(262_143);
+    expect(result.endLine).toBe(27_325);
+    expect(out.slice(out.lastIndexOf("\n[") + 1)).toBe("[Output capped at 256.0 KiB (262,144 bytes): showed lines 1-27325 of 1,000,000. Continue with offset=27326.]");
+  });
+
+  test("a whole read under the byte cap but over it with prefixes is paged", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "ab\n".repeat(10) } });
+    const { createReadTool } = await import("../../src/tools/read.js");
+    const read = createReadTool({ fs, cwd: "/w", maxBytes: 40 });
+    const result = await read.execute({ path: "a.txt" });
+    expect(resultText(result)).toBe("1|ab\n2|ab\n3|ab\n4|ab\n5|ab\n6|ab\n7|ab\n8|ab\n[Output capped at 40 bytes: showed lines 1-8 of 10. Continue with offset=9.]");
+    expect(result.truncated).toBe(true);
+  });
+});

@@ -125,7 +125,7 @@ export function testReadTool(createFs: CreateFs): void {
       const result = await tools.read.execute({ path: "log.txt" });
       expect(text(result)).toBe(
         "log.txt is 390.6 KiB (400,000 bytes) (4,000 lines), over the read cap of 256.0 KiB (262,144 bytes); nothing was returned. " +
-          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=2621, then continue from the next line; or search it with grep.",
+          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=2503, then continue from the next line; or search it with grep.",
       );
     });
 
@@ -141,15 +141,18 @@ export function testReadTool(createFs: CreateFs): void {
 
     test("a 1023-byte ASCII prefix then a multibyte character reads cleanly with a cap cutting near it", async () => {
       const prefix = "a".repeat(1023);
-      const fs = await backend(createFs, { "/w/m.txt": `${prefix}é\nnext\n` });
+      const tail = "b".repeat(200);
+      const fs = await backend(createFs, { "/w/m.txt": `${prefix}é${tail}\nnext\n` });
       // Whole line: the character is intact.
       const whole = await createReadTool({ fs, cwd: "/w" }).execute({ path: "m.txt", limit: 1 });
-      expect(text(whole)).toBe(`1|${prefix}é\n[Showed lines 1-1 of 2. Continue with offset=2.]`);
-      // A 1024-byte cap falls inside the 2-byte é: the cut is before it, never half of it.
-      const capped = await createReadTool({ fs, cwd: "/w", maxBytes: 1024 }).execute({ path: "m.txt", offset: 1 });
+      expect(text(whole)).toBe(`1|${prefix}é${tail}\n[Showed lines 1-1 of 2. Continue with offset=2.]`);
+      // A 1,072-byte cap leaves 1,024 bytes for the text (less `1|`, the newline and the 45-byte
+      // marker `… [cut: 1,224 more characters on this line]`): that falls inside the 2-byte é, so
+      // the cut is before it, never half of it.
+      const capped = await createReadTool({ fs, cwd: "/w", maxBytes: 1072 }).execute({ path: "m.txt", offset: 1 });
       expect(text(capped)).toBe(
-        `1|${prefix}… [cut: 1 more character on this line]\n` +
-          "[Line 1 alone is over the read cap of 1.0 KiB (1,024 bytes); it was cut. Search the file with grep to find what you need, or continue with offset=2.]",
+        `1|${prefix}… [cut: 201 more characters on this line]\n` +
+          "[Line 1 alone is over the read cap of 1.0 KiB (1,072 bytes); it was cut. Search the file with grep to find what you need, or continue with offset=2.]",
       );
       expect(text(capped)).not.toContain("\uFFFD");
     });
