@@ -136,14 +136,19 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         } catch (error) {
           return errorResult("mutation", toolErrorFromFs(error, path, display));
         }
-        if (newDigest !== undefined) await recordSeen(ctx, path, outcome.data, await newDigest);
-        const lines = [...new Set(outcome.lines)];
-        const where = lines.length === 1 ? `at line ${lines[0]}` : `at lines ${listLines(lines)}`;
-        const count = outcome.lines.length;
+        // The file is written: nothing below may throw (a failed digest only leaves the record stale).
+        const message = `replaced ${formatCount(outcome.count)} ${outcome.count === 1 ? "occurrence" : "occurrences"} in ${display} ${whereLines(outcome.lines)}`;
+        if (newDigest !== undefined) {
+          try {
+            await recordSeen(ctx, path, outcome.data, await newDigest);
+          } catch {
+            await Promise.resolve(ctx.state?.delete(path)).catch(() => undefined);
+          }
+        }
         return {
           kind: "mutation",
           ok: true,
-          parts: textParts(`replaced ${count} ${count === 1 ? "occurrence" : "occurrences"} in ${display} ${where}`),
+          parts: textParts(message),
           changes: [{ action: "updated", path, bytes: outcome.data.length }],
         };
       });
@@ -151,13 +156,20 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
   };
 }
 
-/** `2, 5, 9`, or the first {@link MAX_LISTED_LINES} and `and N more`. */
-function listLines(lines: readonly number[]): string {
-  const shown = lines.slice(0, MAX_LISTED_LINES).join(", ");
-  return lines.length > MAX_LISTED_LINES ? `${shown} and ${formatCount(lines.length - MAX_LISTED_LINES)} more` : shown;
+/** The distinct lines of a set of matches: the first {@link MAX_LISTED_LINES} and how many in all. */
+interface LineSummary {
+  readonly shown: readonly number[];
+  readonly distinct: number;
 }
 
-type EditPlan = { readonly data: Uint8Array; readonly lines: readonly number[] } | { readonly error: ToolError };
+/** `at line 3`, `at lines 2, 5, 9`, or the first {@link MAX_LISTED_LINES} and `and N more`. */
+function whereLines(lines: LineSummary): string {
+  if (lines.distinct === 1) return `at line ${lines.shown[0]}`;
+  const shown = lines.shown.join(", ");
+  return `at lines ${lines.distinct > lines.shown.length ? `${shown} and ${formatCount(lines.distinct - lines.shown.length)} more` : shown}`;
+}
+
+type EditPlan = { readonly data: Uint8Array; readonly count: number; readonly lines: LineSummary } | { readonly error: ToolError };
 
 /**
  * Work out the new bytes of an edit, or why it cannot be made. Matching happens on a view of
@@ -205,22 +217,19 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
   const starts: number[] = [first];
   if (input.replaceAll) {
     for (let at = view.indexOf(oldText, first + oldText.length); at >= 0; at = view.indexOf(oldText, at + oldText.length)) starts.push(at);
-  } else {
-    // Overlapping matches count: `aa` occurs twice in `aaa`.
-    for (let at = view.indexOf(oldText, first + 1); at >= 0; at = view.indexOf(oldText, at + 1)) starts.push(at);
-    if (starts.length > 1) {
-      const lines = lineNumbers(view, starts);
-      const unique = [...new Set(lines)];
-      return {
-        error: {
-          code: "EAMBIGUOUS",
-          path,
-          message:
-            `oldText occurs ${formatCount(starts.length)} times in ${displayPath} (at ${unique.length === 1 ? "line" : "lines"} ${listLines(unique)}); it must occur exactly once. ` +
-            "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
-        },
-      };
-    }
+  } else if (view.indexOf(oldText, first + 1) >= 0) {
+    // Overlapping matches count: `aa` occurs twice in `aaa`. Counted and summarized in one pass,
+    // without keeping every position (a file may hold millions).
+    const { count, lines } = summarizeMatches(view, oldText, first);
+    return {
+      error: {
+        code: "EAMBIGUOUS",
+        path,
+        message:
+          `oldText occurs ${formatCount(count)} times in ${displayPath} (${whereLines(lines)}); it must occur exactly once. ` +
+          "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+      },
+    };
   }
 
   const toRaw = (position: number): number => position + countBelow(folded, position);
@@ -250,7 +259,52 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
     data.set(UTF8_BOM, 0);
     data.set(body, 3);
   }
-  return { data, lines: lineNumbers(view, starts) };
+  return { data, count: starts.length, lines: summarizeLines(view, starts) };
+}
+
+/** Count every (overlapping) match of `needle` from `first` and summarize their lines. */
+function summarizeMatches(view: string, needle: string, first: number): { count: number; lines: LineSummary } {
+  const shown: number[] = [];
+  let count = 0;
+  let distinct = 0;
+  let line = 1;
+  let lastLine = 0;
+  // The next newline not yet counted (cached, so text without newlines is not rescanned).
+  let nextNl = view.indexOf("\n");
+  for (let at = first; at >= 0; at = view.indexOf(needle, at + 1)) {
+    count++;
+    while (nextNl >= 0 && nextNl < at) {
+      line++;
+      nextNl = view.indexOf("\n", nextNl + 1);
+    }
+    if (line !== lastLine) {
+      distinct++;
+      if (shown.length < MAX_LISTED_LINES) shown.push(line);
+      lastLine = line;
+    }
+  }
+  return { count, lines: { shown, distinct } };
+}
+
+/** The distinct lines of sorted positions, in one pass, keeping only the first few. */
+function summarizeLines(text: string, positions: readonly number[]): LineSummary {
+  const shown: number[] = [];
+  let distinct = 0;
+  let line = 1;
+  let lastLine = 0;
+  let nextNl = text.indexOf("\n");
+  for (const position of positions) {
+    while (nextNl >= 0 && nextNl < position) {
+      line++;
+      nextNl = text.indexOf("\n", nextNl + 1);
+    }
+    if (line !== lastLine) {
+      distinct++;
+      if (shown.length < MAX_LISTED_LINES) shown.push(line);
+      lastLine = line;
+    }
+  }
+  return { shown, distinct };
 }
 
 /** How many sorted `values` are below `position` (binary search). */

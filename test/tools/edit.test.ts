@@ -2,3 +2,38 @@ import { memoryFileSystem } from "../../src/fs/memory.js";
 import { testEditTool } from "./suite.js";
 
 testEditTool(async () => memoryFileSystem());
+
+import { describe, expect, test } from "vitest";
+import { createEditTool } from "../../src/tools/edit.js";
+import { resultText } from "../../src/tools/result.js";
+
+describe("edit: huge match counts", () => {
+  test("replaceAll over 17 million matches writes and reports, without throwing", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "a", newText: "b", replaceAll: true });
+    expect(resultText(result)).toBe("replaced 17,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more");
+    const bytes = await fs.readFile("/w/a.txt");
+    expect([bytes.length, bytes[0], bytes[bytes.length - 2]]).toEqual([34_000_000, 0x62, 0x62]);
+  }, 60_000);
+
+  test("without replaceAll, a huge count is EAMBIGUOUS with the count", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "a", newText: "b" });
+    expect(result.error).toEqual({
+      code: "EAMBIGUOUS",
+      path: "/w/a.txt",
+      message:
+        "oldText occurs 17,000,000 times in a.txt (at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more); it must occur exactly once. " +
+        "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+    });
+  }, 60_000);
+
+  test("many matches on one line without newlines are summarized as one line", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "ab".repeat(100_000) } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "ab", newText: "c" });
+    expect(result.error?.message).toBe(
+      "oldText occurs 100,000 times in a.txt (at line 1); it must occur exactly once. Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+    );
+  });
+});
