@@ -13,6 +13,8 @@ import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
 const echoRunner: CommandRunner = {
   name: "echo",
+  // It runs nothing, so it touches no file outside the workspace.
+  confined: true,
   describe: () => "An echo runner for tests.",
   run: async ({ command }) => ({ stdout: `ran: ${command}\n`, stderr: "", exitCode: 0, timedOut: false }),
 };

@@ -16,6 +16,8 @@ const FILE = Array.from({ length: 3644 }, (_, i) => `line ${i + 1}`).join("\n") 
 /** A runner that echoes the command (no real shell needed for the signature). */
 const echoRunner: CommandRunner = {
   name: "echo",
+  // It runs nothing, so it touches no file outside the workspace.
+  confined: true,
   describe: () => "An echo runner for tests.",
   run: async ({ command }) => ({ stdout: `ran: ${command}\n`, stderr: "", exitCode: 0, timedOut: false }),
 };
