@@ -100,7 +100,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         return errorResult("mutation", {
           code: "EINPUT",
           path,
-          message: "oldText is empty. To create or replace a whole file use write; to insert text, include a neighbouring line in oldText and in newText.",
+          message: "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
         });
       }
       if (input.oldText === input.newText) {
@@ -118,7 +118,7 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
         } catch (error) {
           const failure = toolErrorFromFs(error, path, display);
           if (failure.code === "ENOENT") {
-            return errorResult("mutation", { ...failure, message: `${failure.message} To create a file, use write.` });
+            return errorResult("mutation", { ...failure, message: `${failure.message} To create a new file, write it whole instead of editing.` });
           }
           return errorResult("mutation", failure);
         }

@@ -110,7 +110,7 @@ export async function checkFresh(
     return {
       code: "ENOTREAD",
       path,
-      message: `${displayPath} has not been read in this session. Read it first with read, then ${verb} it.`,
+      message: `${displayPath} has not been read in this session. Read the file first, then retry.`,
     };
   }
   const digest = typeof bytes === "string" ? bytes : await digestOf(ctx, store, path, bytes, record.digest);
@@ -118,7 +118,7 @@ export async function checkFresh(
     return {
       code: "ESTALE",
       path,
-      message: `${displayPath} has changed since it was last read. Read it again, then ${verb} it.`,
+      message: `${displayPath} has changed since it was last read. Read the file again, then retry.`,
     };
   }
   return undefined;

@@ -13,8 +13,9 @@ import type { ToolError } from "./result.js";
  * @param error - what the backend threw.
  * @param path - absolute path concerned.
  * @param displayPath - the path as the model sees it.
- * @returns `ENOENT`: `File not found: a.txt. Check the path with list or glob.`; `EISDIR`:
- *   `a is a directory, not a file. Use list to see what it contains.`; other codes: the
+ * @returns `ENOENT`: `File not found: a.txt. Check the path: list its directory or search for the file name.`;
+ *   `EISDIR`: `a is a directory, not a file; list it to see what it contains.` (worded without
+ *   tool names, so they hold in every signature dialect); other codes: the
  *   backend's message, prefixed with the path.
  * @throws the original error when it is an abort (`AbortError`, `TimeoutError`).
  */
@@ -27,12 +28,12 @@ export function toolErrorFromFs(error: unknown, path: string, displayPath: strin
   }
   switch (error.code) {
     case "ENOENT":
-      return { code: "ENOENT", path, message: `File not found: ${displayPath}. Check the path with list or glob.` };
+      return { code: "ENOENT", path, message: `File not found: ${displayPath}. Check the path: list its directory or search for the file name.` };
     case "EISDIR":
       return {
         code: "EISDIR",
         path,
-        message: `${displayPath} is a directory, not a file. Use list to see what it contains.`,
+        message: `${displayPath} is a directory, not a file; list it to see what it contains.`,
       };
     case "ENOTDIR":
       return { code: "ENOTDIR", path, message: `${displayPath}: a component of this path is a file, not a directory.` };

@@ -87,7 +87,7 @@ export function createListTool(options: ListToolOptions): CoreTool<ListInput, Se
           return errorResult("search", {
             code: "ENOTDIR",
             path,
-            message: `${display} is a file, not a directory. Use read to see its content.`,
+            message: `${display} is a file, not a directory; read the file to see its content.`,
           });
         }
         entries = await fs.readdir(path);

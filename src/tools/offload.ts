@@ -119,7 +119,7 @@ export async function offloadOutput(ctx: OffloadContext, text: string, options: 
       await ctx.gate.fs.writeFile(checked.path, data);
       const display = ctx.gate.display(checked.path);
       return {
-        text: `${preview}\n[${summary} The full output is saved in ${display}: read it in ranges with read (offset=${shownLines + 1}, limit=500), or search it with grep.]`,
+        text: `${preview}\n[${summary} The full output is saved in ${display}: read that file in ranges (from line ${shownLines + 1}, 500 lines at a time), or search it.]`,
         path: checked.path,
         bytes: data.length,
       };

@@ -126,7 +126,7 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
           return errorResult("read", {
             code: "EISDIR",
             path,
-            message: `${display} is a directory, not a file. Use list to see what it contains.`,
+            message: `${display} is a directory, not a file; list it to see what it contains.`,
           });
         }
         if (stat.type !== "file") {

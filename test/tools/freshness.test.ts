@@ -21,7 +21,7 @@ describe("freshness", () => {
     expect(await checkFresh(ctx, "/a", "a", new TextEncoder().encode("v2"), "edit")).toEqual({
       code: "ESTALE",
       path: "/a",
-      message: "a has changed since it was last read. Read it again, then edit it.",
+      message: "a has changed since it was last read. Read the file again, then retry.",
     });
   });
 

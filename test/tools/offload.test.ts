@@ -21,7 +21,7 @@ describe("offloadOutput", () => {
     const text = Array.from({ length: 10 }, (_, i) => `line-${i}`).join("\n");
     const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock }, text, { thresholdBytes: 20, previewBytes: 16, id: "run 1" });
     expect(out).toEqual({
-      text: "line-0\nline-1\n[Output is 69 bytes, 10 lines; showed the first 2 lines. The full output is saved in tool-outputs/run_1.txt: read it in ranges with read (offset=3, limit=500), or search it with grep.]",
+      text: "line-0\nline-1\n[Output is 69 bytes, 10 lines; showed the first 2 lines. The full output is saved in tool-outputs/run_1.txt: read that file in ranges (from line 3, 500 lines at a time), or search it.]",
       path: "/w/tool-outputs/run_1.txt",
       bytes: 69,
     });

@@ -223,13 +223,13 @@ export function testReadTool(createFs: CreateFs): void {
     test("a directory is refused with a pointer to list", async () => {
       const { tools } = await setup(createFs, { "/w/src/a.ts": "x" });
       const result = await tools.read.execute({ path: "src" });
-      expect(result.error).toEqual({ code: "EISDIR", path: "/w/src", message: "src is a directory, not a file. Use list to see what it contains." });
+      expect(result.error).toEqual({ code: "EISDIR", path: "/w/src", message: "src is a directory, not a file; list it to see what it contains." });
     });
 
     test("a missing file says so", async () => {
       const { tools } = await setup(createFs);
       const result = await tools.read.execute({ path: "nope.txt" });
-      expect(result.error).toEqual({ code: "ENOENT", path: "/w/nope.txt", message: "File not found: nope.txt. Check the path with list or glob." });
+      expect(result.error).toEqual({ code: "ENOENT", path: "/w/nope.txt", message: "File not found: nope.txt. Check the path: list its directory or search for the file name." });
     });
 
     test("a path outside the workspace is refused by the gate", async () => {
@@ -320,7 +320,7 @@ export function testWriteTool(createFs: CreateFs): void {
       expect(unread.error).toEqual({
         code: "ENOTREAD",
         path: "/w/a.txt",
-        message: "a.txt has not been read in this session. Read it first with read, then overwrite it.",
+        message: "a.txt has not been read in this session. Read the file first, then retry.",
       });
       expect(await readText(fs, "/w/a.txt")).toBe("old");
       await tools.read.execute({ path: "a.txt" });
@@ -329,7 +329,7 @@ export function testWriteTool(createFs: CreateFs): void {
       expect(stale.error).toEqual({
         code: "ESTALE",
         path: "/w/a.txt",
-        message: "a.txt has changed since it was last read. Read it again, then overwrite it.",
+        message: "a.txt has changed since it was last read. Read the file again, then retry.",
       });
       expect(await readText(fs, "/w/a.txt")).toBe("changed elsewhere");
       await tools.read.execute({ path: "a.txt" });
@@ -508,7 +508,7 @@ export function testEditTool(createFs: CreateFs): void {
     test("read before edit: not read, then stale, then fine", async () => {
       const { fs, tools } = await setup(createFs, { "/w/a.txt": "v1\n" });
       expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v1", newText: "v2" }))).toBe(
-        "a.txt has not been read in this session. Read it first with read, then edit it.",
+        "a.txt has not been read in this session. Read the file first, then retry.",
       );
       await tools.read.execute({ path: "a.txt" });
       await fs.writeFile("/w/a.txt", encoder.encode("v1 changed\n"));
@@ -555,7 +555,7 @@ export function testEditTool(createFs: CreateFs): void {
     test("a missing file suggests write", async () => {
       const { tools } = await setup(createFs);
       expect(text(await tools.edit.execute({ path: "new.txt", oldText: "a", newText: "b" }))).toBe(
-        "File not found: new.txt. Check the path with list or glob. To create a file, use write.",
+        "File not found: new.txt. Check the path: list its directory or search for the file name. To create a new file, write it whole instead of editing.",
       );
     });
 
@@ -596,7 +596,7 @@ export function testListTool(createFs: CreateFs): void {
       const { fs, tools } = await setup(createFs, { "/w/a.txt": "x" });
       await fs.mkdir("/w/empty");
       expect(text(await tools.list.execute({ path: "empty" }))).toBe("empty is an empty directory.");
-      expect(text(await tools.list.execute({ path: "a.txt" }))).toBe("a.txt is a file, not a directory. Use read to see its content.");
+      expect(text(await tools.list.execute({ path: "a.txt" }))).toBe("a.txt is a file, not a directory; read the file to see its content.");
       expect((await tools.list.execute({ path: "nope" })).error?.code).toBe("ENOENT");
     });
   });
@@ -722,7 +722,7 @@ export function testOffloading(createFs: CreateFs): void {
       const footer = shown.slice(shown.lastIndexOf("\n") + 1);
       // 97,782 bytes of output; the 8 KiB preview ends at the last line end before 8,192 bytes (175 lines).
       expect(footer).toBe(
-        "[Output is 95.5 KiB (97,782 bytes), 2,000 lines; showed the first 175 lines. The full output is saved in tool-outputs/call_1.txt: read it in ranges with read (offset=176, limit=500), or search it with grep.]",
+        "[Output is 95.5 KiB (97,782 bytes), 2,000 lines; showed the first 175 lines. The full output is saved in tool-outputs/call_1.txt: read that file in ranges (from line 176, 500 lines at a time), or search it.]",
       );
       expect(shown.split("\n")).toHaveLength(176);
       const saved = await readText(fs, "/w/tool-outputs/call_1.txt");

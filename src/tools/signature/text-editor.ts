@@ -15,7 +15,6 @@ import { checkFresh, recordSeen } from "../freshness.js";
 import { toolErrorFromFs } from "../fs-failure.js";
 import { createReadTool } from "../read.js";
 import { errorResult, resultText, textParts, type MutationResult, type ReadResult, type SearchResult } from "../result.js";
-import { memoryLocks } from "../state.js";
 import { decodeUtf8, encodeUtf8 } from "../text.js";
 import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "../tool.js";
 import { createWriteTool } from "../write.js";
@@ -168,7 +167,8 @@ function splitLines(text: string): { lines: string[]; endings: string[]; eol: st
  */
 export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<TextEditorInput, ReadResult | MutationResult | SearchResult> {
   assertKnownOptions("createTextEditorTool", options, CONTEXT_OPTION_KEYS);
-  const shared: ToolContextOptions = { ...options, locks: options.locks ?? memoryLocks() };
+  // Locks: the host's, else the backend's own (shared with every other tool over it).
+  const shared: ToolContextOptions = options;
   const resolve = createContextResolver("createTextEditorTool", shared);
   const read = createReadTool(shared);
   const write = createWriteTool(shared);

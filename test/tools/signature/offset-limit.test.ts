@@ -68,7 +68,7 @@ describe("offset/limit preset through generateText", () => {
     expect(result.text).toBe("done");
     expect(toolOutputsSentAt(model, 7)).toEqual([
       { toolName: "read_file", output: text("     1\tone two one\n     2\ttwo") },
-      { toolName: "read_file", output: text("Error: File not found: missing.txt. Check the path with list or glob.") },
+      { toolName: "read_file", output: text("Error: File not found: missing.txt. Check the path: list its directory or search for the file name.") },
       {
         toolName: "edit_file",
         output: text(

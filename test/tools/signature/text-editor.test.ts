@@ -129,7 +129,7 @@ describe("text editor through generateText", () => {
     expect(result.text).toBe("done");
     const texts = toolOutputsSentAt(model, 5).map((output) => (output as { output: { value: Array<{ text: string }> } }).output.value[0]?.text);
     expect(texts).toEqual([
-      "a.py has not been read in this session. Read it first with read, then edit it.",
+      "a.py has not been read in this session. Read the file first, then retry.",
       "Here's the result of running `cat -n` on /w/a.py:\n     1\tdef f():\n     2\t    return 1\n",
       "The file /w/a.py has been edited. Here's the result of running `cat -n` on a snippet of /w/a.py:\n     1\tdef f():\n     2\t    return 2\n" +
         "Review the changes and make sure they are as expected. Edit the file again if necessary.",
