@@ -88,7 +88,9 @@ export async function run() {
   const memory = memoryFileSystem({ files: initial });
   const gate = createGate({ fs: memory, cwd: "/w" });
   const runner = justBashCommandRunner({ fs: gate });
-  const ungatedRunner = justBashCommandRunner({ fs: memory, cwd: "/w" });
+  // A bare backend now gets a gate of the runner's own: to time the runner without any gate, hand
+  // it a gate whose checked `fs` is the raw backend.
+  const ungatedRunner = justBashCommandRunner({ fs: { ...gate, fs: memory }, cwd: "/w" });
   const peerFs = new InMemoryFs(initial);
 
   const contenders = (command) => ({
