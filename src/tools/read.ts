@@ -187,9 +187,9 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
         const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
         let message =
           `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
-          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search it with grep.`;
+          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search its content for what you need.`;
         if (scanned.longest > maxLineLength) {
-          message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so grep is the better way to find something in it.`;
+          message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so searching its content is the better way to find something in it.`;
         }
         return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
       }
@@ -224,7 +224,7 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
       let out = page.text;
       if (page.truncated) {
         out += page.cutFirst
-          ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file with grep to find what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
+          ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
           : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
       } else if (ranged && page.endLine < totalLines) {
         out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;

@@ -105,8 +105,8 @@ export function testReadTool(createFs: CreateFs): void {
       expect(result.error?.code).toBe("EFBIG");
       expect(text(result)).toBe(
         "big.json is 293.0 KiB (300,000 bytes) (1 line), over the read cap of 256.0 KiB (262,144 bytes); nothing was returned. " +
-          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=1, then continue from the next line; or search it with grep. " +
-          "Its lines are long (the longest has 300,000 characters) and lines over 2,000 characters are cut in reads, so grep is the better way to find something in it.",
+          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=1, then continue from the next line; or search its content for what you need. " +
+          "Its lines are long (the longest has 300,000 characters) and lines over 2,000 characters are cut in reads, so searching its content is the better way to find something in it.",
       );
       expect(text(result)).not.toContain("xxxx");
     });
@@ -125,7 +125,7 @@ export function testReadTool(createFs: CreateFs): void {
       const result = await tools.read.execute({ path: "log.txt" });
       expect(text(result)).toBe(
         "log.txt is 390.6 KiB (400,000 bytes) (4,000 lines), over the read cap of 256.0 KiB (262,144 bytes); nothing was returned. " +
-          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=2503, then continue from the next line; or search it with grep.",
+          "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=2503, then continue from the next line; or search its content for what you need.",
       );
     });
 
@@ -152,7 +152,7 @@ export function testReadTool(createFs: CreateFs): void {
       const capped = await createReadTool({ fs, cwd: "/w", maxBytes: 1072 }).execute({ path: "m.txt", offset: 1 });
       expect(text(capped)).toBe(
         `1|${prefix}… [cut: 201 more characters on this line]\n` +
-          "[Line 1 alone is over the read cap of 1.0 KiB (1,072 bytes); it was cut. Search the file with grep to find what you need, or continue with offset=2.]",
+          "[Line 1 alone is over the read cap of 1.0 KiB (1,072 bytes); it was cut. Search the file's content for what you need, or continue with offset=2.]",
       );
       expect(text(capped)).not.toContain("\uFFFD");
     });

@@ -134,6 +134,14 @@ function splitLines(text: string): { lines: string[]; endings: string[]; eol: st
   return { lines, endings, eol: crlf * 2 > endings.length ? "\r\n" : "\n" };
 }
 
+/** Core `read` wording in this dialect: `offset`/`limit` become `view_range`. */
+function viewRangeWords(message: string): string {
+  return message
+    .replace(/with offset and limit \(in lines\), e\.g\. offset=(\d+) and limit=(\d+)/, (_, first: string, count: string) => `with view_range, e.g. view_range=[${first}, ${Number(first) + Number(count) - 1}]`)
+    .replace(/continue with offset=(\d+)/g, "continue with view_range=[$1, -1]")
+    .replace(/Continue with offset=(\d+)/g, "Continue with view_range=[$1, -1]");
+}
+
 /**
  * Create the Anthropic text-editor tool (`str_replace_based_edit_tool`).
  *
@@ -224,8 +232,14 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
   }
 
   function renderView(result: ReadResult, path: string): ReadResult {
-    if (!result.ok || result.parts.some((part) => part.type === "media")) return result;
-    const { lines, notes } = parseNumberedLines(resultText(result));
+    if (!result.ok) {
+      const message = viewRangeWords(result.error?.message ?? "");
+      return { ...result, parts: textParts(message) };
+    }
+    if (result.parts.some((part) => part.type === "media")) return result;
+    const { lines: numbered, notes: rawNotes } = parseNumberedLines(resultText(result));
+    const lines = numbered;
+    const notes = rawNotes.map(viewRangeWords);
     if (lines.length === 0) return { ...result, parts: textParts(`Here's the result of running \`cat -n\` on ${path}:\n\n`) };
     const kept = notes.filter((note) => !note.startsWith("[Showed lines "));
     return {

@@ -122,7 +122,7 @@ describe("line-range read errors speak the dialect", () => {
         type: "text",
         text:
           "big.txt is 1.1 KiB (1,100 bytes) (100 lines), over the read cap of 500 bytes; nothing was returned. " +
-          "Read it in parts with startLine and endLine (1-based line numbers, inclusive), e.g. startLine=1 and endLine=35, then continue from the next line; or search it with grep.",
+          "Read it in parts with startLine and endLine (1-based line numbers, inclusive), e.g. startLine=1 and endLine=35, then continue from the next line; or search its content for what you need.",
       },
     ]);
     expect(await run({ path: "big.txt", startLine: 101 })).toEqual([{ type: "text", text: "startLine 101 is past the end of big.txt, which has 100 lines." }]);

@@ -140,3 +140,16 @@ describe("text editor through generateText", () => {
     expect(decode(await fs.readFile("/w/a.py"))).toBe("import os\ndef f():\n    return 2\n");
   });
 });
+
+describe("text editor: read errors and notes speak view_range", () => {
+  test("a file over the cap suggests a view_range", async () => {
+    const line = "y".repeat(99);
+    const fs = memoryFileSystem({ files: { "/w/log.txt": `${line}\n`.repeat(4000) } });
+    const editor = createTextEditorTool({ fs, cwd: "/w" });
+    const result = await editor.execute({ command: "view", path: "/w/log.txt" });
+    expect(resultText(result)).toBe(
+      "log.txt is 390.6 KiB (400,000 bytes) (4,000 lines), over the read cap of 256.0 KiB (262,144 bytes); nothing was returned. " +
+        "Read it in parts with view_range, e.g. view_range=[1, 2503], then continue from the next line; or search its content for what you need.",
+    );
+  });
+});
