@@ -36,7 +36,8 @@ function typeName(value: unknown): string {
  * @throws ToolInputError for a non-object input, an unknown key
  *   (`Unknown read input key: file. Expected path, offset, limit`), a missing required key
  *   (`Missing read input key: path (a string)`), a wrong type
- *   (`read input offset must be an integer, got string`), an integer under its minimum
+ *   (`read input offset must be an integer, got string`), an integer too large to be exact
+ *   (`read input limit must be a safe integer ≤ 9007199254740991, got 1e+20`), an integer under its minimum
  *   (`read input offset must be ≥ 1, got 0`) or an empty string where one is not allowed.
  */
 export function checkInput<T>(tool: string, input: unknown, spec: InputSpec): T {
@@ -61,6 +62,9 @@ export function checkInput<T>(tool: string, input: unknown, spec: InputSpec): T 
       continue;
     }
     if (field.type === "integer") {
+      if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        throw new ToolInputError(`${tool} input ${key} must be a safe integer ≤ ${Number.MAX_SAFE_INTEGER}, got ${String(value)}`);
+      }
       if (typeof value !== "number" || !Number.isSafeInteger(value)) {
         throw new ToolInputError(`${tool} input ${key} must be an integer, got ${typeName(value)}`);
       }

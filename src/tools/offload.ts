@@ -19,6 +19,13 @@ export const DEFAULT_OFFLOAD_THRESHOLD_BYTES = 32 * 1024;
 /** How much of an offloaded output the model sees inline: 8 KiB. */
 export const DEFAULT_OFFLOAD_PREVIEW_BYTES = 8 * 1024;
 
+/**
+ * Most bytes saved to one file under `tool-outputs/`: 10 MiB. A longer output is saved up to
+ * that size (cut at a line end where one is near) followed by a marker line saying how much was
+ * left out, so one runaway command cannot fill the backend.
+ */
+export const MAX_OFFLOAD_FILE_BYTES = 10 * 1024 * 1024;
+
 /** Options of {@link offloadOutput}. */
 export interface OffloadOptions {
   /** Outputs over this many bytes (UTF-8) are saved to a file. @default DEFAULT_OFFLOAD_THRESHOLD_BYTES */
@@ -67,6 +74,20 @@ export function checkOffloadOptions(factory: string, option: string, value: Offl
   }
 }
 
+/** The bytes saved for an output: all of it, or its first {@link MAX_OFFLOAD_FILE_BYTES} and a marker. */
+function cappedForFile(text: string, data: Uint8Array): Uint8Array {
+  if (data.length <= MAX_OFFLOAD_FILE_BYTES) return data;
+  let cut = cutIndexByBytes(text, MAX_OFFLOAD_FILE_BYTES - 200);
+  const lineEnd = text.lastIndexOf("\n", cut - 1);
+  if (lineEnd > cut - 64 * 1024) cut = lineEnd;
+  const kept = encodeUtf8(text.slice(0, cut));
+  const marker = encodeUtf8(`\n[Saved output cut at ${formatBytes(kept.length)}: ${formatBytes(data.length - kept.length)} more were not saved (cap: ${formatBytes(MAX_OFFLOAD_FILE_BYTES)}).]\n`);
+  const out = new Uint8Array(kept.length + marker.length);
+  out.set(kept, 0);
+  out.set(marker, kept.length);
+  return out;
+}
+
 function sanitizeId(id: string): string {
   const clean = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
   return clean === "" ? "output" : clean;
@@ -80,7 +101,9 @@ export function isToolOutputPath(gate: Pick<Gate, "cwd">, path: string): boolean
 
 /**
  * Save a large output to `tool-outputs/<id>.txt` (under cwd) and return a preview with the path
- * and how to read the rest; small outputs come back as they are. If the file cannot be saved
+ * and how to read the rest; small outputs come back as they are. At most
+ * {@link MAX_OFFLOAD_FILE_BYTES} (10 MiB) are saved; a longer output's file ends with a marker line
+ * `[Saved output cut at ...: ... more were not saved (cap: 10.0 MiB (10,485,760 bytes)).]`. If the file cannot be saved
  * (a read-only backend, say) the preview says so and how much was left out.
  *
  * @param ctx - the tool context (its gate writes the file, its clock names it).
@@ -116,10 +139,10 @@ export async function offloadOutput(ctx: OffloadContext, text: string, options: 
   let failure: string;
   if (checked.ok) {
     try {
-      await ctx.gate.fs.writeFile(checked.path, data);
+      await ctx.gate.fs.writeFile(checked.path, cappedForFile(text, data));
       const display = ctx.gate.display(checked.path);
       return {
-        text: `${preview}\n[${summary} The full output is saved in ${display}: read that file in ranges (from line ${shownLines + 1}, 500 lines at a time), or search it.]`,
+        text: `${preview}\n[${summary} ${data.length > MAX_OFFLOAD_FILE_BYTES ? `Its first ${formatBytes(MAX_OFFLOAD_FILE_BYTES)} at most are saved` : "The full output is saved"} in ${display}: read that file in ranges (from line ${shownLines + 1}, 500 lines at a time), or search it.]`,
         path: checked.path,
         bytes: data.length,
       };

@@ -51,3 +51,33 @@ describe("offloadOutput", () => {
     expect(isToolOutputPath({ cwd: "/" }, "/tool-outputs/a.txt")).toBe(true);
   });
 });
+
+describe("offload cap", () => {
+  test("an output over 10 MiB is saved up to the cap, with a marker", async () => {
+    const { MAX_OFFLOAD_FILE_BYTES } = await import("../../src/tools/offload.js");
+    const fs = memoryFileSystem({ files: { "/w/.keep": "" } });
+    const line = `${"x".repeat(1023)}\n`;
+    const text = line.repeat(11 * 1024);
+    const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock: () => 0 }, text, { id: "big" });
+    expect(MAX_OFFLOAD_FILE_BYTES).toBe(10_485_760);
+    expect(out.text.slice(out.text.lastIndexOf("\n[") + 1)).toBe(
+      "[Output is 11.0 MiB (11,534,336 bytes), 11,264 lines; showed the first 8 lines. Its first 10.0 MiB (10,485,760 bytes) at most are saved in tool-outputs/big.txt: read that file in ranges (from line 9, 500 lines at a time), or search it.]",
+    );
+    const saved = new TextDecoder().decode(await fs.readFile("/w/tool-outputs/big.txt"));
+    expect(saved.length).toBeLessThanOrEqual(10_485_760);
+    expect(saved.slice(saved.lastIndexOf("\n[") + 1)).toBe(
+      "[Saved output cut at 10.0 MiB (10,484,735 bytes): 1.0 MiB (1,049,601 bytes) more were not saved (cap: 10.0 MiB (10,485,760 bytes)).]\n",
+    );
+  });
+});
+
+describe("input bounds", () => {
+  test("an integer too large to be exact is named as such", async () => {
+    const { createReadTool } = await import("../../src/tools/read.js");
+    const read = createReadTool({ fs: memoryFileSystem({ files: { "/w/a.txt": "a\n" } }), cwd: "/w" });
+    expect((await read.execute({ path: "a.txt", limit: 1e20 })).error).toEqual({
+      code: "EINPUT",
+      message: "read input limit must be a safe integer ≤ 9007199254740991, got 100000000000000000000",
+    });
+  });
+});
