@@ -1,15 +1,14 @@
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { BROWSER_ALIASES } from "../scripts/browser-aliases.mjs";
 
 // The playground is a static, client-side-only app: `vite build demo` writes demo/dist, which any
 // file host can serve. memfs needs browser versions of a few Node built-ins: the same aliases the
-// package build and the browser tests use (scripts/browser-aliases.mjs). just-bash's browser build
-// imports node:zlib for gzip/gunzip: src/shims/zlib.ts provides it on fflate.
+// package build and the browser tests use (scripts/browser-aliases.mjs), which also give just-bash's
+// browser build its node:zlib (on fflate).
 export default defineConfig({
   base: "./",
   resolve: {
-    alias: [...BROWSER_ALIASES, { find: /^node:zlib$/, replacement: fileURLToPath(new URL("./src/shims/zlib.ts", import.meta.url)) }],
+    alias: BROWSER_ALIASES,
   },
   optimizeDeps: { include: ["memfs"] },
   build: {
