@@ -16,9 +16,20 @@
  * ```
  *
  * - Workspaces: each `root` is a directory under the origin's OPFS root, created on first call.
- * - `worker: true` starts `new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" })`,
- *   which Vite and other bundlers that understand that pattern emit as a Worker chunk. Elsewhere,
- *   load `better-fs-tools/opfs-worker` in a Worker yourself and pass it as `worker`.
+ * - The Worker, in the forms tested in a Vite 8 app with no configuration, through `vite build`
+ *   and through `vite dev` with dependency pre-bundling (test/package/consumer-storage.test.ts):
+ *   1. `worker: true` starts `new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" })`
+ *      from inside the package. Vite emits it as a Worker chunk on build and serves it from
+ *      `node_modules/better-fs-tools/dist/fs/` in dev. Other bundlers that understand that
+ *      pattern (e.g. webpack 5) should do the same (not tested here).
+ *   2. A Worker of your own, passed as `worker` (one Worker may serve several file systems;
+ *      `close()` leaves it running, `terminate()` it yourself):
+ *      `new Worker(new URL("better-fs-tools/opfs-worker", import.meta.url), { type: "module" })`,
+ *      or in Vite `import OpfsWorker from "better-fs-tools/opfs-worker?worker"` then `new OpfsWorker()`.
+ *   3. No bundler (not tested here): serve the package's `dist/` and start
+ *      `new Worker("/<where you serve it>/dist/fs/opfs-worker.js", { type: "module" })`.
+ *   A Worker script that cannot be loaded makes every call reject with `EIO` ("the OPFS worker
+ *   failed: could not load its script ...") naming form 2; nothing hangs.
  * - Several tabs: writes are atomic per file; use `webLocks()` as the tools' `locks` so two tabs
  *   never interleave a read-modify-write. A Worker holds its files' sync access handles for
  *   {@link DEFAULT_SYNC_HANDLE_IDLE_MS} after last use; other tabs wait up to `busyTimeoutMs`.
@@ -75,6 +86,10 @@ export interface OpfsFileSystem extends FileSystem {
   /** Close open handles; with `worker: true`, end the Worker. Calls after `close()` reject with `EIO`. */
   close(): Promise<void>;
 }
+
+/** The `EIO` detail when the Worker script could not be fetched or parsed (a plain `error` event). */
+const WORKER_LOAD_FAILURE =
+  'could not load its script; if your bundler did not emit opfs-worker.js, pass your own: worker: new Worker(new URL("better-fs-tools/opfs-worker", import.meta.url), { type: "module" })';
 
 const OPTION_KEYS = ["root", "worker", "busyTimeoutMs", "syncHandleIdleMs", "maxSyncHandles"] as const;
 
@@ -178,8 +193,8 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
   const channel = new MessageChannel();
   const client = opfsRpcClient(channel.port1);
   const onError = (event: Event) => {
-    const message = event instanceof ErrorEvent ? event.message : event.type;
-    client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: `the OPFS worker failed: ${message || "could not load opfs-worker.js"}` }));
+    const message = event instanceof ErrorEvent ? event.message : "";
+    client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: `the OPFS worker failed: ${message || WORKER_LOAD_FAILURE}` }));
   };
   target.addEventListener("error", onError);
   const connect: OpfsConnectMessage = {
