@@ -38,20 +38,35 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** What a missing idb-keyval (an optional peer) is reported as, after the loader's own message. */
+export const IDB_KEYVAL_MISSING_HINT =
+  "install it (npm i idb-keyval; an optional peer of better-fs-tools), or pass idbFileSystem the createStore option";
+
+/** idb-keyval's `createStore`, imported on first use; a failed import names the remedy. */
+function importCreateStore(): Promise<CreateStore> {
+  return import("idb-keyval").then(
+    (lib) => lib.createStore,
+    (error: unknown) => {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new Error(`idb-keyval could not be loaded (${reason}); ${IDB_KEYVAL_MISSING_HINT}`, { cause: error });
+    },
+  );
+}
+
 /**
  * Records in an IndexedDB object store.
  *
  * @param dbName - database name.
  * @param storeName - object store name (one store per database, as idb-keyval creates it).
  * @param createStore - idb-keyval's `createStore`, or a promise of it; default: `import("idb-keyval")` on first use.
+ * @returns the records; where idb-keyval cannot be imported, `load` and `commit` reject with an
+ *   Error naming {@link IDB_KEYVAL_MISSING_HINT} (retried on the next call).
  */
 export function idbRecords(dbName: string, storeName: string, createStore?: CreateStore): IdbRecords {
   let storePromise: Promise<UseStore> | undefined;
   function store(): Promise<UseStore> {
     if (storePromise === undefined) {
-      storePromise = (createStore === undefined ? import("idb-keyval").then((lib) => lib.createStore) : Promise.resolve(createStore)).then(
-        (create) => create(dbName, storeName),
-      );
+      storePromise = (createStore === undefined ? importCreateStore() : Promise.resolve(createStore)).then((create) => create(dbName, storeName));
       storePromise.catch(() => {
         storePromise = undefined;
       });

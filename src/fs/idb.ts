@@ -114,7 +114,9 @@ function physical(volume: Volume, path: string): string {
  *   Use OPFS (`better-fs-tools/opfs` with `webLocks()`) where several tabs share a workspace.
  *
  * @param options - database, store, debounce, an injected `createStore`.
- * @returns the workspace; calls reject with `FsError` as the memory backend does.
+ * @returns the workspace; calls reject with `FsError` as the memory backend does. Where the
+ *   optional peer idb-keyval is not installed (and no `createStore` is given), `ready` and every
+ *   call reject with `EIO` whose message says to install it.
  * @throws FsError `ENOTSUP` at creation where `indexedDB` is missing (and no `createStore` is given);
  *   TypeError for an unknown option or a bad value, naming the option.
  * @example

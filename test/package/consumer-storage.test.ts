@@ -163,6 +163,22 @@ const EXPECTED_RESULT = {
   },
 };
 
+/** The idb entry alone, in an app that did not install idb-keyval. */
+const BARE_MAIN_JS = `import { idbFileSystem } from "better-fs-tools/idb";
+
+async function main() {
+  const fs = idbFileSystem();
+  const ready = await fs.ready.then(() => "ready", (error) => "error: " + error.code + " " + error.message);
+  const write = await fs.writeFile("/a.txt", new Uint8Array([1])).then(() => "written", (error) => "error: " + error.code + " " + error.message);
+  return { ready, write };
+}
+
+main().then(
+  (result) => { window.__result = result; document.title = "done"; },
+  (error) => { window.__result = { error: String(error && error.stack || error) }; document.title = "done"; },
+);
+`;
+
 const EXPECTED_RELOADED = { idb: "# kept across instances\n", opfs: "from the worker" };
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -312,6 +328,39 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
       });
     } finally {
       await server?.close();
+    }
+  });
+
+  it("without the optional peer idb-keyval, the app still builds and idbFileSystem() rejects with a readable error", async () => {
+    const bare = await createConsumer(packed, "consumer-storage-bare");
+    await writeFile(join(bare, "index.html"), INDEX_HTML);
+    await writeFile(join(bare, "main.js"), BARE_MAIN_JS);
+    const warnings: string[] = [];
+    await build({
+      root: bare,
+      configFile: false,
+      logLevel: "silent",
+      customLogger: collectingLogger(warnings),
+      build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
+    });
+    const { server, url } = await serve(join(bare, "dist"));
+    try {
+      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+      try {
+        const page = await browser.newPage();
+        await page.goto(url);
+        await page.waitForFunction(() => document.title === "done", undefined, { timeout: PAGE_TIMEOUT_MS });
+        const result = await page.evaluate(() => (window as unknown as { __result: unknown }).__result);
+        const missing =
+          "error: EIO EIO: i/o error, load 'better-fs-tools/files' (IndexedDB: Error: idb-keyval could not be loaded " +
+          '(Could not resolve "idb-keyval" imported by "better-fs-tools".); install it (npm i idb-keyval; an optional peer of ' +
+          "better-fs-tools), or pass idbFileSystem the createStore option)";
+        expect({ warnings, result }).toEqual({ warnings: [], result: { ready: missing, write: missing } });
+      } finally {
+        await browser.close();
+      }
+    } finally {
+      server.close();
     }
   });
 });
