@@ -2,8 +2,10 @@
  * The browser-storage entries (./opfs, ./opfs-worker, ./idb) in a fresh Vite app that installs
  * the packed tarball (plus the optional peer idb-keyval) and has no Vite configuration at all:
  * through `vite build` (the dist served on 127.0.0.1) and through `vite dev` (dependency
- * pre-bundling), each page run in headless Chromium. The OPFS Worker must be found and started
- * from the consumer's app in both.
+ * pre-bundling), each page run in headless Chromium, then reloaded. The OPFS Worker must be found
+ * and started from the consumer's app in both, in each documented form (worker: true, a Worker
+ * of the app's own by package URL, a Vite `?worker` import), and a Worker that does not load must
+ * fail with a readable EIO. A second app without idb-keyval builds and reports how to install it.
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import { readFile, readdir, writeFile } from "node:fs/promises";
