@@ -267,13 +267,13 @@ describe("apply_patch read-before-write", () => {
 
     const unread = await tool.execute({ patch });
     expect(unread.error?.code).toBe("ENOTREAD");
-    expect(resultText(unread)).toBe("a.txt has not been read in this session. Read it first with read, then patch it.\nNothing was changed.");
+    expect(resultText(unread)).toBe("a.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.");
 
     await state.set("/w/a.txt", { digest: await digest(new TextEncoder().encode("a\n")), atMs: 1 });
     await state.set("/w/b.txt", { digest: await digest(new TextEncoder().encode("old b\n")), atMs: 1 });
     const stale = await tool.execute({ patch });
     expect(stale.error?.code).toBe("ESTALE");
-    expect(resultText(stale)).toBe("b.txt has changed since it was last read. Read it again, then patch it.\nNothing was changed.");
+    expect(resultText(stale)).toBe("b.txt has changed since it was last read. Read the file again, then retry.\nNothing was changed.");
     expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/b.txt": "b\n" });
 
     await state.set("/w/b.txt", { digest: await digest(new TextEncoder().encode("b\n")), atMs: 1 });
