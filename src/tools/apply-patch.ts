@@ -25,11 +25,12 @@ import { createResolutionCache, resolvePath, type ResolutionCache } from "../fs/
 import type { FileSystem } from "../fs/types.js";
 import { FsError } from "../fs/types.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
-import { checkFresh, recordSeen } from "./freshness.js";
+import { checkFresh, recordBefore, recordSeen } from "./freshness.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
+import type { FileRecord } from "./state.js";
 import { errorResult, textParts, type FileChange, type MutationResult, type ToolError } from "./result.js";
 import { decodeUtf8, encodeUtf8, formatBytes } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
+import { guardExecute, type CoreTool, type ToolCall } from "./tool.js";
 import { parsePatch, type PatchOperation } from "./apply-patch-parser.js";
 import { applyChunks } from "./apply-patch-update.js";
 
@@ -247,15 +248,22 @@ async function missingParents(fs: FileSystem, path: string, known: Map<string, b
  * `M new (moved from old)` and `D path` lines (paths as the model wrote them, relative to `cwd`).
  *
  * Expected failures return an error result and change no file:
- * - `EINPUT`: the patch does not parse (the message names the patch line);
+ * - `EINPUT`: the input does not fit (`validate` runs first, also when `execute` is called
+ *   directly: `apply_patch input patch must not be empty`), or the patch does not parse (the
+ *   message names the patch line);
  * - `ENOENT`: `Update File`/`Delete File` of a missing file; `EISDIR`: of a directory;
  * - `ENOMATCH`/`EAMBIGUOUS`: a hunk's lines are not found / found at several places (the
  *   message names the file, the hunk number, its `@@` context, and lists the lines looked for);
  * - `EILSEQ`: the file to update is not valid UTF-8; `EFBIG`: it is over `maxFileBytes`;
  * - `ENOTREAD`/`ESTALE`: with a `state` store, a file changed by the patch was not read first,
- *   or changed since it was read;
+ *   or changed since it was read; a file overwritten whole (`Add File` or `Move to` onto an
+ *   existing file) is also `ESTALE` when another call wrote or read it after this call began
+ *   (`n.txt was written by another call after this patch began. Read the file, then retry.`);
  * - `EDENIED` (or what the gate says): a path outside the workspace with no rule;
- * - a backend error while writing (e.g. `ENOSPC`): the files already written are restored.
+ * - a backend error while writing (e.g. `ENOSPC`, or `EIO` for a plain `Error`): the files
+ *   already written are restored (`Writing b.txt failed: disk on fire. Every file was restored:
+ *   nothing was changed.`); a backend error while reading is a result with its code (`EIO` and
+ *   the message for a plain `Error`), before anything is written.
  *
  * Paths are checked by the gate once each, with one resolution cache for the call (each
  * directory resolved once; the gate also says which paths do not exist, so the tool looks up
@@ -286,14 +294,14 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
   }
   const resolve = createContextResolver(FACTORY, options);
 
+  const validate = (input: unknown): ApplyPatchInput => checkInput<ApplyPatchInput>("apply_patch", input, INPUT_SPEC);
+
   return {
     name: "apply_patch",
     description: APPLY_PATCH_DESCRIPTION,
     inputSchema: specSchema(INPUT_SPEC),
-    validate(input: unknown): ApplyPatchInput {
-      return checkInput<ApplyPatchInput>("apply_patch", input, INPUT_SPEC);
-    },
-    async execute(input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> {
+    validate,
+    execute: guardExecute<ApplyPatchInput, MutationResult>("mutation", validate, async (input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> => {
       const parsed = parsePatch(input.patch);
       if (!parsed.ok) {
         return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
@@ -309,6 +317,10 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
         operation.type === "update" && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path],
       );
       const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
+      // What this session knew of each file the patch overwrites whole (Add File, Move to), as
+      // the call began: the freshness check inside the locks refuses to overwrite what another
+      // call wrote (or read) while this one waited.
+      const before = await overwriteRecords(ctx, parsed.operations.flatMap(overwriteTarget), new Map());
       const first = await ctx.locks.run([...lexicalKeys], async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
         const cache = createResolutionCache();
         const existence = new Map<string, boolean | undefined>();
@@ -317,13 +329,42 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
         const resolved = step.value;
         const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
         if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
-        return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence);
+        return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence, before);
       });
       if ("kind" in first) return first;
       const { resolved, paths } = first;
-      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map()));
-    },
+      // Through symlinks the real paths differ: their records are taken before their locks.
+      const real = await overwriteRecords(ctx, resolved.flatMap(overwriteTarget), before);
+      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map(), real));
+    }),
   };
+}
+
+/** The path an operation overwrites whole, if any: an `Add File` path or a `Move to` destination. */
+function overwriteTarget(item: PatchOperation | Resolved): string[] {
+  if ("operation" in item) {
+    if (item.operation.type === "add") return [item.path];
+    return item.moveTo === undefined ? [] : [item.moveTo];
+  }
+  if (item.type === "add") return [item.path];
+  return item.type === "update" && item.moveTo !== undefined ? [item.moveTo] : [];
+}
+
+/**
+ * The store's records of `paths` (resolved against the cwd), keyed by absolute path; paths
+ * already in `known` keep their record. Empty without a store.
+ */
+async function overwriteRecords(
+  ctx: ToolContext,
+  paths: readonly string[],
+  known: ReadonlyMap<string, FileRecord | undefined>,
+): Promise<ReadonlyMap<string, FileRecord | undefined>> {
+  const records = new Map(known);
+  if (ctx.state === undefined) return records;
+  for (const path of new Set(paths.map((p) => resolvePath(ctx.gate.cwd, p)))) {
+    if (!records.has(path)) records.set(path, await recordBefore(ctx, path));
+  }
+  return records;
 }
 
 type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
@@ -382,6 +423,7 @@ async function applyLocked(
   maxFileBytes: number,
   cache: ResolutionCache,
   existence: Existence,
+  before: ReadonlyMap<string, FileRecord | undefined>,
 ): Promise<MutationResult> {
   // Every path was checked above (the check resolved symlinks and returned the real path), so the
   // I/O goes to the backend with those paths, as the workspace reads do, without a second check.
@@ -412,7 +454,10 @@ async function applyLocked(
       if (original?.kind !== "file") continue;
       const bytes = finalBytes.get(path);
       if (next.kind === "file" && bytes !== undefined && sameBytes(bytes, original.bytes)) continue;
-      const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch");
+      // A file overwritten whole must also not have been written or read by another call since
+      // this one began.
+      const overwrite = before.has(path) ? { record: before.get(path) } : undefined;
+      const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch", overwrite);
       if (stale !== undefined) return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
     }
   }

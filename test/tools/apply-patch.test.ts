@@ -398,3 +398,110 @@ describe("apply_patch concurrency, input and options", () => {
     );
   });
 });
+
+describe("apply_patch guarded execute", () => {
+  const encode = (value: string): Uint8Array => new TextEncoder().encode(value);
+
+  test("bad input given straight to execute is an EINPUT result, not a throw", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    expect(await tool.execute({ patch: "" })).toEqual({
+      kind: "mutation",
+      ok: false,
+      parts: [{ type: "text", text: "apply_patch input patch must not be empty" }],
+      error: { code: "EINPUT", message: "apply_patch input patch must not be empty" },
+      changes: [],
+    });
+    expect(await tool.execute({ patch: 7 } as never)).toEqual({
+      kind: "mutation",
+      ok: false,
+      parts: [{ type: "text", text: "apply_patch input patch must be a string, got number" }],
+      error: { code: "EINPUT", message: "apply_patch input patch must be a string, got number" },
+      changes: [],
+    });
+    expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n" });
+  });
+
+  test("a backend write throwing a plain Error mid-patch is EIO and every file is as it was", async () => {
+    const base = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n", "/w/c.txt": "c\n" } });
+    const fs: FileSystem = {
+      ...base,
+      readFile: (path, ...rest) => base.readFile(path, ...rest),
+      readdir: (path, ...rest) => base.readdir(path, ...rest),
+      stat: (path) => base.stat(path),
+      rm: (path, ...rest) => base.rm(path, ...rest),
+      writeFile: async (path, data, ...rest) => {
+        if (path === "/w/b.txt") throw new Error("disk on fire");
+        return base.writeFile(path, data, ...rest);
+      },
+    };
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const result = await tool.execute({
+      patch: wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: new/d.txt\n+d\n*** Update File: b.txt\n@@\n-b\n+B\n*** Delete File: c.txt"),
+    });
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: false,
+      parts: [{ type: "text", text: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed." }],
+      error: { code: "EIO", message: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed.", path: "/w/b.txt" },
+      changes: [],
+    });
+    expect(base.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/b.txt": "b\n", "/w/c.txt": "c\n" });
+  });
+
+  test("a backend read throwing a plain Error is EIO with its message and nothing changes", async () => {
+    const base = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
+    const fs: FileSystem = {
+      ...base,
+      readFile: async (path, ...rest) => {
+        if (path === "/w/b.txt") throw new Error("connection reset");
+        return base.readFile(path, ...rest);
+      },
+    };
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const result = await tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B") });
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: false,
+      parts: [{ type: "text", text: "connection reset" }],
+      error: { code: "EIO", message: "connection reset" },
+      changes: [],
+    });
+    expect(base.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/b.txt": "b\n" });
+  });
+
+  test("Add File over a read file that another call rewrote while the patch waited is ESTALE", async () => {
+    const fs = memoryFileSystem({ files: { "/w/n.txt": "old\n" } });
+    const locks = memoryLocks();
+    const state = memoryStore();
+    const digest = sha256Digest();
+    await state.set("/w/n.txt", { digest: await digest(encode("old\n")), atMs: 1 });
+    const tool = createApplyPatchTool({ fs, cwd: "/w", locks, state, digest });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Another call writes the file and records it as seen (as write does) while the patch waits.
+    const other = locks.run(["/w/n.txt"], async () => {
+      await held;
+      await fs.writeFile("/w/n.txt", encode("theirs\n"));
+      await state.set("/w/n.txt", { digest: await digest(encode("theirs\n")), atMs: 2 });
+    });
+    const patched = tool.execute({ patch: wrap("*** Add File: n.txt\n+mine") });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await other;
+    const result = await patched;
+    expect(result.error).toEqual({
+      code: "ESTALE",
+      path: "/w/n.txt",
+      message: "n.txt was written by another call after this patch began. Read the file, then retry.\nNothing was changed.",
+    });
+    expect(fs.volume.toJSON()).toEqual({ "/w/n.txt": "theirs\n" });
+
+    // Read again (the record is current): the overwrite goes ahead.
+    const again = await tool.execute({ patch: wrap("*** Add File: n.txt\n+mine") });
+    expect(resultText(again)).toBe("Success. Updated the following files:\nA n.txt");
+    expect(fs.volume.toJSON()).toEqual({ "/w/n.txt": "mine\n" });
+  });
+});
