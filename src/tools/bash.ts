@@ -15,7 +15,7 @@ import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type ShellResult, type ToolError } from "./result.js";
 import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
-import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { guardExecute, ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
 
 /** Default command timeout: 2 minutes, in milliseconds. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -148,11 +148,15 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * Result: `stdout`, `stderr`, `exitCode`, and one text part: stdout, then `[stderr]` and stderr,
  * then `[exit code N]`. A non-zero exit is still `ok: true` (the command ran). Output over
  * `maxOutputBytes` is cut in the middle with `[… 1.2 MiB (1,302,345 bytes) (20,000 lines)
- * removed from the middle …]` naming the file under `tool-outputs/` that holds all of it
- * (`outputPath`). Failures (`ok: false`): `ETIMEDOUT` (stopped at the timeout, exit code 124),
+ * removed from the middle; the full output (…) is saved in tool-outputs/call_7.txt: read that
+ * file in ranges (from line 20, 500 lines at a time), or search it …]` naming the file under
+ * `tool-outputs/` that holds all of it (`outputPath`). Failures (`ok: false`): `ETIMEDOUT` (stopped at the timeout, exit code 124),
  * `EDENIED` (command or cwd refused), `ENOENT`/`ENOTDIR` (cwd missing),
- * `EIO` (the runner could not start, e.g. just-bash failed to load). On a timeout the partial
- * output is kept where the runner keeps it (the Node runner does; just-bash drops it).
+ * `EIO` (the runner could not start, e.g. just-bash failed to load: `The command could not be
+ * run: ...`; or anything else threw a plain `Error`, such as an `env` function: its message),
+ * `EINPUT` (the input does not fit; `validate` runs first, also when `execute` is called
+ * directly: `bash input timeout must be ≤ 600000 (milliseconds), got 900000`). On a timeout the
+ * partial output is kept where the runner keeps it (the Node runner does; just-bash drops it).
  *
  * @param options - the shared context options plus {@link BashToolSettings}.
  * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.
@@ -278,7 +282,7 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
           : `the full output (${formatBytes(bytes.length)}) is saved in ${ctx.gate.display(outputPath)}`;
       return cutMiddle(body, maxOutputBytes, (removedBytes, removedLines, headLines) =>
         `[… ${formatBytes(removedBytes)} (${plural(removedLines, "line")}) removed from the middle; ${where}` +
-        (outputPath === undefined ? "" : `: read it in ranges with read (offset=${headLines + 1}, limit=500) or search it with grep`) +
+        (outputPath === undefined ? "" : `: read that file in ranges (from line ${headLines + 1}, 500 lines at a time), or search it`) +
         " …]",
       ).text;
     })();
@@ -302,53 +306,61 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
     return { kind: "shell", ok: true, parts: textParts(`${shown}${dropped}[exit code ${out.exitCode}]`), ...fields };
   }
 
+  const guarded = guardExecute<BashInput, ShellResult>("shell", validate, async (input: BashInput, call?: ToolCall): Promise<ShellResult> => {
+    const ctx = await resolve(call);
+    const { gate } = ctx;
+    let directory = gate.cwd;
+    if (input.cwd !== undefined) {
+      const checked = await gate.check(input.cwd, "list");
+      if (!checked.ok) return errorResult("shell", checked.error);
+      directory = checked.path;
+      const display = gate.display(directory);
+      try {
+        const stat = await gate.fs.stat(directory);
+        if (stat.type !== "directory") {
+          return errorResult("shell", { code: "ENOTDIR", path: directory, message: `Cannot run in ${display}: it is not a directory.` });
+        }
+      } catch {
+        return errorResult("shell", { code: "ENOENT", path: directory, message: `Cannot run in ${display}: no such directory.` });
+      }
+    }
+    const allowed = await gate.checkCommand(input.command);
+    if (!allowed.ok) return errorResult("shell", allowed.error);
+    const unconfined = await checkUnconfined(input.command);
+    if (!unconfined.ok) return errorResult("shell", unconfined.error);
+
+    const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
+    const timeoutMs = input.timeout ?? defaultTimeoutMs;
+    const environment = typeof env === "function" ? env() : { ...env };
+    let out: CommandOutput;
+    try {
+      out = await runnerFor(gate).run({
+        command: input.command,
+        cwd: directory,
+        env: environment,
+        timeoutMs,
+        ...(abortSignal === undefined ? {} : { abortSignal }),
+      });
+    } catch (error) {
+      if (abortSignal?.aborted) throw abortSignal.reason;
+      const reason = error instanceof Error ? error.message : String(error);
+      return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
+    }
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    return finish(ctx, out, timeoutMs);
+  });
+
   return {
     name: "bash",
     description,
     inputSchema,
     validate,
-    async execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      let directory = gate.cwd;
-      if (input.cwd !== undefined) {
-        const checked = await gate.check(input.cwd, "list");
-        if (!checked.ok) return errorResult("shell", checked.error);
-        directory = checked.path;
-        const display = gate.display(directory);
-        try {
-          const stat = await gate.fs.stat(directory);
-          if (stat.type !== "directory") {
-            return errorResult("shell", { code: "ENOTDIR", path: directory, message: `Cannot run in ${display}: it is not a directory.` });
-          }
-        } catch {
-          return errorResult("shell", { code: "ENOENT", path: directory, message: `Cannot run in ${display}: no such directory.` });
-        }
-      }
-      const allowed = await gate.checkCommand(input.command);
-      if (!allowed.ok) return errorResult("shell", allowed.error);
-      const unconfined = await checkUnconfined(input.command);
-      if (!unconfined.ok) return errorResult("shell", unconfined.error);
-
-      const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
-      const timeoutMs = input.timeout ?? defaultTimeoutMs;
-      const environment = typeof env === "function" ? env() : { ...env };
-      let out: CommandOutput;
-      try {
-        out = await runnerFor(gate).run({
-          command: input.command,
-          cwd: directory,
-          env: environment,
-          timeoutMs,
-          ...(abortSignal === undefined ? {} : { abortSignal }),
-        });
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        const reason = error instanceof Error ? error.message : String(error);
-        return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
-      }
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      return finish(ctx, out, timeoutMs);
+    execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
+      // The host's signal (AI SDK) is the call's signal when the call gives none, so an abort
+      // through it still rejects with its reason (guardExecute rethrows the call's own reason).
+      const hostSignal = call?.host?.abortSignal;
+      const withSignal = call !== undefined && call.abortSignal === undefined && hostSignal !== undefined ? { ...call, abortSignal: hostSignal } : call;
+      return guarded(input, withSignal);
     },
   };
 }

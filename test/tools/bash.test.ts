@@ -128,7 +128,7 @@ describe("bash tool: results", () => {
     expect(result.outputPath).toBe("/w/tool-outputs/call_7.txt");
     expect(resultText(result)).toBe(
       "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n" +
-        "[… 3.7 KiB (3,796 bytes) (969 lines) removed from the middle; the full output (3.8 KiB (3,893 bytes)) is saved in tool-outputs/call_7.txt: read it in ranges with read (offset=20, limit=500) or search it with grep …]\n" +
+        "[… 3.7 KiB (3,796 bytes) (969 lines) removed from the middle; the full output (3.8 KiB (3,893 bytes)) is saved in tool-outputs/call_7.txt: read that file in ranges (from line 20, 500 lines at a time), or search it …]\n" +
         "989\n990\n991\n992\n993\n994\n995\n996\n997\n998\n999\n1000\n[exit code 0]",
     );
     expect(result.stdout.startsWith("1\n2\n")).toBe(true);
@@ -293,6 +293,67 @@ describe("bash tool: input and options", () => {
     const reason = new Error("user stopped it");
     setTimeout(() => controller.abort(reason), 100);
     await expect(bash.execute({ command: "sleep 5" }, { abortSignal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it("an abort through the host's signal alone (AI SDK call options) rejects with its reason too", async () => {
+    const bash = createBashTool({ fs: workspace(), cwd: "/w" });
+    const controller = new AbortController();
+    const reason = new Error("host stopped it");
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(bash.execute({ command: "sleep 5" }, { host: { abortSignal: controller.signal } })).rejects.toBe(reason);
+  });
+});
+
+describe("bash tool: guarded execute", () => {
+  const fakeRunner = (run: CommandRunner["run"]): CommandRunner => ({ name: "fake", confined: true, describe: () => "Commands run in a fake runner.", run });
+
+  it("bad input given straight to execute is an EINPUT result, and nothing runs", async () => {
+    const seen: string[] = [];
+    const runner = fakeRunner(async (options) => {
+      seen.push(options.command);
+      return { stdout: "", stderr: "", exitCode: 0, timedOut: false };
+    });
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", runner, maxTimeoutMs: 1_000 });
+    expect(await bash.execute({ command: "echo hi", timeout: 5_000 })).toEqual({
+      kind: "shell",
+      ok: false,
+      parts: [{ type: "text", text: "bash input timeout must be ≤ 1000 (milliseconds), got 5000" }],
+      error: { code: "EINPUT", message: "bash input timeout must be ≤ 1000 (milliseconds), got 5000" },
+      stdout: "",
+      stderr: "bash input timeout must be ≤ 1000 (milliseconds), got 5000",
+      exitCode: 1,
+    });
+    expect((await bash.execute({ command: "" })).error).toEqual({ code: "EINPUT", message: "bash input command must not be empty" });
+    expect(seen).toEqual([]);
+  });
+
+  it("a plain Error from the environment function is an EIO result, not a throw; one from the backend saving the output only means it was not saved", async () => {
+    const runner = fakeRunner(async () => ({ stdout: "ok\n", stderr: "", exitCode: 0, timedOut: false }));
+    const env = (() => {
+      throw new Error("secret store locked");
+    }) as never;
+    const bash = createBashTool({ fs: workspace(), cwd: "/w", runner, env });
+    expect(await bash.execute({ command: "echo hi" })).toEqual({
+      kind: "shell",
+      ok: false,
+      parts: [{ type: "text", text: "secret store locked" }],
+      error: { code: "EIO", message: "secret store locked" },
+      stdout: "",
+      stderr: "secret store locked",
+      exitCode: 1,
+    });
+
+    // The full output is saved through the backend; a write failing with a plain Error there
+    // only means the output could not be saved.
+    const base = workspace();
+    const failing = { ...base, writeFile: async () => Promise.reject(new Error("disk on fire")) };
+    const big = fakeRunner(async () => ({ stdout: "x\n".repeat(100), stderr: "", exitCode: 0, timedOut: false }));
+    const saved = await createBashTool({ fs: failing, cwd: "/w", runner: big, maxOutputBytes: 20 }).execute({ command: "yes" });
+    expect({ ok: saved.ok, outputPath: saved.outputPath, text: resultText(saved) }).toEqual({
+      ok: true,
+      outputPath: undefined,
+      text: "x\nx\nx\nx\nx\n[… 182 bytes (91 lines) removed from the middle; the full output could not be saved …]\nx\nx\nx\nx\n[exit code 0]",
+    });
   });
 });
 
