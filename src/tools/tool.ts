@@ -75,7 +75,9 @@ export interface ToolSignature<CoreInput, ModelInput = Record<string, unknown>, 
 
 /** True for an abort (or timeout) raised through an AbortSignal: those still propagate. */
 function isAbort(error: unknown, call: ToolCall | undefined): boolean {
-  if (call?.abortSignal?.aborted === true && error === call.abortSignal.reason) return true;
+  for (const signal of [call?.abortSignal, call?.host?.abortSignal]) {
+    if (signal?.aborted === true && error === signal.reason) return true;
+  }
   return typeof error === "object" && error !== null && ((error as { name?: unknown }).name === "AbortError" || (error as { name?: unknown }).name === "TimeoutError");
 }
 
