@@ -31,6 +31,8 @@ function wrap(next: FileSystem, overrides: Partial<FileSystem>): FileSystem {
     rm: (path, options) => next.rm(path, options),
     rename: (from, to) => next.rename(from, to),
     realpath: (path) => next.realpath(path),
+    // The storage's own locks (OPFS: Web Locks) stay the tools' default through middleware.
+    ...(next.locks === undefined ? {} : { locks: next.locks }),
   };
   for (const method of OPTIONAL_METHODS) {
     const own = next[method];

@@ -6,13 +6,13 @@
  * `isOpfsSupported()` and `webLocks()` (cross-tab `Locks` for the tools).
  *
  * ```ts
- * import { isOpfsSupported, opfsFileSystem, webLocks } from "better-fs-tools/opfs";
+ * import { isOpfsSupported, opfsFileSystem } from "better-fs-tools/opfs";
  * import { idbFileSystem } from "better-fs-tools/idb";
  *
  * const fs = (await isOpfsSupported())
  *   ? opfsFileSystem({ root: "/workspaces/demo", worker: true })
  *   : idbFileSystem({ name: "workspaces-demo" });
- * const tools = createFsTools({ fs, locks: webLocks({ prefix: "demo:" }) });
+ * const tools = createFsTools({ fs }); // Web Locks across tabs by default (fs.locks)
  * ```
  *
  * - Workspaces: each `root` is a directory under the origin's OPFS root, created on first call.
@@ -30,8 +30,10 @@
  *      `new Worker("/<where you serve it>/dist/fs/opfs-worker.js", { type: "module" })`.
  *   A Worker script that cannot be loaded makes every call reject with `EIO` ("the OPFS worker
  *   failed: could not load its script ...") naming form 2; nothing hangs.
- * - Several tabs: writes are atomic per file; use `webLocks()` as the tools' `locks` so two tabs
- *   never interleave a read-modify-write. A Worker holds its files' sync access handles for
+ * - Several tabs: writes are atomic per file; the backend carries `locks` (Web Locks named after
+ *   its root, where `navigator.locks` exists), which the tools use by default, so two tabs never
+ *   interleave a read-modify-write; pass `webLocks({ prefix })` as the tools' `locks` to choose.
+ *   A Worker holds its files' sync access handles for
  *   {@link DEFAULT_SYNC_HANDLE_IDLE_MS} after last use; other tabs wait up to `busyTimeoutMs`.
  * - Not available (opaque origins, some private modes, old browsers): creation throws, or the
  *   first call rejects, with `ENOTSUP` naming the fallback, `idbFileSystem` from `better-fs-tools/idb`.
@@ -46,6 +48,7 @@ import { createOpfsCore } from "./opfs-core.js";
 import { mainThreadIo } from "./opfs-main-io.js";
 import { OPFS_CONNECT_KIND, opfsRpcClient, type OpfsConnectMessage } from "./opfs-rpc.js";
 import { DEFAULT_OPFS_ROOT, describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "./opfs-root.js";
+import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "./opfs-locks.js";
 
 export { webLocks, DEFAULT_WEB_LOCKS_PREFIX, type WebLocksOptions } from "./opfs-locks.js";
 export { DEFAULT_OPFS_ROOT, OPFS_FALLBACK_HINT } from "./opfs-root.js";
@@ -181,9 +184,12 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
   if (typeof root === "string" && !hasOpfsApi()) throw opfsUnavailableError(label);
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_OPFS_BUSY_TIMEOUT_MS;
 
+  // Tools over this backend lock paths across tabs by default (Web Locks), where the API exists.
+  const locks = typeof navigator !== "undefined" && navigator.locks !== undefined ? webLocks({ prefix: `${DEFAULT_WEB_LOCKS_PREFIX}opfs${label}:` }) : undefined;
+
   if (worker === false) {
     const core = createOpfsCore({ getRoot: () => resolveOpfsRoot(root), io: mainThreadIo(), busyTimeoutMs });
-    return Object.assign(core, { root: label });
+    return Object.assign(core, { root: label }, locks === undefined ? {} : { locks });
   }
 
   if (worker === true && typeof Worker !== "function") {
@@ -211,6 +217,7 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     name: "opfs",
     capabilities: { syncAccess: true },
     root: label,
+    ...(locks === undefined ? {} : { locks }),
     readFile: client.readFile,
     writeFile: client.writeFile,
     stat: client.stat,

@@ -180,6 +180,12 @@ export interface FileSystem {
   symlink?(target: string, path: string): Promise<void>;
   /** The target of the symlink at `path` (capability `symlink`). EINVAL if not a link. */
   readlink?(path: string): Promise<string>;
+  /**
+   * The per-path locks tools should use by default over this storage, when it is shared beyond
+   * one object (OPFS: Web Locks, so two tabs never interleave a read-modify-write). Absent:
+   * in-process locks per backend object. A `Locks` is `{ run(keys, fn) }` (see `memoryLocks`).
+   */
+  readonly locks?: { run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> };
   /** Watch for changes under `path`; returns a function that stops watching (capability `watch`). */
   watch?(path: string, listener: (event: WatchEvent) => void): () => void;
 }

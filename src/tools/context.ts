@@ -66,6 +66,7 @@ const locksByBackend = new WeakMap<FileSystem, Locks>();
  * ```
  */
 export function locksFor(fs: FileSystem): Locks {
+  if (fs.locks !== undefined) return fs.locks;
   let locks = locksByBackend.get(fs);
   if (locks === undefined) {
     locks = memoryLocks();

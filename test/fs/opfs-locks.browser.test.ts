@@ -57,3 +57,18 @@ describe("webLocks", () => {
     expect(() => webLocks({ prefx: "x" } as never)).toThrow(new TypeError('webLocks: unknown option "prefx" (known: prefix, manager)'));
   });
 });
+
+describe("opfsFileSystem locks", () => {
+  it("carries Web Locks named after its root, and tools over it use them by default", async () => {
+    const { opfsFileSystem } = await import("../../src/fs/opfs.js");
+    const { locksFor } = await import("../../src/tools/context.js");
+    const { compose, withFilesystemLogging } = await import("../../src/fs/middleware.js");
+    const fs = opfsFileSystem({ root: "locks-default" });
+    expect(locksFor(fs)).toBe(fs.locks);
+    expect(await fs.locks?.run(["/a.txt"], async () => heldNames())).toEqual(["better-fs-tools:opfs/locks-default:/a.txt"]);
+    const logged = compose(withFilesystemLogging({ destination: () => {} }))(fs);
+    expect(locksFor(logged)).toBe(fs.locks);
+    const other = opfsFileSystem({ root: "locks-default" });
+    expect(await other.locks?.run(["/a.txt"], async () => heldNames())).toEqual(["better-fs-tools:opfs/locks-default:/a.txt"]);
+  });
+});

@@ -179,3 +179,19 @@ describe("default locks are shared per backend", () => {
     expect(seen).toEqual([["/w/a.txt"]]);
   });
 });
+
+describe("locksFor and a backend's own locks", () => {
+  it("uses the locks a backend carries (e.g. OPFS Web Locks), else one set per backend object", async () => {
+    const taken: string[][] = [];
+    const own = { run: async <T,>(keys: readonly string[], fn: () => Promise<T>) => (taken.push([...keys]), fn()) };
+    const fs = Object.assign(memoryFileSystem({ files: { "/w/a.txt": "x\n" } }), { locks: own });
+    expect(locksFor(fs)).toBe(own);
+    const plain = memoryFileSystem();
+    expect(locksFor(plain)).toBe(locksFor(plain));
+    expect(locksFor(plain)).not.toBe(locksFor(memoryFileSystem()));
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "x", newText: "y" });
+    expect(resultText(result)).toBe("replaced 1 occurrence in a.txt at line 1");
+    expect(taken).toEqual([["/w/a.txt"]]);
+  });
+});
