@@ -249,7 +249,7 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
     `Run a bash command line and get its stdout, stderr and exit code. ${engine} ` +
     `Working directory: ${cwd} (every call starts there; cd does not carry over; pass cwd to run elsewhere). ` +
     `Timeout: ${formatCount(defaultTimeoutMs)} ms unless you pass timeout (at most ${formatCount(maxTimeoutMs)} ms). ` +
-    `Output over ${formatCount(maxOutputBytes)} bytes is cut in the middle and saved whole under tool-outputs/ for read.`;
+    `Output over ${formatCount(maxOutputBytes)} bytes is cut in the middle and saved whole under tool-outputs/, to read in ranges.`;
 
   const schema = specSchema(BASH_INPUT_SPEC);
   const inputSchema = {
