@@ -8,6 +8,7 @@
 import type { Volume } from "memfs";
 import { FsError, type FileSystem } from "./types.js";
 import { memoryFileSystem } from "./memory.js";
+import { resolvePath } from "./path.js";
 import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./idb-store.js";
 import { ancestorsOf, recordAt, recordsUnder, restoreVolume } from "./idb-snapshot.js";
 
@@ -77,19 +78,9 @@ function checkOptions(options: IdbFileSystemOptions): void {
   }
 }
 
-function normalize(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
-}
-
 /** Where a path's last component really lives: its parent's real path plus its name. */
 function physical(volume: Volume, path: string): string {
-  const lexical = normalize(path);
+  const lexical = resolvePath("/", path);
   if (lexical === "/") return lexical;
   const index = lexical.lastIndexOf("/");
   try {
