@@ -10,6 +10,7 @@ import { FsError } from "./types.js";
 import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType } from "./types.js";
 import { toMemoryFsError } from "./memory-errors.js";
 import { parentPath, resolvePath } from "./path.js";
+import { assertKnownOptions } from "./options.js";
 
 /** The backend's name, as `FileSystem.name` reports it. */
 export const MEMORY_FILE_SYSTEM_NAME = "memory";
@@ -67,11 +68,7 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
   if (typeof options !== "object" || options === null) {
     throw new TypeError("memoryFileSystem needs an options object or no argument");
   }
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`memoryFileSystem got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("memoryFileSystem", options, OPTION_KEYS);
   const cwd = options.cwd ?? "/";
   if (typeof cwd !== "string" || !cwd.startsWith("/") || cwd.includes("\0")) {
     throw new TypeError(`memoryFileSystem option "cwd" must be an absolute path string, got ${JSON.stringify(cwd)}`);

@@ -7,6 +7,7 @@
  * @module
  */
 import { FsError, type DirEntry, type FileSystem } from "./types.js";
+import { assertKnownOptions } from "./options.js";
 
 /** A middleware: takes the next backend, returns one that wraps it. */
 export type FileSystemMiddleware = (next: FileSystem) => FileSystem;
@@ -49,13 +50,7 @@ function wrap(next: FileSystem, overrides: Partial<FileSystem>): FileSystem {
 }
 
 function assertOptions(factory: string, options: object | undefined, known: readonly string[]): void {
-  if (options === undefined) return;
-  if (typeof options !== "object" || options === null) throw new TypeError(`${factory} needs an options object`);
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new TypeError(`${factory} got an unknown option "${key}". Known options: ${known.join(", ") || "none"}`);
-    }
-  }
+  if (options !== undefined) assertKnownOptions(factory, options, known);
 }
 
 /**

@@ -13,6 +13,7 @@ import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "./path.
 import { toFsError } from "./node-errors.js";
 import { descriptorPath, DIRECTORY_NOFOLLOW_FLAGS, DIRECTORY_OPEN_FLAGS, hasDescriptorPaths } from "./node-descriptors.js";
 import type { Digest } from "../tools/state.js";
+import { assertKnownOptions } from "./options.js";
 
 /** The backend's name in messages and descriptions. */
 export const NODE_FILE_SYSTEM_NAME = "node";
@@ -131,11 +132,7 @@ function absoluteOption(option: string, value: unknown): string {
  */
 export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSystem {
   if (typeof options !== "object" || options === null) throw new TypeError("nodeFileSystem needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      throw new TypeError(`nodeFileSystem got an unknown option "${key}". Known options: ${KNOWN_OPTIONS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("nodeFileSystem", options, KNOWN_OPTIONS);
   const root = options.root === undefined ? "/" : absoluteOption("root", options.root);
   let hostRoot: string;
   try {

@@ -6,6 +6,7 @@
  */
 import { createGate, gateRefusal, type Gate, type PermissionOptions } from "./gate.js";
 import { FsError, type FileSystem } from "./types.js";
+import { assertKnownOptions } from "./options.js";
 
 /** Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes (64 MiB). */
 export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -77,11 +78,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  */
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   if (typeof options !== "object" || options === null) throw new TypeError("createWorkspace needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      throw new TypeError(`createWorkspace got an unknown option "${key}". Known options: ${KNOWN_OPTIONS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("createWorkspace", options, KNOWN_OPTIONS);
   if (typeof options.root !== "string" || !options.root.startsWith("/")) {
     throw new TypeError(`createWorkspace root must be an absolute path, got ${JSON.stringify(options.root)}`);
   }

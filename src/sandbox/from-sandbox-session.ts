@@ -13,6 +13,7 @@ import type { Experimental_SandboxSession as SandboxSession } from "ai";
 import { baseName, isWithin, parentPath, resolvePath } from "../fs/path.js";
 import { FsError, type DirEntry, type FileStat, type FileSystem, type FsErrorCode } from "../fs/types.js";
 import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../shell/runner.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** Symlinks followed in one `realpath` before `ELOOP`. */
 export const MAX_SANDBOX_SYMLINK_HOPS = 40;
@@ -58,9 +59,7 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
       throw new TypeError(`fromSandboxSession needs an Experimental_SandboxSession: ${method} is missing`);
     }
   }
-  for (const key of Object.keys(options)) {
-    if (key !== "cwd") throw new TypeError(`fromSandboxSession got an unknown option "${key}". Known options: cwd`);
-  }
+  assertKnownOptions("fromSandboxSession", options, ["cwd"]);
   const base = options.cwd ?? "/";
 
   const fail = (code: FsErrorCode, syscall: string, path: string, dest?: string, detail?: string): FsError =>

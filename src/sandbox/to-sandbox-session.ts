@@ -15,6 +15,7 @@ import { createGate, type Gate } from "../fs/gate.js";
 import { resolvePath } from "../fs/path.js";
 import { FsError, type FileSystem } from "../fs/types.js";
 import type { CommandRunner } from "../shell/runner.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** Default limit for one `run`/`spawn`, in milliseconds (10 minutes). */
 export const DEFAULT_SANDBOX_TIMEOUT_MS = 600_000;
@@ -115,11 +116,7 @@ function checkEncoding(encoding: string | undefined, method: string): void {
  */
 export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSession {
   if (typeof options !== "object" || options === null) throw new TypeError("toSandboxSession needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) {
-      throw new TypeError(`toSandboxSession got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("toSandboxSession", options, OPTION_KEYS);
   const { runner } = options;
   const source = options.fs;
   const isGate = typeof (source as Partial<Gate> | undefined)?.check === "function";

@@ -11,6 +11,7 @@ import type { FileSystem } from "../fs/types.js";
 import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
 import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
@@ -109,11 +110,7 @@ function isGate(value: Gate | FileSystem): value is Gate {
  */
 export function justBashCommandRunner(options: JustBashCommandRunnerOptions): CommandRunner {
   if (typeof options !== "object" || options === null) throw new TypeError("justBashCommandRunner needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`justBashCommandRunner got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("justBashCommandRunner", options, OPTION_KEYS);
   const given = options.fs;
   if (given === undefined || given === null || typeof given !== "object") {
     throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)");

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { resolvePath } from "../fs/path.js";
 import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** Most bytes kept per stream (stdout, stderr) in memory by default: 16 MiB. The rest is counted and dropped. */
 export const DEFAULT_NODE_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
@@ -98,11 +99,7 @@ class CappedBuffer {
  */
 export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRunner {
   if (typeof options !== "object" || options === null) throw new TypeError("nodeCommandRunner needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`nodeCommandRunner got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("nodeCommandRunner", options, OPTION_KEYS);
   if (typeof options.cwd !== "string" || !options.cwd.startsWith("/")) {
     throw new TypeError(`nodeCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }

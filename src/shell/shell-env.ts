@@ -5,6 +5,7 @@
  * @module
  */
 import picomatch from "picomatch";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** Where variables come from: called before every command (so changes are seen). */
 export type ShellEnvSource = () => Readonly<Record<string, string | undefined>>;
@@ -76,11 +77,7 @@ function checkPatterns(option: string, value: unknown): readonly string[] | unde
 export function shellEnv(source: ShellEnvSource, options: ShellEnvOptions = {}): ShellEnv {
   if (typeof source !== "function") throw new TypeError("shellEnv needs a function returning the environment, e.g. () => process.env");
   if (typeof options !== "object" || options === null) throw new TypeError("shellEnv options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`shellEnv got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("shellEnv", options, OPTION_KEYS);
   const include = checkPatterns("include", options.include);
   const exclude = checkPatterns("exclude", options.exclude) ?? DEFAULT_SECRET_ENV_PATTERNS;
   const set = options.set ?? {};

@@ -12,6 +12,7 @@ import { FsError, type FileStat, type FileSystem } from "../fs/types.js";
 import { concatBytes, decodeBytes, encodeText, latin1FromUint8Array, type ByteEncoding } from "./bytes.js";
 import { loadJustBash, loadedJustBash, trustedRunnerOf, type TrustedRunner } from "./just-bash-module.js";
 import { isVirtualDevPath, withVirtualDev } from "./virtual-dev.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /** How long a `stat`/`lstat` answer is reused by default, in milliseconds. */
 export const DEFAULT_STAT_CACHE_MS = 1_000;
@@ -135,11 +136,7 @@ function isNotFound(error: unknown): boolean {
  * ```
  */
 export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOptions = {}): JustBashFs {
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`toJustBashFs got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("toJustBashFs", options, OPTION_KEYS);
   const statCacheMs = options.statCacheMs ?? DEFAULT_STAT_CACHE_MS;
   if (typeof statCacheMs !== "number" || !(statCacheMs >= 0)) {
     throw new TypeError(`toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got ${String(statCacheMs)}`);

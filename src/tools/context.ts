@@ -122,24 +122,7 @@ export interface ToolContext {
   readonly call: ToolCall;
 }
 
-/**
- * Throw `TypeError` for option keys a factory does not know.
- *
- * @param factory - the factory's name, used in the message.
- * @param options - the caller's options object.
- * @param known - every key the factory accepts.
- * @throws TypeError `createReadTool got an unknown option "maxbytes". Known options: fs, cwd, ...`
- */
-export function assertKnownOptions(factory: string, options: object, known: readonly string[]): void {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError(`${factory} needs an options object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new TypeError(`${factory} got an unknown option "${key}". Known options: ${known.join(", ")}`);
-    }
-  }
-}
+export { assertKnownOptions } from "../fs/options.js";
 
 /**
  * Validate the shared options once, at creation, and return a function that builds the

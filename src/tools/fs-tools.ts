@@ -7,7 +7,7 @@
  */
 import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "./apply-patch.js";
 import { createBashTool, type BashInput, type BashToolSettings } from "./bash.js";
-import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
+import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
 import { createEditTool, type EditInput, type EditToolSettings } from "./edit.js";
 import { createGlobTool, type GlobInput, type GlobToolSettings } from "./glob.js";
 import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js";
@@ -119,11 +119,7 @@ function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
 export function createFsTools(options: FsToolsOptions): FsTools {
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
   const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTING_KEYS];
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      throw new TypeError(`${FACTORY} got an unknown option "${key}". Known options: ${known.join(", ")}`);
-    }
-  }
+  assertKnownOptions(FACTORY, options, known);
   const shared: ToolContextOptions = {
     fs: options.fs,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),

@@ -7,6 +7,7 @@
 import { bytesToBase64 } from "./base64.js";
 import type { ContentConverter, ConversionOutcome } from "./converter.js";
 import { formatBytes, sniffMagic } from "./text.js";
+import { assertKnownOptions } from "../fs/options.js";
 
 /**
  * Largest image returned to the model: 5 MiB. Model providers reject bigger images (Anthropic's
@@ -56,11 +57,7 @@ function dimensions(bytes: Uint8Array, mediaType: string): string | undefined {
  * ```
  */
 export function imageConverter(options: ImageConverterOptions = {}): ContentConverter {
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.includes(key)) {
-      throw new TypeError(`imageConverter got an unknown option "${key}". Known options: ${KNOWN_OPTIONS.join(", ")}`);
-    }
-  }
+  assertKnownOptions("imageConverter", options, KNOWN_OPTIONS);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_IMAGE_BYTES;
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) {
     throw new TypeError(`imageConverter maxBytes must be a positive integer (bytes), got ${String(maxBytes)}`);

@@ -14,6 +14,7 @@ import { checkInput, specSchema, type InputSpec } from "../input.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../result.js";
 import { ToolInputError, type ToolSignature } from "../tool.js";
 import { hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
+import { assertKnownOptions } from "../../fs/options.js";
 
 /** Parameter names of {@link lineRangeSignature}. */
 export interface LineRangeNames {
@@ -67,9 +68,7 @@ function checkName(option: string, value: unknown): string {
  */
 export function lineRangeSignature(options: LineRangeSignatureOptions = {}): ToolSignature<ReadInput, LineRangeReadInput, ReadResult> {
   if (typeof options !== "object" || options === null) throw new TypeError("lineRangeSignature needs an options object");
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) throw new TypeError(`lineRangeSignature got an unknown option "${key}". Known options: ${OPTION_KEYS.join(", ")}`);
-  }
+  assertKnownOptions("lineRangeSignature", options, OPTION_KEYS);
   const names = options.names ?? {};
   if (typeof names !== "object" || names === null) throw new TypeError("lineRangeSignature names must be an object");
   for (const key of Object.keys(names)) {

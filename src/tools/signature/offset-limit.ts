@@ -16,6 +16,7 @@ import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../re
 import { ToolInputError, type ToolSignature } from "../tool.js";
 import type { WriteInput } from "../write.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
+import { assertKnownOptions } from "../../fs/options.js";
 
 /** Options of {@link offsetLimitPreset}. */
 export interface OffsetLimitPresetOptions {
@@ -100,9 +101,7 @@ export interface OffsetLimitPreset {
  */
 export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): OffsetLimitPreset {
   if (typeof options !== "object" || options === null) throw new TypeError("offsetLimitPreset needs an options object");
-  for (const key of Object.keys(options)) {
-    if (key !== "readOnly") throw new TypeError(`offsetLimitPreset got an unknown option "${key}". Known options: readOnly`);
-  }
+  assertKnownOptions("offsetLimitPreset", options, ["readOnly"]);
   if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
     throw new TypeError(`offsetLimitPreset readOnly must be a boolean, got ${JSON.stringify(options.readOnly)}`);
   }
