@@ -27,7 +27,7 @@ export default defineConfig({
       },
       {
         // memfs imports node:buffer, node:events, node:path, node:stream, node:url: the same
-        // browser modules the package build bundles into dist/fs/memory.browser.js.
+        // browser modules the package build bundles into dist/backends/memory/index.browser.js.
         resolve: { alias: BROWSER_ALIASES },
         optimizeDeps: { include: ["memfs"] },
         test: {

@@ -12,7 +12,7 @@ import { generateText, isStepCount, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { createEditTool, createReadTool, createWriteTool } from "../dist/index.js";
-import { memoryFileSystem } from "../dist/fs/memory.js";
+import { memoryFileSystem } from "../dist/backends/memory/index.js";
 import { createAiSdkFsTools, createAiSdkReadTool } from "../dist/ai-sdk/index.js";
 import { compare } from "./lib.mjs";
 

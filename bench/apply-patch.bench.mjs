@@ -6,7 +6,7 @@
 // Each round builds two fresh identical trees (untimed), then times both back to back, the order
 // alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
 import { createApplyPatchTool, createGate, createResolutionCache } from "../dist/index.js";
-import { memoryFileSystem } from "../dist/fs/memory.js";
+import { memoryFileSystem } from "../dist/backends/memory/index.js";
 import { median } from "./lib.mjs";
 
 export const title = "apply_patch: a 200-file patch vs raw writes";

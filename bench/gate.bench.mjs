@@ -10,8 +10,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compose, createGate, withFilesystemLogging, withQuota } from "../dist/index.js";
-import { memoryFileSystem } from "../dist/fs/memory.js";
-import { nodeFileSystem } from "../dist/fs/node.js";
+import { memoryFileSystem } from "../dist/backends/memory/index.js";
+import { nodeFileSystem } from "../dist/backends/node/index.js";
 import { compare } from "./lib.mjs";
 
 export const title = "Gate, middleware and Node backend overhead";

@@ -11,7 +11,7 @@
 // the contenders back to back, in an order that rotates every round. Target: ours ≤ 1.5× InMemoryFs.
 import { Bash, InMemoryFs } from "just-bash";
 import { createGate } from "../dist/index.js";
-import { memoryFileSystem } from "../dist/fs/memory.js";
+import { memoryFileSystem } from "../dist/backends/memory/index.js";
 import { justBashCommandRunner, toJustBashFs } from "../dist/shell/index.js";
 
 export const title = "Shell: just-bash over our memory backend vs its own InMemoryFs";

@@ -7,7 +7,7 @@
 import { Volume } from "memfs";
 import { Bash, InMemoryFs } from "just-bash";
 import { createEditTool, createFsTools, createGrepTool, createReadTool } from "../dist/index.js";
-import { memoryFileSystem } from "../dist/fs/memory.js";
+import { memoryFileSystem } from "../dist/backends/memory/index.js";
 import { compare } from "./lib.mjs";
 
 export const title = "Core file tools: read, edit, grep";

@@ -5,6 +5,6 @@
 // just-bash and those stand-ins bundled in, still behind its dynamic import() so that just-bash
 // stays in a chunk of its own, loaded on the first command.
 export const BROWSER_BUNDLES = [
-  { subpath: "./memory", entry: "fs/memory", bundle: ["memfs"] },
+  { subpath: "./memory", entry: "backends/memory/index", bundle: ["memfs"] },
   { subpath: "./shell", entry: "shell/just-bash-module", bundle: ["just-bash"] },
 ];

@@ -1,6 +1,6 @@
 // Browser variants of modules that import a browser-bundled module.
 //
-// A browser bundle (e.g. dist/fs/memory.browser.js) replaces one module for browsers. Any other
+// A browser bundle (e.g. dist/backends/memory/index.browser.js) replaces one module for browsers. Any other
 // module that imports it, directly or through other modules, would still reach the Node form
 // (raw memfs) through its relative imports. For each such module this writes <module>.browser.js:
 // the same code with those relative imports pointed at the .browser.js forms. The exports map

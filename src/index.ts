@@ -4,16 +4,20 @@
  *
  * @module
  */
-export * from "./fs/types.js";
+export * from "./contract/types.js";
+export * from "./contract/errors.js";
+export * from "./contract/locks.js";
+export * from "./contract/digest.js";
+export * from "./contract/clock.js";
 export * from "./tools/result.js";
 export * from "./tools/tool.js";
 export * from "./tools/state.js";
 export * from "./tools/context.js";
-export * from "./fs/path.js";
-export * from "./fs/gate.js";
-export * from "./fs/middleware.js";
-export * from "./fs/workspace.js";
-export * from "./fs/hash-files.js";
+export * from "./contract/path.js";
+export * from "./gate/gate.js";
+export * from "./gate/middleware.js";
+export * from "./gate/workspace.js";
+export * from "./gate/hash-files.js";
 export {
   createApplyPatchTool,
   APPLY_PATCH_DESCRIPTION,
@@ -21,8 +25,8 @@ export {
   PATCH_WRITE_CONCURRENCY,
   type ApplyPatchInput,
   type ApplyPatchToolOptions,
-} from "./tools/apply-patch.js";
-export { parsePatch, type ParsedPatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch-parser.js";
+} from "./tools/apply-patch/index.js";
+export { parsePatch, type ParsedPatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch/parser.js";
 export * from "./tools/signature/index.js";
 export {
   createReadTool,
@@ -50,8 +54,8 @@ export {
   type GrepToolOptions,
   type GrepToolSettings,
 } from "./tools/grep.js";
+export { createBashTool, createFsTools } from "./shell/defaults.js";
 export {
-  createBashTool,
   BASH_INPUT_SPEC,
   DEFAULT_BASH_MAX_OUTPUT_BYTES,
   DEFAULT_BASH_MAX_TIMEOUT_MS,
@@ -60,8 +64,8 @@ export {
   type BashToolOptions,
   type BashToolSettings,
 } from "./tools/bash.js";
-export type { CommandOutput, CommandRunner, CommandRunOptions } from "./shell/runner.js";
-export { createFsTools, type FsTools, type FsToolsOptions, type ApplyPatchToolSettings } from "./tools/fs-tools.js";
+export type { CommandOutput, CommandRunner, CommandRunOptions } from "./contract/runner.js";
+export { type FsTools, type FsToolsOptions, type ApplyPatchToolSettings } from "./tools/fs-tools.js";
 export type { SearchSettings } from "./tools/search-settings.js";
 export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/walk.js";
 export {

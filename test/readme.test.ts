@@ -28,13 +28,14 @@ const CHECK_DIR = join(GENERATED, "check");
 /** Package subpaths → source entries (package.json `exports`, dist → src). */
 const SUBPATHS: Readonly<Record<string, string>> = {
   "better-fs-tools": "src/index.ts",
-  "better-fs-tools/memory": "src/fs/memory.ts",
-  "better-fs-tools/node": "src/fs/node.ts",
-  "better-fs-tools/opfs": "src/fs/opfs.ts",
-  "better-fs-tools/idb": "src/fs/idb.ts",
+  "better-fs-tools/memory": "src/backends/memory/index.ts",
+  "better-fs-tools/node": "src/backends/node/index.ts",
+  "better-fs-tools/opfs": "src/backends/opfs/index.ts",
+  "better-fs-tools/idb": "src/backends/idb/index.ts",
   "better-fs-tools/shell": "src/shell/index.ts",
   "better-fs-tools/ai-sdk": "src/ai-sdk/index.ts",
   "better-fs-tools/sandbox": "src/sandbox/index.ts",
+  "better-fs-tools/conformance": "src/conformance/index.ts",
 };
 
 /** What a README example uses that a test cannot: a real model becomes a scripted one. */

@@ -1,7 +1,7 @@
 // In-page side of bench/opfs.bench.mjs: every scenario measured in Chromium, raw OPFS calls
 // against the built package (dist/), all timings in milliseconds from performance.now().
-import { opfsFileSystem } from "/dist/fs/opfs.js";
-import { memoryFileSystem } from "/dist/fs/memory.browser.js";
+import { opfsFileSystem } from "/dist/backends/opfs/index.js";
+import { memoryFileSystem } from "/dist/backends/memory/index.browser.js";
 
 const FILE_BYTES = 4096;
 const payload = (seed) => new Uint8Array(FILE_BYTES).map((_, index) => (index * 31 + seed) & 0xff);

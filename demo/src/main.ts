@@ -7,7 +7,7 @@
  */
 import "./styles.css";
 import type { ModelMessage } from "ai";
-import type { ApprovalRequest } from "../../src/fs/gate.js";
+import type { ApprovalRequest } from "../../src/gate/gate.js";
 import { loadModelSettings, modelLabel, resolveModel, saveModelSettings, DEFAULT_MODEL_IDS, type ModelSettings, type ProviderKind } from "./agent/providers.js";
 import { runAgent } from "./agent/run-agent.js";
 import { callToolAsModel } from "./agent/tool-call.js";

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import type { Access, ApprovalRequest, PermissionOptions } from "../fs/gate.js";
+import type { Access, ApprovalRequest, PermissionOptions } from "../gate/gate.js";
 import { createContextResolver, type ToolContextOptions } from "../tools/context.js";
 import type { ToolCall } from "../tools/tool.js";
-import { parsePatch } from "../tools/apply-patch-parser.js";
+import { parsePatch } from "../tools/apply-patch/parser.js";
 
 /** A path or command a core input touches, as the gate is asked about it. */
 export type ApprovalTarget =

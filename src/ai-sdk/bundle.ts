@@ -5,12 +5,14 @@
  * @module
  */
 import type { FlexibleSchema } from "ai";
-import type { createApplyPatchTool } from "../tools/apply-patch.js";
+import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "../tools/context.js";
 import type { createEditTool } from "../tools/edit.js";
 import type { createReadTool } from "../tools/read.js";
-import { memoryLocks, memoryStore, sha256Digest, type FileStateStore } from "../tools/state.js";
+import { memoryStore, type FileStateStore } from "../tools/state.js";
+import { sha256Digest } from "../contract/digest.js";
+import { memoryLocks } from "../contract/locks.js";
 import type { ToolSignature } from "../tools/tool.js";
 import type { createWriteTool } from "../tools/write.js";
 import {

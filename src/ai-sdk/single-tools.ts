@@ -6,14 +6,14 @@
  *
  * @module
  */
-import type { PermissionOptions } from "../fs/gate.js";
-import { createApplyPatchTool } from "../tools/apply-patch.js";
-import { createBashTool } from "../tools/bash.js";
+import type { PermissionOptions } from "../gate/gate.js";
+import { createApplyPatchTool } from "../tools/apply-patch/index.js";
+import { createBashTool } from "../shell/defaults.js";
 import type { ToolContextOptions } from "../tools/context.js";
 import { createEditTool } from "../tools/edit.js";
 import { createReadTool } from "../tools/read.js";
 import type { ToolResult } from "../tools/result.js";
-import { memoryLocks } from "../tools/state.js";
+import { memoryLocks } from "../contract/locks.js";
 import type { CoreTool } from "../tools/tool.js";
 import { createWriteTool } from "../tools/write.js";
 import { adaptCoreTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";

@@ -5,7 +5,7 @@
  * @module
  */
 import { jsonSchema, type FlexibleSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
-import type { PermissionOptions } from "../fs/gate.js";
+import type { PermissionOptions } from "../gate/gate.js";
 import type { ToolResult } from "../tools/result.js";
 import { ToolInputError, type CoreTool, type ToolCall, type ToolSignature } from "../tools/tool.js";
 import type { ToolContextOptions } from "../tools/context.js";

@@ -10,10 +10,11 @@
  * @module
  */
 import type { Experimental_SandboxSession as SandboxSession } from "ai";
-import { baseName, isWithin, parentPath, resolvePath } from "../fs/path.js";
-import { FsError, type DirEntry, type FileStat, type FileSystem, type FsErrorCode } from "../fs/types.js";
-import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../shell/runner.js";
-import { assertKnownOptions } from "../fs/options.js";
+import { baseName, isWithin, parentPath, resolvePath } from "../contract/path.js";
+import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
+import { FsError, type FsErrorCode } from "../contract/errors.js";
+import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../contract/runner.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** Symlinks followed in one `realpath` before `ELOOP`. */
 export const MAX_SANDBOX_SYMLINK_HOPS = 40;

@@ -11,11 +11,12 @@ import type {
   Experimental_SandboxProcess as SandboxProcess,
   Experimental_SandboxSession as SandboxSession,
 } from "ai";
-import { createGate, type Gate } from "../fs/gate.js";
-import { resolvePath } from "../fs/path.js";
-import { FsError, type FileSystem } from "../fs/types.js";
-import type { CommandRunner } from "../shell/runner.js";
-import { assertKnownOptions } from "../fs/options.js";
+import { createGate, type Gate } from "../gate/gate.js";
+import { resolvePath } from "../contract/path.js";
+import { type FileSystem } from "../contract/types.js";
+import { FsError } from "../contract/errors.js";
+import type { CommandRunner } from "../contract/runner.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** Default limit for one `run`/`spawn`, in milliseconds (10 minutes). */
 export const DEFAULT_SANDBOX_TIMEOUT_MS = 600_000;

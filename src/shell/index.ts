@@ -51,10 +51,12 @@ export { withVirtualDev, isVirtualDevPath, VIRTUAL_DEV_DIRECTORY, VIRTUAL_DEV_FI
 export { justBashCommandRunner, describeJustBash } from "./just-bash-runner.js";
 export type { JustBashCommandRunnerOptions, ExecutionLimits } from "./just-bash-runner.js";
 export { shellEnv, DEFAULT_SECRET_ENV_PATTERNS } from "./shell-env.js";
-export type { ShellEnv, ShellEnvOptions, ShellEnvSource } from "./shell-env.js";
-export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from "./runner.js";
-export type { CommandOutput, CommandRunner, CommandRunOptions } from "./runner.js";
+export type { ShellEnvOptions, ShellEnvSource } from "./shell-env.js";
+export type { ShellEnv } from "../contract/runner.js";
+export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from "../contract/runner.js";
+export type { CommandOutput, CommandRunner, CommandRunOptions } from "../contract/runner.js";
 export { loadJustBash } from "./just-bash-module.js";
 export type { JustBashModule, TrustedRunner } from "./just-bash-module.js";
-export { createBashTool, DEFAULT_BASH_MAX_OUTPUT_BYTES, DEFAULT_BASH_MAX_TIMEOUT_MS, DEFAULT_BASH_TIMEOUT_MS } from "../tools/bash.js";
+export { createBashTool } from "./defaults.js";
+export { DEFAULT_BASH_MAX_OUTPUT_BYTES, DEFAULT_BASH_MAX_TIMEOUT_MS, DEFAULT_BASH_TIMEOUT_MS } from "../tools/bash.js";
 export type { BashInput, BashToolOptions, BashToolSettings } from "../tools/bash.js";

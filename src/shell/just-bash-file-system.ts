@@ -6,8 +6,9 @@
  * @module
  */
 import type { FsStat, IFileSystem } from "just-bash";
-import { parentPath, resolvePath, isWithin } from "../fs/path.js";
-import { FS_ERROR_DESCRIPTIONS, FsError, type DirEntry, type FileStat, type FileSystem, type FsErrorCode } from "../fs/types.js";
+import { parentPath, resolvePath, isWithin } from "../contract/path.js";
+import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
+import { FS_ERROR_DESCRIPTIONS, FsError, type FsErrorCode } from "../contract/errors.js";
 import { loadJustBash } from "./just-bash-module.js";
 
 /** The backend name {@link justBashFileSystem} reports. */

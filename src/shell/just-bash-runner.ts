@@ -6,12 +6,12 @@
  * @module
  */
 import type { BashOptions } from "just-bash";
-import { createGate, type Gate } from "../fs/gate.js";
-import type { FileSystem } from "../fs/types.js";
+import { createGate, type Gate } from "../gate/gate.js";
+import type { FileSystem } from "../contract/types.js";
 import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
-import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "./runner.js";
+import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../contract/runner.js";
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
-import { assertKnownOptions } from "../fs/options.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {

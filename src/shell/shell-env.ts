@@ -4,14 +4,13 @@
  *
  * @module
  */
+import type { ShellEnv } from "../contract/runner.js";
 import picomatch from "picomatch";
-import { assertKnownOptions } from "../fs/options.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** Where variables come from: called before every command (so changes are seen). */
 export type ShellEnvSource = () => Readonly<Record<string, string | undefined>>;
 
-/** The environment of one command: called before every command. */
-export type ShellEnv = () => Readonly<Record<string, string>>;
 
 /**
  * Names left out by default because they usually hold secrets the model should not read back

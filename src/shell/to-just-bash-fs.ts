@@ -6,13 +6,14 @@
  * @module
  */
 import type { BufferEncoding, ByteString, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from "just-bash";
-import type { Gate } from "../fs/gate.js";
-import { isWithin, resolvePath } from "../fs/path.js";
-import { FsError, type FileStat, type FileSystem } from "../fs/types.js";
+import type { Gate } from "../gate/gate.js";
+import { isWithin, resolvePath } from "../contract/path.js";
+import { type FileStat, type FileSystem } from "../contract/types.js";
+import { FsError } from "../contract/errors.js";
 import { concatBytes, decodeBytes, encodeText, latin1FromUint8Array, type ByteEncoding } from "./bytes.js";
 import { loadJustBash, loadedJustBash, trustedRunnerOf, type TrustedRunner } from "./just-bash-module.js";
 import { isVirtualDevPath, withVirtualDev } from "./virtual-dev.js";
-import { assertKnownOptions } from "../fs/options.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** How long a `stat`/`lstat` answer is reused by default, in milliseconds. */
 export const DEFAULT_STAT_CACHE_MS = 1_000;

@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { isWithin } from "../fs/path.js";
-import { FsError, type DirEntry, type FileStat, type FileSystem } from "../fs/types.js";
+import { isWithin } from "../contract/path.js";
+import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
+import { FsError } from "../contract/errors.js";
 
 /** The virtual directory. */
 export const VIRTUAL_DEV_DIRECTORY = "/dev";

@@ -6,14 +6,13 @@
  *
  * @module
  */
-import type { Gate } from "../fs/gate.js";
-import { describeJustBash, justBashCommandRunner } from "../shell/just-bash-runner.js";
-import type { CommandOutput, CommandRunner } from "../shell/runner.js";
-import type { ShellEnv } from "../shell/shell-env.js";
+import type { Gate } from "../gate/gate.js";
+import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
-import { errorResult, textParts, type ShellResult, type ToolError } from "./result.js";
+import { errorResult, textParts, type ShellResult } from "./result.js";
+import { type ToolError } from "../contract/errors.js";
 import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
 import { guardExecute, ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
 
@@ -27,8 +26,9 @@ export const DEFAULT_BASH_MAX_OUTPUT_BYTES = 30_000;
 /** The `bash` tool's own options (besides {@link ToolContextOptions}). */
 export interface BashToolSettings {
   /**
-   * Runs the commands. Default: just-bash over the tools' backend, through the tools' gate (in
-   * browsers, Workers and Node; just-bash is loaded on the first command).
+   * Runs the commands. Default (the `createBashTool` of the package's entries): just-bash over
+   * the tools' backend, through the tools' gate (in browsers, Workers and Node; just-bash is
+   * loaded on the first command).
    */
   readonly runner?: CommandRunner;
   /**
@@ -46,6 +46,17 @@ export interface BashToolSettings {
   readonly defaultTimeoutMs?: number;
   /** Largest `timeout` a call may ask for, in milliseconds. @default DEFAULT_BASH_MAX_TIMEOUT_MS */
   readonly maxTimeoutMs?: number;
+}
+
+/**
+ * The runner a bash tool uses when its options give none, made once per gate. The tools layer
+ * has no runner of its own: the package's entries pass just-bash's (src/shell/defaults.ts).
+ */
+export interface FallbackRunner {
+  /** Make the runner for one gate (called at the first command over that gate). */
+  create(gate: Gate): CommandRunner;
+  /** The engine sentence of the tool description, for a backend of this name. */
+  describe(backendName: string | undefined): string;
 }
 
 /** Options of {@link createBashTool}. */
@@ -171,7 +182,7 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * result.stdout; // "hi\n"; result.parts[0].text === "hi\n[exit code 0]"
  * ```
  */
-export function createBashTool(options: BashToolOptions): CoreTool<BashInput, ShellResult> {
+export function createBashTool(options: BashToolOptions, fallback?: FallbackRunner): CoreTool<BashInput, ShellResult> {
   assertKnownOptions("createBashTool", options, [...CONTEXT_OPTION_KEYS, ...BASH_SETTING_KEYS]);
   const resolve = createContextResolver("createBashTool", options);
   const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_BASH_MAX_OUTPUT_BYTES);
@@ -183,6 +194,9 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
   const runner = options.runner;
   if (runner !== undefined && (typeof runner !== "object" || runner === null || typeof runner.run !== "function" || typeof runner.describe !== "function")) {
     throw new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })");
+  }
+  if (runner === undefined && fallback === undefined) {
+    throw new TypeError("createBashTool needs a runner: justBashCommandRunner (better-fs-tools/shell) or nodeCommandRunner (better-fs-tools/node)");
   }
   const env = options.env;
   if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
@@ -236,7 +250,7 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
     if (runner !== undefined) return runner;
     let made = defaultRunners.get(gate);
     if (made === undefined) {
-      made = justBashCommandRunner({ fs: gate });
+      made = (fallback as FallbackRunner).create(gate);
       defaultRunners.set(gate, made);
     }
     return made;
@@ -244,7 +258,7 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
 
   const cwd = options.cwd ?? options.allowedRoots?.[0] ?? "/";
   const engine =
-    runner?.describe() ?? describeJustBash(typeof options.fs === "function" ? undefined : options.fs.name);
+    runner?.describe() ?? (fallback as FallbackRunner).describe(typeof options.fs === "function" ? undefined : options.fs.name);
   const description =
     `Run a bash command line and get its stdout, stderr and exit code. ${engine} ` +
     `Working directory: ${cwd} (every call starts there; cd does not carry over; pass cwd to run elsewhere). ` +

@@ -4,11 +4,14 @@
  *
  * @module
  */
-import type { FileSystem } from "../fs/types.js";
-import { createGate, type Gate, type PermissionOptions } from "../fs/gate.js";
-import { isWithin, resolvePath } from "../fs/path.js";
+import type { FileSystem } from "../contract/types.js";
+import { createGate, type Gate, type PermissionOptions } from "../gate/gate.js";
+import { isWithin, resolvePath } from "../contract/path.js";
 import type { ToolCall } from "./tool.js";
-import { memoryLocks, sha256Digest, systemClock, type Clock, type Digest, type FileStateStore, type Locks } from "./state.js";
+import { type FileStateStore } from "./state.js";
+import { systemClock, type Clock } from "../contract/clock.js";
+import { sha256Digest, type Digest } from "../contract/digest.js";
+import { memoryLocks, type Locks } from "../contract/locks.js";
 
 /** A value, or a function of the tool call giving it (so one tool can serve many workspaces). */
 export type PerCall<T> = T | ((call: ToolCall) => T | Promise<T>);
@@ -122,7 +125,7 @@ export interface ToolContext {
   readonly call: ToolCall;
 }
 
-export { assertKnownOptions } from "../fs/options.js";
+export { assertKnownOptions } from "../contract/options.js";
 
 /**
  * Validate the shared options once, at creation, and return a function that builds the

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { ResultPart, ToolError } from "./result.js";
+import type { ResultPart } from "./result.js";
+import type { ToolError } from "../contract/errors.js";
 
 /** What a converter is given. */
 export interface ConversionInput {

@@ -8,7 +8,8 @@ import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type To
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkFresh, recordSeen } from "./freshness.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
-import { errorResult, textParts, type MutationResult, type ToolError } from "./result.js";
+import { errorResult, textParts, type MutationResult } from "./result.js";
+import { type ToolError } from "../contract/errors.js";
 import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
 import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ToolContext } from "./context.js";
-import type { ToolError } from "./result.js";
+import type { ToolError } from "../contract/errors.js";
 import type { FileRecord, FileStateStore } from "./state.js";
 
 /** Contents smaller than this are simply hashed: 256 KiB. */

@@ -3,8 +3,8 @@
  *
  * @module
  */
-import { FsError } from "../fs/types.js";
-import type { ToolError } from "./result.js";
+import { FsError } from "../contract/errors.js";
+import type { ToolError } from "../contract/errors.js";
 
 /**
  * The tool error for a failed backend call. A backend that throws a plain `Error` (not an

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "./apply-patch.js";
-import { createBashTool, type BashInput, type BashToolSettings } from "./bash.js";
+import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "./apply-patch/index.js";
+import { createBashTool, type BashInput, type BashToolSettings, type FallbackRunner } from "./bash.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
 import { createEditTool, type EditInput, type EditToolSettings } from "./edit.js";
 import { createGlobTool, type GlobInput, type GlobToolSettings } from "./glob.js";
@@ -14,7 +14,9 @@ import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js
 import { createListTool, type ListInput, type ListToolSettings } from "./list.js";
 import { createReadTool, type ReadInput, type ReadToolSettings } from "./read.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "./result.js";
-import { memoryStore, sha256Digest, systemClock, type FileStateStore } from "./state.js";
+import { memoryStore, type FileStateStore } from "./state.js";
+import { systemClock } from "../contract/clock.js";
+import { sha256Digest } from "../contract/digest.js";
 import type { CoreTool } from "./tool.js";
 import { createWriteTool, type WriteInput, type WriteToolSettings } from "./write.js";
 
@@ -34,7 +36,7 @@ export interface FsToolsOptions extends Omit<ToolContextOptions, "state"> {
   readonly list?: ListToolSettings;
   readonly glob?: GlobToolSettings;
   readonly grep?: GrepToolSettings;
-  /** Settings of `apply_patch` (createApplyPatchTool, src/tools/apply-patch.ts). */
+  /** Settings of `apply_patch` (createApplyPatchTool, src/tools/apply-patch/index.ts). */
   readonly applyPatch?: ApplyPatchToolSettings;
   /** Settings of `bash` (createBashTool, src/tools/bash.ts). */
   readonly bash?: BashToolSettings;
@@ -116,7 +118,7 @@ function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
  * await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" });
  * ```
  */
-export function createFsTools(options: FsToolsOptions): FsTools {
+export function createFsTools(options: FsToolsOptions, fallbackRunner?: FallbackRunner): FsTools {
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
   const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTING_KEYS];
   assertKnownOptions(FACTORY, options, known);
@@ -138,6 +140,6 @@ export function createFsTools(options: FsToolsOptions): FsTools {
     glob: named("glob", () => createGlobTool({ ...shared, ...settingsOf<GlobToolSettings>(options, "glob") })),
     grep: named("grep", () => createGrepTool({ ...shared, ...settingsOf<GrepToolSettings>(options, "grep") })),
     apply_patch: named("applyPatch", () => createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") })),
-    bash: named("bash", () => createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") })),
+    bash: named("bash", () => createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") }, fallbackRunner)),
   });
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import picomatch from "picomatch";
-import { FsError } from "../fs/types.js";
+import { FsError } from "../contract/errors.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";

@@ -7,7 +7,7 @@
 import { bytesToBase64 } from "./base64.js";
 import type { ContentConverter, ConversionOutcome } from "./converter.js";
 import { formatBytes, sniffMagic } from "./text.js";
-import { assertKnownOptions } from "../fs/options.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /**
  * Largest image returned to the model: 5 MiB. Model providers reject bigger images (Anthropic's

@@ -12,7 +12,7 @@ import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from 
 import { formatCount, plural } from "./text.js";
 import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, createLimiter, walkFileSystem } from "./walk.js";
-import type { DirEntry } from "../fs/types.js";
+import type { DirEntry } from "../contract/types.js";
 
 /** Default most entries shown by `list`: 1,000. */
 export const DEFAULT_MAX_LIST_ENTRIES = 1000;

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import type { Gate } from "../fs/gate.js";
+import type { Gate } from "../gate/gate.js";
 import type { ToolCall } from "./tool.js";
-import type { Clock } from "./state.js";
+import type { Clock } from "../contract/clock.js";
 import { cutIndexByBytes, encodeUtf8, formatBytes, plural } from "./text.js";
 
 /** The directory, under cwd, where offloaded outputs go. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { FsErrorCode } from "../fs/types.js";
+import type { ToolError } from "../contract/errors.js";
 
 /** A text part of a result, shown to the model as is. */
 export interface TextPart {
@@ -25,40 +25,6 @@ export interface MediaPart {
 }
 
 export type ResultPart = TextPart | MediaPart;
-
-/**
- * Why a tool call failed. Filesystem codes keep their Node names; the others are the tools' own:
- * - `EINPUT`: the input does not fit the tool's schema or rules;
- * - `ENOMATCH`: the old text or patch context was not found;
- * - `EAMBIGUOUS`: the old text or context matched more than once;
- * - `ENOTREAD`: write or edit of an existing file that was not read in this session;
- * - `ESTALE`: the file changed since it was read;
- * - `EBINARY`: binary content where text was needed;
- * - `EFBIG`: over a size cap;
- * - `EILSEQ`: not valid UTF-8;
- * - `EDENIED`: refused by the gate (outside the workspace with no rule, or a refused command);
- * - `ETIMEDOUT`: a command ran past its timeout.
- */
-export type ToolErrorCode =
-  | FsErrorCode
-  | "EINPUT"
-  | "ENOMATCH"
-  | "EAMBIGUOUS"
-  | "ENOTREAD"
-  | "ESTALE"
-  | "EBINARY"
-  | "EFBIG"
-  | "EILSEQ"
-  | "EDENIED"
-  | "ETIMEDOUT";
-
-/** The error of a failed tool call. `message` is what the model sees. */
-export interface ToolError {
-  readonly code: ToolErrorCode;
-  readonly message: string;
-  /** The path concerned, where there is one (absolute). */
-  readonly path?: string;
-}
 
 interface ResultBase {
   /** false when the call failed; `error` then says why and `parts` carries the same message. */

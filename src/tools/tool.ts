@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { FsError } from "../fs/types.js";
+import { FsError } from "../contract/errors.js";
 import { errorResult, type ToolResult } from "./result.js";
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset), as plain data. */

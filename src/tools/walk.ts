@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { Gate } from "../fs/gate.js";
-import type { DirEntry, FileSystem } from "../fs/types.js";
+import type { Gate } from "../gate/gate.js";
+import type { DirEntry, FileSystem } from "../contract/types.js";
 
 /** Default number of backend calls in flight during a walk: 32 (2.5–4× faster than 1 on OPFS). */
 export const DEFAULT_WALK_CONCURRENCY = 32;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { FsError } from "../fs/types.js";
+import { FsError } from "../contract/errors.js";
 import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkFresh, recordBefore, recordSeen } from "./freshness.js";

@@ -4,10 +4,10 @@ import { approvalTargets } from "../../src/ai-sdk/approval.js";
 import { adaptCoreTool, toAiSdkTool } from "../../src/ai-sdk/tool.js";
 import { createAiSdkFsTools } from "../../src/ai-sdk/bundle.js";
 import { createAiSdkReadTool } from "../../src/ai-sdk/single-tools.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import type { PermissionOptions } from "../../src/fs/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import type { PermissionOptions } from "../../src/gate/gate.js";
 import { createReadTool } from "../../src/tools/read.js";
-import { memoryLocks } from "../../src/tools/state.js";
+import { memoryLocks } from "../../src/contract/locks.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 function approvalRead(permissions?: PermissionOptions) {

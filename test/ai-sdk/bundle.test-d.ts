@@ -6,13 +6,13 @@ import type { Tool, ToolSet } from "ai";
 import { expectTypeOf } from "vitest";
 import { z } from "zod";
 import { createAiSdkFsTools, createAiSdkReadTool, type AiSdkFsTool } from "../../src/ai-sdk/index.js";
-import type { FileSystem } from "../../src/fs/types.js";
-import type { ApplyPatchInput } from "../../src/tools/apply-patch.js";
+import type { FileSystem } from "../../src/contract/types.js";
+import type { ApplyPatchInput } from "../../src/tools/apply-patch/index.js";
 import type { BashInput } from "../../src/tools/bash.js";
 import type { ReadInput } from "../../src/tools/read.js";
 import type { MutationResult, ReadResult, ShellResult } from "../../src/tools/result.js";
 import type { ToolSignature } from "../../src/tools/tool.js";
-import type { CommandRunner } from "../../src/shell/runner.js";
+import type { CommandRunner } from "../../src/contract/runner.js";
 
 declare const fs: FileSystem;
 declare const runner: CommandRunner;

@@ -5,9 +5,9 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkReadTool, toAiSdkTool } from "../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { APPLY_PATCH_DESCRIPTION, createApplyPatchTool } from "../../src/tools/apply-patch.js";
-import { createBashTool } from "../../src/tools/bash.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { APPLY_PATCH_DESCRIPTION, createApplyPatchTool } from "../../src/tools/apply-patch/index.js";
+import { createBashTool } from "../../src/shell/defaults.js";
 import { createEditTool } from "../../src/tools/edit.js";
 import { createReadTool } from "../../src/tools/read.js";
 import type { ToolResult } from "../../src/tools/result.js";

@@ -4,7 +4,7 @@
  */
 import { generateText, isStepCount } from "ai";
 import { createAiSdkFsTools } from "../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { memoryStore } from "../../src/tools/state.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 

@@ -7,7 +7,7 @@ import { generateText, isStepCount, streamText, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../demo/src/agent/scripted-model.js";
 import { createAiSdkFsTools, toAiSdkTool } from "../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGlobTool, createGrepTool, createListTool, memoryLocks, memoryStore, type FileSystem } from "../../src/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 

@@ -5,7 +5,7 @@
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { exportZip, importEntries, inputFolderEntries, safeRelativePath, TRANSFER_CONCURRENCY, zipEntries, type TransferProgress } from "../../demo/src/workspace/transfer.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGate } from "../../src/index.js";
 
 const ROOT = "/workspace";

@@ -85,7 +85,7 @@ async function main() {
   const supported = await isOpfsSupported();
   const worker = await step(() => roundTrip(opfsFileSystem({ root: "app", worker: true }), "from the worker"));
   const mainThread = await step(() => roundTrip(opfsFileSystem({ root: "app2" }), "from the main thread"));
-  // A Worker the app starts itself, in the two forms documented in src/fs/opfs.ts.
+  // A Worker the app starts itself, in the two forms documented in src/backends/opfs/index.ts.
   const ownWorker = await step(() => {
     const worker = new Worker(new URL("better-fs-tools/opfs-worker", import.meta.url), { type: "module" });
     return roundTrip(opfsFileSystem({ root: "app3", worker }), "from my worker").finally(() => worker.terminate());
@@ -320,7 +320,7 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
             "/node_modules/.vite/deps/better-fs-tools.js",
             "/node_modules/.vite/deps/better-fs-tools_idb.js",
             "/node_modules/.vite/deps/better-fs-tools_opfs.js",
-            "/node_modules/better-fs-tools/dist/fs/opfs-worker.js",
+            "/node_modules/better-fs-tools/dist/backends/opfs/opfs-worker.js",
           ],
         },
         reloaded: EXPECTED_RELOADED,

@@ -12,13 +12,14 @@ import { REPOSITORY_ROOT, codeSubpaths, readPackageJson } from "./stage.js";
 /** The entry files design.md lays out, and the subpath each one is published as. */
 const DESIGN_ENTRIES: Readonly<Record<string, string>> = {
   ".": "src/index.ts",
-  "./memory": "src/fs/memory.ts",
-  "./opfs": "src/fs/opfs.ts",
-  "./idb": "src/fs/idb.ts",
-  "./node": "src/fs/node.ts",
+  "./memory": "src/backends/memory/index.ts",
+  "./opfs": "src/backends/opfs/index.ts",
+  "./idb": "src/backends/idb/index.ts",
+  "./node": "src/backends/node/index.ts",
   "./shell": "src/shell/index.ts",
   "./ai-sdk": "src/ai-sdk/index.ts",
   "./sandbox": "src/sandbox/index.ts",
+  "./conformance": "src/conformance/index.ts",
 };
 
 const packageJson = await readPackageJson();

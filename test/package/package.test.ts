@@ -31,6 +31,7 @@ const PEER_SUBPATHS: Readonly<Record<string, readonly string[]>> = {
   "idb-keyval": ["./idb"],
   "just-bash": ["./shell"],
   ai: ["./ai-sdk", "./sandbox"],
+  vitest: ["./conformance"],
 };
 
 /** The subpath whose graph may import Node built-ins (design.md: only the Node backend). */
@@ -72,7 +73,7 @@ describe("tarball", () => {
     const unexpected = packed.files.filter(
       (path) =>
         !/^(package\.json|README\.md|LICENSE(\.md)?|dist\/.+\.(js|d\.ts))$/.test(path) ||
-        /(^|\/)(test|tests|__tests__|demo|bench|conformance)(\/|$)|\.(test|bench)\.|\.browser\.test\./.test(path),
+        /(^|\/)(test|tests|__tests__|demo|bench)(\/|$)|\.(test|bench)\.|\.browser\.test\./.test(path),
     );
     expect(unexpected).toEqual([]);
     expect(packed.files).toContain("package.json");

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { testFileSystem } from "../conformance/index.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { testFileSystem } from "../../src/conformance/index.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 import { fromSandboxSession, toSandboxSession } from "../../src/sandbox/index.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText } from "../../src/tools/result.js";
 
 function roundTrip(files: Record<string, string> = {}) {

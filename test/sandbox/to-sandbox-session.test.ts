@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 import { toSandboxSession } from "../../src/sandbox/index.js";
-import { createGate } from "../../src/fs/gate.js";
+import { createGate } from "../../src/gate/gate.js";
 
 const text = (bytes: Uint8Array | null) => (bytes === null ? null : new TextDecoder().decode(bytes));
 

@@ -13,8 +13,8 @@
  *   `/w/dangling-dir` → `/outside/newdir`, `/w/loop-a` ↔ `/w/loop-b`, `/w/self` → `/w/self`,
  *   `/w/inside-link` → `/w/a.txt` (legal).
  */
-import type { FileSystem } from "../../src/fs/types.js";
-import type { ToolErrorCode } from "../../src/tools/result.js";
+import type { FileSystem } from "../../src/contract/types.js";
+import type { ToolErrorCode } from "../../src/contract/errors.js";
 
 /** The workspace root (and cwd) of the fixture. */
 export const WORKSPACE_ROOT = "/w";

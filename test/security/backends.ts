@@ -2,9 +2,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { nodeFileSystem, type NodeFileSystem } from "../../src/fs/node.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { nodeFileSystem, type NodeFileSystem } from "../../src/backends/node/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
 
 export interface CorpusBackend {
   readonly name: string;

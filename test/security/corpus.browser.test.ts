@@ -2,9 +2,9 @@
  * The attack corpus in real Chromium: through the gate, the gated FileSystem, the workspace
  * handle and every tool, on the memory backend and on OPFS (main thread).
  */
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { opfsFileSystem, type OpfsFileSystem } from "../../src/fs/opfs.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { runSecurityCorpus } from "./corpus.js";
 import { CORE_TARGETS, TOOL_TARGETS } from "./targets.js";
 

@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { nodeFileSystem, type NodeFileSystem } from "../../src/fs/node.js";
-import { FsError } from "../../src/fs/types.js";
+import { nodeFileSystem, type NodeFileSystem } from "../../src/backends/node/index.js";
+import { FsError } from "../../src/contract/errors.js";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
 import { runSecurityCorpus, type AttemptOutcome } from "./corpus.js";
 import { CORE_TARGETS } from "./targets.js";

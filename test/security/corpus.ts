@@ -20,8 +20,8 @@
  * ```
  */
 import { describe, expect, it } from "vitest";
-import { resolvePath } from "../../src/fs/path.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { resolvePath } from "../../src/contract/path.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { ATTACKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture, type Attack, type AttackAccess } from "./attacks.js";
 
 export { ATTACKS, FIXTURE_FILES, FIXTURE_LINKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture } from "./attacks.js";

@@ -1,9 +1,9 @@
 /** Allow rules, approval and fail-closed through the tools (not only the gate). */
 import { describe, expect, it } from "vitest";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText } from "../../src/tools/result.js";
-import type { AllowRule, PermissionOptions } from "../../src/fs/gate.js";
+import type { AllowRule, PermissionOptions } from "../../src/gate/gate.js";
 
 const FAIL_CLOSED = (path: string, tool: string) =>
   `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`;

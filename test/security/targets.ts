@@ -2,10 +2,11 @@
  * The targets the security corpus runs through, usable in Node and in Chromium: the gate
  * (`gate.check` then the backend), the gated FileSystem, the workspace handle, and every tool.
  */
-import { createGate } from "../../src/fs/gate.js";
-import { createWorkspace } from "../../src/fs/workspace.js";
-import { FsError, type FileSystem } from "../../src/fs/types.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { createGate } from "../../src/gate/gate.js";
+import { createWorkspace } from "../../src/gate/workspace.js";
+import { type FileSystem } from "../../src/contract/types.js";
+import { FsError } from "../../src/contract/errors.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText, type ToolResult } from "../../src/tools/result.js";
 import { ATTACKS, type AttackTarget, type AttemptOutcome } from "./corpus.js";
 

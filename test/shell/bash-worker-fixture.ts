@@ -2,7 +2,7 @@
 // the file tools and the bash tool, then by just-bash's own Bash over the raw store.
 import { justBashFileSystem } from "../../src/shell/just-bash-file-system.js";
 import { loadJustBash } from "../../src/shell/just-bash-module.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText } from "../../src/tools/result.js";
 
 self.onmessage = async () => {

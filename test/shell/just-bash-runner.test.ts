@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createGate } from "../../src/fs/gate.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { createGate } from "../../src/gate/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/just-bash-runner.js";
 
 function setup(files: Record<string, string> = { "/w/a.txt": "alpha\n" }) {
@@ -95,7 +95,7 @@ describe("justBashCommandRunner", () => {
   });
 
   it("confines a bare backend to its cwd with a gate of its own (the tools' bundle cannot be bypassed)", async () => {
-    const { createFsTools } = await import("../../src/tools/fs-tools.js");
+    const { createFsTools } = await import("../../src/shell/defaults.js");
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/secret/key": "hunter2\n" } });
     const tools = createFsTools({ fs, cwd: "/w", bash: { runner: justBashCommandRunner({ fs, cwd: "/w" }) } });
     const result = await tools.bash.execute({ command: "cat /secret/key; cat a.txt" });
@@ -118,7 +118,7 @@ describe("justBashCommandRunner", () => {
   it("a backend error that just-bash lets escape ends the run with a clear result", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
     const readOnly = { ...fs, name: fs.name, capabilities: fs.capabilities, writeFile: async () => {
-      const { FsError } = await import("../../src/fs/types.js");
+      const { FsError } = await import("../../src/contract/errors.js");
       throw new FsError("EROFS", { syscall: "open", path: "/w/new.txt" });
     } };
     const out = await justBashCommandRunner({ fs: readOnly, cwd: "/w" }).run({ command: "echo a; echo b > new.txt; echo c", cwd: "/w", env: {}, timeoutMs: 5_000 });

@@ -3,9 +3,9 @@
  * memory backend, through the gate, with the same output as in Node.
  */
 import { describe, expect, it } from "vitest";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { opfsFileSystem, type OpfsFileSystem } from "../../src/fs/opfs.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText } from "../../src/tools/result.js";
 import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
 

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import { nodeFileSystem } from "../../src/fs/node.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { nodeFileSystem } from "../../src/backends/node/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { justBashFileSystem } from "../../src/shell/just-bash-file-system.js";
 import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
 

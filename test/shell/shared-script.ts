@@ -3,10 +3,10 @@
  * (memory and Node here, OPFS in Chromium) and must print exactly {@link SHARED_SCRIPT_OUTPUT}.
  * Imported by the Node tests and the browser test; it imports nothing from `node:`.
  */
-import { createGate } from "../../src/fs/gate.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { createGate } from "../../src/gate/gate.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { justBashCommandRunner } from "../../src/shell/just-bash-runner.js";
-import type { CommandOutput } from "../../src/shell/runner.js";
+import type { CommandOutput } from "../../src/contract/runner.js";
 
 /** The directory the script runs in, in every backend's namespace. */
 export const SHARED_SCRIPT_DIR = "/w";

@@ -1,8 +1,8 @@
 import { Bash } from "just-bash";
 import { describe, expect, it } from "vitest";
-import { createGate } from "../../src/fs/gate.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { createGate } from "../../src/gate/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { toJustBashFs } from "../../src/shell/to-just-bash-fs.js";
 
 /** A backend that counts calls by method. */

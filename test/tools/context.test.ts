@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { locksFor } from "../../src/tools/context.js";
 import { createEditTool } from "../../src/tools/edit.js";
-import { createFsTools } from "../../src/tools/fs-tools.js";
+import { createFsTools } from "../../src/shell/defaults.js";
 import { createGlobTool } from "../../src/tools/glob.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { createListTool } from "../../src/tools/list.js";
@@ -10,7 +10,7 @@ import { createReadTool } from "../../src/tools/read.js";
 import { resultText } from "../../src/tools/result.js";
 import { memoryStore } from "../../src/tools/state.js";
 import { createWriteTool } from "../../src/tools/write.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import type { FileSystem } from "../../src/contract/types.js";
 
 const text = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 

@@ -1,4 +1,4 @@
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { testEditTool } from "./suite.js";
 
 testEditTool(async () => memoryFileSystem());

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { createGate } from "../../src/fs/gate.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { createGate } from "../../src/gate/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { ToolContext } from "../../src/tools/context.js";
 import { checkFresh, recordSeen, sameBytes, SEEN_CACHE_MIN_BYTES } from "../../src/tools/freshness.js";
-import { memoryLocks, memoryStore, sha256Digest, type Digest } from "../../src/tools/state.js";
+import { memoryStore } from "../../src/tools/state.js";
+import { sha256Digest, type Digest } from "../../src/contract/digest.js";
+import { memoryLocks } from "../../src/contract/locks.js";
 
 function context(digest: Digest) {
   const fs = memoryFileSystem();

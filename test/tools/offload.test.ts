@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { createGate } from "../../src/fs/gate.js";
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { createGate } from "../../src/gate/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { isToolOutputPath, offloadOutput } from "../../src/tools/offload.js";
 import { testOffloading } from "./suite.js";
 

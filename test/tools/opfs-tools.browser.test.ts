@@ -4,7 +4,7 @@
  */
 import { describe } from "vitest";
 import { testTools } from "./suite.js";
-import { opfsFileSystem, type OpfsFileSystem } from "../../src/fs/opfs.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
 
 async function wipe(name: string): Promise<void> {
   const origin = await navigator.storage.getDirectory();

@@ -1,4 +1,4 @@
-import { memoryFileSystem } from "../../src/fs/memory.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { describe, expect, test } from "vitest";
 import { resultText } from "../../src/tools/result.js";
 import { testReadTool } from "./suite.js";

@@ -7,9 +7,10 @@
  * creates the tools with `cwd: "/w"`.
  */
 import { describe, expect, test } from "vitest";
-import type { FileSystem } from "../../src/fs/types.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { createEditTool } from "../../src/tools/edit.js";
-import { createFsTools, type FsToolsOptions } from "../../src/tools/fs-tools.js";
+import { createFsTools } from "../../src/shell/defaults.js";
+import type { FsToolsOptions } from "../../src/tools/fs-tools.js";
 import { createGlobTool } from "../../src/tools/glob.js";
 import { createGrepTool } from "../../src/tools/grep.js";
 import { createListTool } from "../../src/tools/list.js";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { memoryFileSystem } from "../../src/fs/memory.js";
-import type { FileSystem } from "../../src/fs/types.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
 import { walkFiles } from "../../src/tools/walk.js";
 
 function tree(): FileSystem {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FileSystem } from "../../../src/fs/types.js";
+import type { FileSystem } from "../../../src/contract/types.js";
 
 /** Largest file whose previous content is kept for the diff, in bytes. */
 export const MAX_DIFF_BYTES = 512 * 1024;

@@ -7,8 +7,8 @@
  */
 import type { ToolSet } from "ai";
 import { createAiSdkFsTools, toAiSdkTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
-import { opfsFileSystem } from "../../../src/fs/opfs.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { createGate, createGlobTool, createGrepTool, createListTool, memoryLocks, memoryStore, type Approve, type FileSystem, type Gate } from "../../../src/index.js";
 import { justBashCommandRunner } from "../../../src/shell/index.js";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
@@ -69,7 +69,7 @@ async function createBackend(kind: BackendKind): Promise<Backend> {
     return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {
-    const { idbFileSystem } = await import("../../../src/fs/idb.js");
+    const { idbFileSystem } = await import("../../../src/backends/idb/index.js");
     const fs = idbFileSystem({ name: IDB_DATABASE });
     await fs.ready;
     // A reload right after a change must not lose it: save when the page goes away.

@@ -26,7 +26,7 @@ export {
   type TextEditorCommand,
   type TextEditorInput,
   type TextEditorToolOptions,
-} from "./text-editor.js";
+} from "../text-editor.js";
 export {
   defaultPatchSignature,
   freeformPatchSignature,

@@ -14,7 +14,7 @@ import { checkInput, specSchema, type InputSpec } from "../input.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../result.js";
 import { ToolInputError, type ToolSignature } from "../tool.js";
 import { hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
-import { assertKnownOptions } from "../../fs/options.js";
+import { assertKnownOptions } from "../../contract/options.js";
 
 /** Parameter names of {@link lineRangeSignature}. */
 export interface LineRangeNames {

@@ -16,7 +16,7 @@ import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../re
 import { ToolInputError, type ToolSignature } from "../tool.js";
 import type { WriteInput } from "../write.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
-import { assertKnownOptions } from "../../fs/options.js";
+import { assertKnownOptions } from "../../contract/options.js";
 
 /** Options of {@link offsetLimitPreset}. */
 export interface OffsetLimitPresetOptions {

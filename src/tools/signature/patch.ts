@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ApplyPatchInput } from "../apply-patch.js";
-import { APPLY_PATCH_DESCRIPTION } from "../apply-patch.js";
+import type { ApplyPatchInput } from "../apply-patch/index.js";
+import { APPLY_PATCH_DESCRIPTION } from "../apply-patch/index.js";
 import { checkInput, specSchema, type InputSpec } from "../input.js";
 import type { MutationResult } from "../result.js";
 import { ToolInputError, type ToolSignature } from "../tool.js";

@@ -1,9 +1,9 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkFsTools } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
-import type { CommandRunner } from "../../../src/shell/runner.js";
-import { createApplyPatchTool } from "../../../src/tools/apply-patch.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import type { CommandRunner } from "../../../src/contract/runner.js";
+import { createApplyPatchTool } from "../../../src/tools/apply-patch/index.js";
 import { createReadTool } from "../../../src/tools/read.js";
 import { DEFAULT_PRESET_TOOLS, defaultSignature } from "../../../src/tools/signature/index.js";
 import { memoryStore } from "../../../src/tools/state.js";

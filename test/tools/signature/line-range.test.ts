@@ -1,8 +1,8 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkBashTool, createAiSdkEditTool, createAiSdkReadTool, createAiSdkWriteTool, toAiSdkTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
-import type { CommandRunner } from "../../../src/shell/runner.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import type { CommandRunner } from "../../../src/contract/runner.js";
 import { createListTool } from "../../../src/tools/list.js";
 import { createReadTool } from "../../../src/tools/read.js";
 import { lineRangePreset, lineRangeSignature } from "../../../src/tools/signature/index.js";

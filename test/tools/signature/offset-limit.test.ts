@@ -1,7 +1,7 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkEditTool, createAiSdkReadTool, createAiSdkWriteTool, toAiSdkTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { createGrepTool } from "../../../src/tools/grep.js";
 import { createListTool } from "../../../src/tools/list.js";
 import { createReadTool } from "../../../src/tools/read.js";

@@ -1,8 +1,8 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { createAiSdkApplyPatchTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
-import { APPLY_PATCH_DESCRIPTION } from "../../../src/tools/apply-patch.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { APPLY_PATCH_DESCRIPTION } from "../../../src/tools/apply-patch/index.js";
 import { APPLY_PATCH_LARK_GRAMMAR, defaultPatchSignature, freeformPatchSignature } from "../../../src/tools/signature/index.js";
 import { ToolInputError } from "../../../src/tools/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";

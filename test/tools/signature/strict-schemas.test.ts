@@ -1,7 +1,7 @@
 // Every preset's schema converts to OpenAI strict mode (the AI SDK adapter's rules).
 import { describe, expect, test } from "vitest";
 import { toStrictSchema } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/fs/memory.js";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import {
   createTextEditorTool,
   defaultPatchSignature,

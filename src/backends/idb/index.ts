@@ -1,0 +1,308 @@
+/**
+ * `better-fs-tools/idb`: a memory workspace persisted in IndexedDB (through idb-keyval), for
+ * browsers and private modes without OPFS. It restores itself on load and saves changes,
+ * debounced and on `flush()`, as per-path records: binary files and symlinks survive.
+ *
+ * @module
+ */
+import type { Volume } from "memfs";
+import { type FileSystem } from "../../contract/types.js";
+import { FsError } from "../../contract/errors.js";
+import { memoryFileSystem } from "../memory/index.js";
+import { resolvePath } from "../../contract/path.js";
+import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./store.js";
+import { ancestorsOf, recordAt, recordsUnder, restoreVolume } from "./snapshot.js";
+
+export type { CreateStore, IdbRecord } from "./store.js";
+
+/** Default IndexedDB database name. */
+export const DEFAULT_IDB_DATABASE = "better-fs-tools";
+/** Default object store name. */
+export const DEFAULT_IDB_STORE = "files";
+/**
+ * Changes are saved at most this long after the first unsaved one, in milliseconds: the most
+ * a crash can lose. Not reset by later changes, so a busy workspace still saves.
+ */
+export const DEFAULT_IDB_DEBOUNCE_MS = 250;
+
+/** Options of {@link idbFileSystem}. */
+export interface IdbFileSystemOptions {
+  /** IndexedDB database name; one workspace per database. @default DEFAULT_IDB_DATABASE */
+  readonly name?: string;
+  /** Object store name inside the database. @default DEFAULT_IDB_STORE */
+  readonly store?: string;
+  /** Save delay after the first unsaved change, in milliseconds. @default DEFAULT_IDB_DEBOUNCE_MS */
+  readonly debounceMs?: number;
+  /** idb-keyval's `createStore` (or a stand-in for tests). Default: `import("idb-keyval")` on first use. */
+  readonly createStore?: CreateStore;
+  /** Called when a debounced save fails (the changes stay pending and are retried by the next save). */
+  readonly onError?: (error: FsError) => void;
+}
+
+/** The IndexedDB-persisted workspace: a {@link FileSystem} with symlinks, plus `ready`, `flush()` and `close()`. */
+export interface IdbFileSystem extends FileSystem {
+  readonly name: "idb";
+  readonly capabilities: { readonly symlink: true };
+  symlink(target: string, path: string): Promise<void>;
+  readlink(path: string): Promise<string>;
+  /** Resolves once the stored workspace is loaded; rejects with FsError `EIO` if it cannot be read. Calls wait for it. */
+  readonly ready: Promise<void>;
+  /** Save every change made so far in one IndexedDB transaction. Rejects with FsError `ENOSPC` (quota) or `EIO`; the changes stay pending. */
+  flush(): Promise<void>;
+  /** Save, then stop saving (calls after `close()` still work in memory but are not persisted). */
+  close(): Promise<void>;
+}
+
+const OPTION_KEYS = ["name", "store", "debounceMs", "createStore", "onError"] as const;
+
+function checkOptions(options: IdbFileSystemOptions): void {
+  if (typeof options !== "object" || options === null) throw new TypeError("idbFileSystem: options must be an object");
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(`idbFileSystem: unknown option "${key}" (known: ${OPTION_KEYS.join(", ")})`);
+    }
+  }
+  for (const key of ["name", "store"] as const) {
+    const value = options[key];
+    if (value !== undefined && (typeof value !== "string" || value === "")) {
+      throw new TypeError(`idbFileSystem: option "${key}" must be a non-empty string, got ${JSON.stringify(value)}`);
+    }
+  }
+  const { debounceMs } = options;
+  if (debounceMs !== undefined && (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0)) {
+    throw new TypeError(`idbFileSystem: option "debounceMs" must be a non-negative finite number, got ${String(debounceMs)}`);
+  }
+  for (const key of ["createStore", "onError"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "function") {
+      throw new TypeError(`idbFileSystem: option "${key}" must be a function`);
+    }
+  }
+}
+
+/** Where a path's last component really lives: its parent's real path plus its name. */
+function physical(volume: Volume, path: string): string {
+  const lexical = resolvePath("/", path);
+  if (lexical === "/") return lexical;
+  const index = lexical.lastIndexOf("/");
+  try {
+    const parent = String(volume.realpathSync(index === 0 ? "/" : lexical.slice(0, index)));
+    return `${parent === "/" ? "" : parent}/${lexical.slice(index + 1)}`;
+  } catch {
+    return lexical;
+  }
+}
+
+/**
+ * A memory workspace that persists itself in IndexedDB.
+ *
+ * - Load: every record is read in one transaction and the workspace rebuilt (files with their
+ *   bytes, mode and mtime; directories; symlinks). Calls made before that wait for it.
+ * - Save: changed paths are collected synchronously (a consistent snapshot) and written in one
+ *   read-write transaction: a crash or a quota error between saves loses at most the unsaved
+ *   window and never leaves a half-written store. Saves run {@link DEFAULT_IDB_DEBOUNCE_MS}
+ *   after the first unsaved change, on `flush()`, and when the page is hidden.
+ * - One tab per database: each instance works on its own in-memory copy, so another tab's
+ *   changes are seen on the next load, and two tabs changing the same path keep the last save.
+ *   Use OPFS (`better-fs-tools/opfs` with `webLocks()`) where several tabs share a workspace.
+ *
+ * @param options - database, store, debounce, an injected `createStore`.
+ * @returns the workspace; calls reject with `FsError` as the memory backend does. Where the
+ *   optional peer idb-keyval is not installed (and no `createStore` is given), `ready` and every
+ *   call reject with `EIO` whose message says to install it.
+ * @throws FsError `ENOTSUP` at creation where `indexedDB` is missing (and no `createStore` is given);
+ *   TypeError for an unknown option or a bad value, naming the option.
+ * @example
+ * ```ts
+ * import { idbFileSystem } from "better-fs-tools/idb";
+ * const fs = idbFileSystem({ name: "my-workspace" });
+ * await fs.ready;
+ * await fs.writeFile("/notes.md", new TextEncoder().encode("# kept across reloads\n"));
+ * await fs.flush();
+ * ```
+ */
+export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem {
+  checkOptions(options);
+  const dbName = options.name ?? DEFAULT_IDB_DATABASE;
+  const storeName = options.store ?? DEFAULT_IDB_STORE;
+  const debounceMs = options.debounceMs ?? DEFAULT_IDB_DEBOUNCE_MS;
+  const label = `${dbName}/${storeName}`;
+  if (options.createStore === undefined && typeof indexedDB === "undefined") {
+    throw new FsError("ENOTSUP", {
+      syscall: "idb",
+      path: label,
+      detail: 'IndexedDB is not available in this context; use memoryFileSystem from "better-fs-tools/memory" (nothing persists)',
+    });
+  }
+  const records: IdbRecords = idbRecords(dbName, storeName, options.createStore);
+  const memory = memoryFileSystem();
+  const { volume } = memory;
+  /** What the store holds now: path → kind. */
+  const stored = new Map<string, IdbRecord["kind"]>();
+  const dirty = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const ready = records.load().then(
+    (loaded) => {
+      restoreVolume(volume, loaded);
+      for (const [path, record] of loaded) stored.set(path, record.kind);
+    },
+    (error: unknown) => {
+      throw storeError("load", error);
+    },
+  );
+  ready.catch(() => undefined);
+
+  function storeError(syscall: string, error: unknown): FsError {
+    const name = (error as { name?: unknown } | null)?.name;
+    const message = error instanceof Error ? error.message : String(error);
+    return new FsError(name === "QuotaExceededError" ? "ENOSPC" : "EIO", {
+      syscall,
+      path: label,
+      detail: `IndexedDB: ${typeof name === "string" ? `${name}: ` : ""}${message}`,
+      cause: error,
+    });
+  }
+
+  async function save(): Promise<void> {
+    if (dirty.size === 0) return;
+    const batch = [...dirty];
+    dirty.clear();
+    const deletes = new Set<string>();
+    const puts = new Map<string, IdbRecord>();
+    for (const path of batch) {
+      if (stored.has(path)) deletes.add(path);
+      if (path === "/" || stored.get(path) === "directory") {
+        const prefix = path === "/" ? "/" : `${path}/`;
+        for (const key of stored.keys()) if (key.startsWith(prefix)) deletes.add(key);
+      }
+      recordsUnder(volume, path, puts);
+    }
+    // Ancestors created on the way (mkdir -p, writeFile into new directories).
+    for (const path of [...puts.keys()]) {
+      for (const ancestor of ancestorsOf(path)) {
+        if (stored.has(ancestor) || puts.has(ancestor)) continue;
+        const record = recordAt(volume, ancestor);
+        if (record !== undefined) puts.set(ancestor, record);
+      }
+    }
+    for (const key of puts.keys()) deletes.delete(key);
+    try {
+      await records.commit([...deletes], puts);
+    } catch (error) {
+      for (const path of batch) dirty.add(path);
+      throw storeError("flush", error);
+    }
+    for (const key of deletes) stored.delete(key);
+    for (const [key, record] of puts) stored.set(key, record.kind);
+  }
+
+  function saveNow(): Promise<void> {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    const run = chain.then(save);
+    chain = run.catch(() => undefined);
+    return run;
+  }
+
+  function schedule(): void {
+    if (closed || timer !== undefined) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      saveNow().catch((error: unknown) => options.onError?.(error as FsError));
+    }, debounceMs);
+  }
+
+  function mark(...paths: string[]): void {
+    for (const path of paths) dirty.add(path);
+    schedule();
+  }
+
+  const onHidden = () => {
+    if (typeof document !== "undefined" && document.visibilityState !== "hidden") return;
+    if (dirty.size > 0) saveNow().catch((error: unknown) => options.onError?.(error as FsError));
+  };
+  const target = typeof globalThis.addEventListener === "function" ? globalThis : undefined;
+  target?.addEventListener("visibilitychange", onHidden);
+  target?.addEventListener("pagehide", onHidden);
+
+  const fs: IdbFileSystem = {
+    name: "idb",
+    capabilities: Object.freeze({ symlink: true }) as { readonly symlink: true },
+    ready,
+    async readFile(path) {
+      await ready;
+      return memory.readFile(path);
+    },
+    async writeFile(path, data) {
+      await ready;
+      await memory.writeFile(path, data);
+      let real = physical(volume, path);
+      try {
+        real = String(volume.realpathSync(path));
+      } catch {
+        // keep the physical path
+      }
+      mark(physical(volume, path), real);
+    },
+    async stat(path) {
+      await ready;
+      return memory.stat(path);
+    },
+    async lstat(path) {
+      await ready;
+      return memory.lstat(path);
+    },
+    async readdir(path) {
+      await ready;
+      return memory.readdir(path);
+    },
+    async mkdir(path, mkdirOptions) {
+      await ready;
+      await memory.mkdir(path, mkdirOptions);
+      mark(physical(volume, path));
+    },
+    async rm(path, rmOptions) {
+      await ready;
+      const where = physical(volume, path);
+      await memory.rm(path, rmOptions);
+      mark(where);
+    },
+    async rename(from, to) {
+      await ready;
+      const source = physical(volume, from);
+      const dest = physical(volume, to);
+      await memory.rename(from, to);
+      mark(source, dest);
+    },
+    async realpath(path) {
+      await ready;
+      return memory.realpath(path);
+    },
+    async symlink(linkTarget, path) {
+      await ready;
+      await memory.symlink(linkTarget, path);
+      mark(physical(volume, path));
+    },
+    async readlink(path) {
+      await ready;
+      return memory.readlink(path);
+    },
+    async flush() {
+      await ready;
+      await saveNow();
+    },
+    async close() {
+      target?.removeEventListener("visibilitychange", onHidden);
+      target?.removeEventListener("pagehide", onHidden);
+      try {
+        await ready;
+        await saveNow();
+      } finally {
+        closed = true;
+      }
+    },
+  };
+  return fs;
+}

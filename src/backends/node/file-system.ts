@@ -1,0 +1,614 @@
+/**
+ * The Node backend: a {@link FileSystem} over `node:fs`, jailed to its
+ * allowed roots by the backend itself, so even a caller that bypasses the gate cannot leave them.
+ *
+ * @module
+ */
+import { closeSync, constants, open as openCallback, promises as fsp, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { randomBytes } from "node:crypto";
+import nodePath from "node:path";
+import { type DirEntry, type FileStat, type FileSystem, type FileType } from "../../contract/types.js";
+import { FsError } from "../../contract/errors.js";
+import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "../../contract/path.js";
+import { toFsError } from "./errors.js";
+import { descriptorPath, DIRECTORY_NOFOLLOW_FLAGS, DIRECTORY_OPEN_FLAGS, hasDescriptorPaths } from "./descriptors.js";
+import { assertKnownOptions } from "../../contract/options.js";
+
+/** The backend's name in messages and descriptions. */
+export const NODE_FILE_SYSTEM_NAME = "node";
+
+/** Options of {@link nodeFileSystem}. */
+export interface NodeFileSystemOptions {
+  /**
+   * A host directory shown as `/` (the backend's namespace is then that directory, like a
+   * chroot; absolute symlink targets are kept inside it). Must exist. Default: `/`, so paths
+   * are host paths as they are.
+   */
+  readonly root?: string;
+  /** Working directory in the backend's namespace (absolute). Default: `process.cwd()`, or `/` when `root` is given. */
+  readonly cwd?: string;
+  /**
+   * Directories (absolute, in the namespace) that every call must stay within after symlinks
+   * resolve; anything else rejects with `EACCES`. Default: `[cwd]`. Gate allow rules cannot
+   * reach past these: list here every directory a rule may admit.
+   */
+  readonly allowedRoots?: readonly string[];
+}
+
+/** A Node backend; `cwd` and `allowedRoots` are there to hand to the tools and the gate. */
+export interface NodeFileSystem extends FileSystem {
+  /** The working directory, in the namespace. */
+  readonly cwd: string;
+  /** The roots the backend is jailed to, in the namespace. */
+  readonly allowedRoots: readonly string[];
+  /** The host directory shown as `/`. */
+  readonly root: string;
+}
+
+const KNOWN_OPTIONS = ["root", "cwd", "allowedRoots"];
+const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const DEFAULT_FILE_MODE = 0o666;
+
+function typeOf(stats: Stats | { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileType {
+  if (stats.isSymbolicLink()) return "symlink";
+  if (stats.isDirectory()) return "directory";
+  if (stats.isFile()) return "file";
+  return "other";
+}
+
+function toFileStat(stats: Stats): FileStat {
+  return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+}
+
+function codeOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null ? ((error as { code?: string }).code ?? undefined) : undefined;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function absoluteOption(option: string, value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value) !== undefined) {
+    throw new TypeError(`nodeFileSystem ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
+  }
+  return resolvePath("/", value);
+}
+
+/**
+ * A backend over the host filesystem.
+ *
+ * Safety: every call resolves its path through the host's symlinks first (the parent for calls
+ * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`) and rejects with `EACCES`
+ * unless the real path lies within `allowedRoots` (and `root`). The path checked is the path
+ * used. On Linux (where `/proc/self/fd` shows an opened descriptor's real path):
+ * - `readFile` opens the checked path (`O_NOFOLLOW` on the leaf, so a leaf swapped for a
+ *   symlink fails with `ELOOP`), then compares the descriptor's real path with the checked one
+ *   and reads and `fstat`s through the descriptor;
+ * - every other call opens the checked directory (the parent, or the directory itself for
+ *   `readdir`) as a descriptor, verifies its real path the same way, and then names the file
+ *   through `/proc/self/fd/<fd>/<name>`, which the kernel resolves inside that directory (as
+ *   `openat` would): `stat`/`lstat`, `readlink`, `mkdir`, `symlink`, `rm`, both ends of
+ *   `rename`, and `writeFile`'s temporary file and its rename. `writeFile` makes missing parent
+ *   directories one at a time inside their verified parents, and checks the temporary file's
+ *   descriptor before writing; `rm` with `recursive` descends by descriptor (`O_NOFOLLOW`), so
+ *   a subdirectory swapped for a symlink is unlinked, never entered.
+ * A mismatch closes the descriptor and rejects with `EACCES` ("`/x` was swapped for
+ * `/host/out` between the check and the open; refused"), before anything is read or changed.
+ * Elsewhere (macOS, Windows, no `/proc`) the backend falls back to using checked paths by name:
+ * a directory in the middle of a path swapped for a symlink between the check and the use is
+ * then not caught (Node has no `openat`).
+ *
+ * FIFOs, sockets and devices are refused with `ENOTSUP` (opened non-blocking, so a FIFO never
+ * hangs). Writes are atomic: the bytes go to a temporary file in the same directory (`O_EXCL`),
+ * are flushed to disk, and renamed over the target, so a crash or a full disk mid-write leaves
+ * the old content; an existing file keeps its permission bits. Errors are {@link FsError}s
+ * naming the caller's path.
+ *
+ * Limits: a descriptor pins a directory, not its place in the tree. A directory moved elsewhere
+ * (by someone who can write both there and here) after its descriptor was verified is still
+ * used where it now is: `writeFile` rechecks the directory after its rename and rejects with
+ * `EACCES` ("`/x` moved to `/y` during the call; the new content was renamed into it there"),
+ * but the file has then been replaced in the moved directory; other calls do not recheck. A
+ * call racing a swap may also fail with `ENOENT`, `ENOTDIR` or `EINVAL` from the check itself.
+ * A hard link inside the roots to a file outside is the same file and cannot be told apart.
+ * Each call pays an extra `open`, `readlink` and `close` for these checks, and the `fsync` of
+ * each write costs milliseconds on a real disk (see BENCHMARKS.md).
+ *
+ * @param options - see {@link NodeFileSystemOptions}.
+ * @returns a {@link NodeFileSystem} with capability `symlink`.
+ * @throws TypeError at creation for an unknown option, a path option that is not absolute, or
+ *   a `root` that is not an existing directory.
+ * @example
+ * ```ts
+ * import { nodeFileSystem } from "better-fs-tools/node";
+ * const fs = nodeFileSystem({ cwd: "/home/me/project" });
+ * const tools = createFsTools({ fs, cwd: fs.cwd, allowedRoots: fs.allowedRoots });
+ * // or a directory shown as "/": nodeFileSystem({ root: "/tmp/sandbox" })
+ * ```
+ */
+export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSystem {
+  if (typeof options !== "object" || options === null) throw new TypeError("nodeFileSystem needs an options object");
+  assertKnownOptions("nodeFileSystem", options, KNOWN_OPTIONS);
+  const root = options.root === undefined ? "/" : absoluteOption("root", options.root);
+  let hostRoot: string;
+  try {
+    hostRoot = realpathSync(root);
+    if (!statSync(hostRoot).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw new TypeError(`nodeFileSystem root must be an existing directory, got ${JSON.stringify(options.root)}`);
+  }
+  const cwd =
+    options.cwd !== undefined ? absoluteOption("cwd", options.cwd) : options.root !== undefined ? "/" : resolvePath("/", process.cwd());
+  if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
+    throw new TypeError("nodeFileSystem allowedRoots must be an array of absolute paths");
+  }
+  const allowedRoots = Object.freeze(
+    options.allowedRoots === undefined || options.allowedRoots.length === 0
+      ? [cwd]
+      : options.allowedRoots.map((value, index) => absoluteOption(`allowedRoots[${index}]`, value)),
+  );
+  const jailText = allowedRoots.join(", ");
+
+  /** Namespace path → host path (lexical). */
+  function toHost(path: string, syscall: string): string {
+    const problem = checkPathInput(path);
+    if (problem !== undefined || !path.startsWith("/")) {
+      throw new FsError(problem?.code ?? "EINVAL", {
+        syscall,
+        path: typeof path === "string" ? path : String(path),
+        detail: problem?.reason ?? "backend paths must be absolute",
+      });
+    }
+    const clean = resolvePath("/", path);
+    return hostRoot === "/" ? clean : clean === "/" ? hostRoot : `${hostRoot}${clean}`;
+  }
+
+  /** Host path → namespace path, or undefined when outside `root`. */
+  function toNamespace(host: string): string | undefined {
+    if (!isWithin(hostRoot, host)) return undefined;
+    if (hostRoot === "/") return host;
+    return host === hostRoot ? "/" : host.slice(hostRoot.length);
+  }
+
+  const realRoots = new Map<string, string>();
+  async function jailRoots(): Promise<string[]> {
+    return Promise.all(
+      allowedRoots.map(async (value) => {
+        const cached = realRoots.get(value);
+        if (cached !== undefined) return cached;
+        const host = toHost(value, "realpath");
+        const real = await realHost(host, true, { count: 0 }, value, "realpath");
+        if (await exists(host)) realRoots.set(value, real);
+        return real;
+      }),
+    );
+  }
+
+  async function exists(host: string): Promise<boolean> {
+    try {
+      await fsp.lstat(host);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Resolve symlinks on the host, component by component, keeping missing names as given. */
+  async function realHost(host: string, follow: boolean, hops: { count: number }, shown: string, syscall: string): Promise<string> {
+    if (host === "/") return "/";
+    if (follow) {
+      try {
+        return await fsp.realpath(host);
+      } catch (error) {
+        if (!isMissing(error)) throw toFsError(error, syscall, shown);
+      }
+    }
+    const parent = await realHost(nodePath.dirname(host), true, hops, shown, syscall);
+    const candidate = nodePath.join(parent, nodePath.basename(host));
+    if (!follow) return candidate;
+    let stats: Stats;
+    try {
+      stats = await fsp.lstat(candidate);
+    } catch (error) {
+      if (isMissing(error)) return candidate;
+      throw toFsError(error, syscall, shown);
+    }
+    if (!stats.isSymbolicLink()) return candidate;
+    hops.count += 1;
+    if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall, path: shown });
+    const target = await fsp.readlink(candidate);
+    return realHost(nodePath.resolve(parent, target), true, hops, shown, syscall);
+  }
+
+  /**
+   * The real host path for a call: resolved (the leaf too when `follow`), inside `root` and the
+   * allowed roots, else FsError EACCES.
+   */
+  async function admit(path: string, syscall: string, follow: boolean, dest?: string): Promise<string> {
+    const host = toHost(path, syscall);
+    const real = await realHost(host, follow, { count: 0 }, path, syscall);
+    const inside = toNamespace(real);
+    const roots = await jailRoots();
+    if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
+      throw new FsError("EACCES", {
+        syscall,
+        path,
+        ...(dest === undefined ? {} : { dest }),
+        detail: `${inside ?? real} is outside the allowed roots ${jailText}`,
+      });
+    }
+    return real;
+  }
+
+  async function call<T>(syscall: string, path: string, run: () => Promise<T>, dest?: string): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw toFsError(error, syscall, path, dest);
+    }
+  }
+
+  /**
+   * Open `host` as a bare descriptor (no FileHandle: `O_PATH` descriptors are closed with
+   * `closeSync`, which for them never waits on a disk, saving a thread-pool round trip).
+   */
+  function openDescriptor(host: string, flags: number): Promise<number> {
+    return new Promise((resolve, reject) => openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))));
+  }
+
+  /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
+  const descriptorChecks = hasDescriptorPaths();
+
+  /** A host path as the caller would recognise it: in the namespace, or the host path when outside `root`. */
+  function shown(host: string): string {
+    return toNamespace(host) ?? host;
+  }
+
+  function swapped(expected: string, actual: string, path: string, syscall: string, dest?: string, after?: string): FsError {
+    return new FsError("EACCES", {
+      syscall,
+      path,
+      ...(dest === undefined ? {} : { dest }),
+      detail:
+        after === undefined
+          ? `${shown(expected)} was swapped for ${shown(actual)} between the check and the open; refused`
+          : `${shown(expected)} moved to ${shown(actual)} during the call; ${after}`,
+    });
+  }
+
+  /**
+   * Throw EACCES unless the opened descriptor's real path (from `/proc/self/fd`) is `expected`,
+   * the path that was checked. Does not close the handle. No-op without descriptor checks.
+   * Synchronous on purpose: a `/proc/self/fd` link is read from memory in microseconds and never
+   * waits on a disk, so a thread-pool round trip (tens of microseconds) would cost more.
+   */
+  function verifyDescriptor(fd: number, expected: string, path: string, syscall: string, dest?: string): void {
+    if (!descriptorChecks) return;
+    const actual = readlinkSync(descriptorPath(fd));
+    if (actual !== expected) throw swapped(expected, actual, path, syscall, dest);
+  }
+
+  /**
+   * Open the checked real directory `realDir` (`O_PATH | O_DIRECTORY`) and verify the descriptor
+   * is that directory (a name swapped for a symlink is caught here, with where it led). With `create`, missing directories are made one at a time,
+   * each inside its verified parent's descriptor (never by name from the top).
+   */
+  async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<number> {
+    let fd: number;
+    try {
+      fd = await openDescriptor(realDir, DIRECTORY_OPEN_FLAGS);
+    } catch (error) {
+      const parentDir = nodePath.dirname(realDir);
+      if (!create || codeOf(error) !== "ENOENT" || parentDir === realDir) throw error;
+      const parent = await openDirectory(parentDir, path, syscall, true, dest);
+      try {
+        const child = `${descriptorPath(parent)}/${nodePath.basename(realDir)}`;
+        try {
+          await fsp.mkdir(child);
+        } catch (mkdirError) {
+          if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
+        }
+        fd = await openDescriptor(child, DIRECTORY_OPEN_FLAGS);
+      } finally {
+        closeSync(parent);
+      }
+    }
+    try {
+      verifyDescriptor(fd, realDir, path, syscall, dest);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return fd;
+  }
+
+  /** A checked directory held open: names inside it resolve through its descriptor. */
+  interface DirectoryPin {
+    /** A host path naming `name` inside the pinned directory (`""`: the directory itself). */
+    at(name: string): string;
+    /** Throw EACCES (saying `after` happened) unless the directory is still at its checked path. */
+    recheck(after: string): Promise<void>;
+    close(): Promise<void>;
+  }
+
+  async function pinDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<DirectoryPin> {
+    if (!descriptorChecks) {
+      if (create) {
+        try {
+          await fsp.mkdir(realDir, { recursive: true });
+        } catch (error) {
+          if (codeOf(error) === "EEXIST") throw new FsError("ENOTDIR", { syscall, path });
+          throw error;
+        }
+      }
+      return { at: (name) => nodePath.join(realDir, name), recheck: async () => undefined, close: async () => undefined };
+    }
+    const fd = await openDirectory(realDir, path, syscall, create, dest);
+    const base = descriptorPath(fd);
+    return {
+      at: (name) => (name === "" ? `${base}/.` : `${base}/${name}`),
+      recheck: async (after) => {
+        const actual = readlinkSync(base);
+        if (actual !== realDir) throw swapped(realDir, actual, path, syscall, dest, after);
+      },
+      close: async () => closeSync(fd),
+    };
+  }
+
+  /** Run `work` with the checked real path's parent pinned and the path's last name. */
+  async function inParent<T>(
+    real: string,
+    path: string,
+    syscall: string,
+    work: (pin: DirectoryPin, name: string) => Promise<T>,
+    create = false,
+    dest?: string,
+  ): Promise<T> {
+    const pin = await pinDirectory(nodePath.dirname(real), path, syscall, create, dest);
+    try {
+      return await work(pin, nodePath.basename(real));
+    } finally {
+      await pin.close();
+    }
+  }
+
+  /**
+   * Remove the directory at `target` (a path through a pinned parent) and everything in it,
+   * descending through descriptors: a subdirectory swapped for a symlink is unlinked, never
+   * followed. Missing entries are skipped (another caller removed them).
+   */
+  async function removeTree(target: string): Promise<void> {
+    let fd: number;
+    try {
+      fd = await openDescriptor(target, DIRECTORY_NOFOLLOW_FLAGS);
+    } catch (error) {
+      if (codeOf(error) === "ENOTDIR" || codeOf(error) === "ELOOP") return removeEntry(target, false);
+      if (codeOf(error) === "ENOENT") return;
+      throw error;
+    }
+    try {
+      const base = descriptorPath(fd);
+      for (const entry of await fsp.readdir(base, { withFileTypes: true })) {
+        const child = `${base}/${entry.name}`;
+        if (entry.isDirectory()) await removeTree(child);
+        else await removeEntry(child);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    try {
+      await fsp.rmdir(target);
+    } catch (error) {
+      if (codeOf(error) !== "ENOENT") throw error;
+    }
+  }
+
+  async function removeEntry(target: string, descend = true): Promise<void> {
+    try {
+      await fsp.unlink(target);
+    } catch (error) {
+      if (descend && (codeOf(error) === "EISDIR" || codeOf(error) === "EPERM")) return removeTree(target);
+      if (codeOf(error) !== "ENOENT") throw error;
+    }
+  }
+
+  function refuseSpecial(path: string, syscall: string, stats: Stats): never {
+    const kind = stats.isFIFO()
+      ? "a FIFO"
+      : stats.isSocket()
+        ? "a socket"
+        : stats.isCharacterDevice() || stats.isBlockDevice()
+          ? "a device"
+          : "not a regular file";
+    throw new FsError("ENOTSUP", { syscall, path, detail: `${kind}; only regular files are read and written` });
+  }
+
+  const fs: NodeFileSystem = {
+    name: NODE_FILE_SYSTEM_NAME,
+    capabilities: Object.freeze({ symlink: true }),
+    cwd,
+    allowedRoots,
+    root: hostRoot,
+
+    readFile: (path) =>
+      call("open", path, async () => {
+        const real = await admit(path, "open", true);
+        const handle = await fsp.open(real, READ_FLAGS);
+        try {
+          verifyDescriptor(handle.fd, real, path, "open");
+          const stats = await handle.stat();
+          if (stats.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
+          if (!stats.isFile()) refuseSpecial(path, "open", stats);
+          const data = await handle.readFile();
+          return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+        } finally {
+          await handle.close();
+        }
+      }),
+
+    writeFile: (path, data) =>
+      call("open", path, async () => {
+        const real = await admit(path, "open", true);
+        const directory = nodePath.dirname(real);
+        const name = nodePath.basename(real);
+        const pin = await pinDirectory(directory, path, "open", true);
+        try {
+          const target = pin.at(name);
+          let mode = DEFAULT_FILE_MODE;
+          try {
+            const existing = await fsp.lstat(target);
+            if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
+            if (existing.isFile()) mode = existing.mode & 0o7777;
+            else if (!existing.isSymbolicLink()) refuseSpecial(path, "open", existing);
+          } catch (error) {
+            if (!isMissing(error)) throw error;
+          }
+          const temporaryName = `.bft-${randomBytes(6).toString("hex")}.tmp`;
+          const temporary = pin.at(temporaryName);
+          const handle = await fsp.open(temporary, TEMP_FLAGS, mode);
+          try {
+            try {
+              verifyDescriptor(handle.fd, nodePath.join(directory, temporaryName), path, "open");
+              await handle.writeFile(data);
+              await handle.chmod(mode);
+              await handle.sync();
+            } finally {
+              await handle.close();
+            }
+            await fsp.rename(temporary, target);
+            await pin.recheck("the new content was renamed into it there");
+          } catch (error) {
+            await fsp.unlink(temporary).catch(() => undefined);
+            throw error;
+          }
+        } finally {
+          await pin.close();
+        }
+      }),
+
+    stat: (path) =>
+      call("stat", path, async () => {
+        for (let attempt = 0; attempt < 3; attempt += 1) {
+          const real = await admit(path, "stat", true);
+          const stats = await inParent(real, path, "stat", (pin, name) => fsp.lstat(pin.at(name)));
+          if (!stats.isSymbolicLink()) return toFileStat(stats);
+        }
+        throw new FsError("ELOOP", { syscall: "stat", path });
+      }),
+
+    lstat: (path) =>
+      call("lstat", path, async () => {
+        const real = await admit(path, "lstat", false);
+        return toFileStat(await inParent(real, path, "lstat", (pin, name) => fsp.lstat(pin.at(name))));
+      }),
+
+    readdir: (path) =>
+      call("scandir", path, async () => {
+        const real = await admit(path, "scandir", true);
+        if (!descriptorChecks) {
+          const entries = await fsp.readdir(real, { withFileTypes: true });
+          const after = await fsp.lstat(real);
+          if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
+          return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+        }
+        const fd = await openDirectory(real, path, "scandir", false);
+        try {
+          const entries = await fsp.readdir(descriptorPath(fd), { withFileTypes: true });
+          return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
+        } finally {
+          closeSync(fd);
+        }
+      }),
+
+    mkdir: (path, mkdirOptions) =>
+      call("mkdir", path, async () => {
+        const real = await admit(path, "mkdir", true);
+        const recursive = mkdirOptions?.recursive === true;
+        await inParent(
+          real,
+          path,
+          "mkdir",
+          async (pin, name) => {
+            try {
+              await fsp.mkdir(pin.at(name));
+            } catch (error) {
+              if (!recursive || codeOf(error) !== "EEXIST") throw error;
+              if (!(await fsp.lstat(pin.at(name))).isDirectory()) throw new FsError("EEXIST", { syscall: "mkdir", path });
+            }
+          },
+          recursive,
+        );
+      }),
+
+    rm: (path, rmOptions) =>
+      call("rm", path, async () => {
+        const real = await admit(path, "rm", false);
+        if (real === hostRoot) throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
+        try {
+          await inParent(real, path, "rm", async (pin, name) => {
+            const target = pin.at(name);
+            const stats = await fsp.lstat(target);
+            if (!stats.isDirectory()) await fsp.unlink(target);
+            else if (rmOptions?.recursive !== true) await fsp.rmdir(target);
+            else if (descriptorChecks) await removeTree(target);
+            else await fsp.rm(target, { recursive: true, force: true });
+          });
+        } catch (error) {
+          if (isMissing(error) && rmOptions?.force === true) return;
+          throw error;
+        }
+      }),
+
+    rename: (from, to) =>
+      call(
+        "rename",
+        from,
+        async () => {
+          const realFrom = await admit(from, "rename", false, to);
+          const realTo = await admit(to, "rename", false, to);
+          if (realFrom === hostRoot || realTo === hostRoot) {
+            throw new FsError("EBUSY", { syscall: "rename", path: from, dest: to, detail: "the backend's root cannot be moved" });
+          }
+          await inParent(realFrom, from, "rename", (fromPin, fromName) =>
+            inParent(realTo, from, "rename", (toPin, toName) => fsp.rename(fromPin.at(fromName), toPin.at(toName)), false, to),
+          false, to);
+        },
+        to,
+      ),
+
+    realpath: (path) =>
+      call("realpath", path, async () => {
+        const real = await fsp.realpath(await admit(path, "realpath", true));
+        const inside = toNamespace(real);
+        if (inside === undefined) throw new FsError("EACCES", { syscall: "realpath", path, detail: `${real} is outside the root` });
+        return inside;
+      }),
+
+    symlink: (target, path) =>
+      call(
+        "symlink",
+        target,
+        async () => {
+          if (typeof target !== "string" || target === "" || target.includes("\0")) {
+            throw new FsError("EINVAL", { syscall: "symlink", path: String(target), dest: path });
+          }
+          const real = await admit(path, "symlink", false, path);
+          const hostTarget = target.startsWith("/") ? toHost(target, "symlink") : target;
+          await inParent(real, target, "symlink", (pin, name) => fsp.symlink(hostTarget, pin.at(name)), false, path);
+        },
+        path,
+      ),
+
+    readlink: (path) =>
+      call("readlink", path, async () => {
+        const real = await admit(path, "readlink", false);
+        const target = await inParent(real, path, "readlink", (pin, name) => fsp.readlink(pin.at(name)));
+        if (!target.startsWith("/") || hostRoot === "/") return target;
+        return toNamespace(target) ?? target;
+      }),
+  };
+  return Object.freeze(fs);
+}

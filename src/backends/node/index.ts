@@ -1,0 +1,9 @@
+/**
+ * `better-fs-tools/node`: the Node backend ({@link nodeFileSystem}), a real shell runner
+ * ({@link nodeCommandRunner}) and a `node:crypto` digest ({@link nodeDigest}). Node only.
+ *
+ * @module
+ */
+export { nodeFileSystem, NODE_FILE_SYSTEM_NAME, type NodeFileSystem, type NodeFileSystemOptions } from "./file-system.js";
+export { nodeDigest } from "./digest.js";
+export { nodeCommandRunner, DEFAULT_NODE_MAX_OUTPUT_BYTES, DEFAULT_KILL_GRACE_MS, type NodeCommandRunnerOptions } from "./command-runner.js";

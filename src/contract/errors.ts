@@ -1,0 +1,143 @@
+/**
+ * Error codes and errors of the contract: {@link FsError} (what a backend throws, Node's codes
+ * and wording) and {@link ToolError} (what a failed tool call carries, the same codes plus the
+ * tools' own).
+ *
+ * @module
+ */
+
+/** Node-style error codes a backend or the gate may raise. */
+export type FsErrorCode =
+  | "ENOENT"
+  | "EEXIST"
+  | "EISDIR"
+  | "ENOTDIR"
+  | "ENOTEMPTY"
+  | "EACCES"
+  | "EPERM"
+  | "EINVAL"
+  | "ENOSPC"
+  | "EFBIG"
+  | "ELOOP"
+  | "ENAMETOOLONG"
+  | "EROFS"
+  | "EBUSY"
+  | "EXDEV"
+  | "ENOTSUP"
+  | "EIO";
+
+/** Human text for each code, as Node prints it after the code. */
+export const FS_ERROR_DESCRIPTIONS: Readonly<Record<FsErrorCode, string>> = Object.freeze({
+  ENOENT: "no such file or directory",
+  EEXIST: "file already exists",
+  EISDIR: "illegal operation on a directory",
+  ENOTDIR: "not a directory",
+  ENOTEMPTY: "directory not empty",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EINVAL: "invalid argument",
+  ENOSPC: "no space left on device",
+  EFBIG: "file too large",
+  ELOOP: "too many symbolic links encountered",
+  ENAMETOOLONG: "name too long",
+  EROFS: "read-only file system",
+  EBUSY: "resource busy or locked",
+  EXDEV: "cross-device link not permitted",
+  ENOTSUP: "operation not supported",
+  EIO: "i/o error",
+});
+
+const FS_ERROR_MARKER = Symbol.for("better-fs-tools.error.FsError");
+
+/** Options of {@link FsError}. */
+export interface FsErrorOptions {
+  /** The call that failed, Node's name for it: `open`, `stat`, `scandir`, `mkdir`, `rm`, `rename`... */
+  syscall: string;
+  /** The path the call was given (absolute, in the backend's namespace). */
+  path?: string;
+  /** The second path of a two-path call (`rename`, `symlink`). */
+  dest?: string;
+  /** Extra detail appended to the message after ` (...)`, e.g. the quota left. */
+  detail?: string;
+  /** The underlying error (DOMException, memfs or Node error). */
+  cause?: unknown;
+}
+
+/**
+ * A filesystem error with a Node-style `code`. Its message starts with the code, exactly as Node
+ * words it (`ENOENT: no such file or directory, open '/a'`), because just-bash and many agents
+ * match on that text.
+ *
+ * Use {@link FsError.isInstance} rather than `instanceof`: it still matches when two copies of
+ * the package are installed.
+ *
+ * @example
+ * ```ts
+ * throw new FsError("ENOENT", { syscall: "open", path: "/a" });
+ * // message: "ENOENT: no such file or directory, open '/a'"
+ * ```
+ */
+export class FsError extends Error {
+  readonly [FS_ERROR_MARKER] = true;
+  override readonly name = "FsError";
+  readonly code: FsErrorCode;
+  readonly syscall: string;
+  readonly path: string | undefined;
+  readonly dest: string | undefined;
+
+  constructor(code: FsErrorCode, options: FsErrorOptions) {
+    const where =
+      options.path === undefined
+        ? ""
+        : options.dest === undefined
+          ? ` '${options.path}'`
+          : ` '${options.path}' -> '${options.dest}'`;
+    const detail = options.detail === undefined ? "" : ` (${options.detail})`;
+    super(`${code}: ${FS_ERROR_DESCRIPTIONS[code]}, ${options.syscall}${where}${detail}`, {
+      cause: options.cause,
+    });
+    this.code = code;
+    this.syscall = options.syscall;
+    this.path = options.path;
+    this.dest = options.dest;
+  }
+
+  /** True for any `FsError`, from this copy of the package or another. */
+  static isInstance(value: unknown): value is FsError {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FS_ERROR_MARKER] === true;
+  }
+}
+
+/**
+ * Why a tool call failed. Filesystem codes keep their Node names; the others are the tools' own:
+ * - `EINPUT`: the input does not fit the tool's schema or rules;
+ * - `ENOMATCH`: the old text or patch context was not found;
+ * - `EAMBIGUOUS`: the old text or context matched more than once;
+ * - `ENOTREAD`: write or edit of an existing file that was not read in this session;
+ * - `ESTALE`: the file changed since it was read;
+ * - `EBINARY`: binary content where text was needed;
+ * - `EFBIG`: over a size cap;
+ * - `EILSEQ`: not valid UTF-8;
+ * - `EDENIED`: refused by the gate (outside the workspace with no rule, or a refused command);
+ * - `ETIMEDOUT`: a command ran past its timeout.
+ */
+export type ToolErrorCode =
+  | FsErrorCode
+  | "EINPUT"
+  | "ENOMATCH"
+  | "EAMBIGUOUS"
+  | "ENOTREAD"
+  | "ESTALE"
+  | "EBINARY"
+  | "EFBIG"
+  | "EILSEQ"
+  | "EDENIED"
+  | "ETIMEDOUT";
+
+/** The error of a failed tool call. `message` is what the model sees. */
+export interface ToolError {
+  readonly code: ToolErrorCode;
+  readonly message: string;
+  /** The path concerned, where there is one (absolute). */
+  readonly path?: string;
+}

@@ -1,0 +1,94 @@
+/**
+ * The backend contract: every storage backend (memfs, OPFS, IndexedDB, Node fs, just-bash)
+ * implements {@link FileSystem}. Backends deal in bytes and absolute POSIX paths in their own
+ * namespace; text, line endings, BOM and UTF-8 validity are the tools' business.
+ *
+ * @module
+ */
+
+import type { FsErrorCode } from "./errors.js";
+
+/** The kind of a directory entry or stat result. `other` covers FIFOs, sockets and devices. */
+export type FileType = "file" | "directory" | "symlink" | "other";
+
+/** What `stat`/`lstat` return. */
+export interface FileStat {
+  /** `symlink` only from `lstat`; `stat` follows links. */
+  readonly type: FileType;
+  /** Size in bytes (0 for directories where the backend has no figure). */
+  readonly size: number;
+  /** Last modification time, milliseconds since the Unix epoch. */
+  readonly mtimeMs: number;
+  /** POSIX permission bits (e.g. `0o644`) where the backend has them. */
+  readonly mode?: number;
+}
+
+/** One entry of `readdir`. */
+export interface DirEntry {
+  /** The entry's name, not a path. */
+  readonly name: string;
+  /** The entry's own type (a symlink is reported as `symlink`, not followed). */
+  readonly type: FileType;
+}
+
+/** Optional abilities a backend declares; the conformance suite skips what is not declared. */
+export interface FileSystemCapabilities {
+  /** `symlink` and `readlink` are implemented and `realpath`/`stat` follow links. */
+  readonly symlink?: boolean;
+  /** `watch` is implemented. */
+  readonly watch?: boolean;
+  /** Synchronous access handles are used (OPFS in a Worker). */
+  readonly syncAccess?: boolean;
+}
+
+/** A change reported by `watch`. */
+export interface WatchEvent {
+  readonly type: "write" | "remove" | "rename" | "mkdir";
+  /** Absolute path that changed. */
+  readonly path: string;
+}
+
+/**
+ * The backend contract. All paths are absolute POSIX paths (`/a/b.txt`) in the backend's own
+ * namespace; the tools resolve and check paths (see the gate) before calling a backend.
+ * Every method rejects with {@link FsError} on failure. Backends allow many calls in flight.
+ */
+export interface FileSystem {
+  /** Short backend name for messages and descriptions: `memory`, `opfs`, `idb`, `node`... */
+  readonly name: string;
+  /** Optional abilities; absent means not supported. */
+  readonly capabilities: FileSystemCapabilities;
+  /** The whole file's bytes. ENOENT if absent, EISDIR for a directory. */
+  readFile(path: string): Promise<Uint8Array>;
+  /** Replace the file's bytes, creating missing parent directories. EISDIR if `path` is a directory, ENOTDIR if a parent is a file. */
+  writeFile(path: string, data: Uint8Array): Promise<void>;
+  /** Stat following symlinks. ENOENT if absent. */
+  stat(path: string): Promise<FileStat>;
+  /** Stat not following a symlink leaf. ENOENT if absent. */
+  lstat(path: string): Promise<FileStat>;
+  /** Entries of a directory (any order; callers sort). ENOENT if absent, ENOTDIR for a file. */
+  readdir(path: string): Promise<DirEntry[]>;
+  /** Create a directory. With `recursive`, parents too and no error if it exists; without, EEXIST if it exists and ENOENT if the parent is missing. */
+  mkdir(path: string, options?: { recursive?: boolean }): Promise<void>;
+  /** Remove a file or directory. A non-empty directory needs `recursive` (else ENOTEMPTY); `force` ignores a missing path. */
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  /** Move `from` to `to`, replacing an existing file at `to`. ENOENT if `from` is absent. */
+  rename(from: string, to: string): Promise<void>;
+  /** The canonical path with every symlink resolved. ENOENT if absent. */
+  realpath(path: string): Promise<string>;
+  /** Create a symlink at `path` pointing to `target` (capability `symlink`). */
+  symlink?(target: string, path: string): Promise<void>;
+  /** The target of the symlink at `path` (capability `symlink`). EINVAL if not a link. */
+  readlink?(path: string): Promise<string>;
+  /**
+   * The per-path locks tools should use by default over this storage, when it is shared beyond
+   * one object (OPFS: Web Locks, so two tabs never interleave a read-modify-write). Absent:
+   * in-process locks per backend object. A `Locks` is `{ run(keys, fn) }` (see `memoryLocks`).
+   */
+  readonly locks?: { run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> };
+  /** Watch for changes under `path`; returns a function that stops watching (capability `watch`). */
+  watch?(path: string, listener: (event: WatchEvent) => void): () => void;
+}
+
+/** A backend factory as the conformance suite takes it. */
+export type FileSystemFactory = () => Promise<FileSystem>;

@@ -1,0 +1,543 @@
+/**
+ * The gate: every file access (tools, bash, host code) passes here before reaching a backend.
+ * It canonicalises paths, confines them to the allowed roots, resolves symlinks component by
+ * component, and applies allow rules, the approve callback, or fails closed.
+ *
+ * @module
+ */
+import picomatch from "picomatch";
+import { type FileStat, type FileSystem } from "../contract/types.js";
+import { FsError, FS_ERROR_DESCRIPTIONS, type FsErrorCode } from "../contract/errors.js";
+import type { ToolError } from "../contract/errors.js";
+import { checkPathInput, isWithin, lookupRealPath, relativeTo, resolvePath, resolveRealPath, type ResolutionCache } from "../contract/path.js";
+
+/** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
+export type Access = "read" | "write" | "list";
+
+/** An allow rule for access outside the workspace. */
+export interface AllowRule {
+  /** `readFile`, `writeFile`, `listDir` or `runBash`. */
+  readonly tool: "readFile" | "writeFile" | "listDir" | "runBash";
+  /** picomatch glob matched against the real absolute path (after symlinks resolve). */
+  readonly path?: string;
+  /** For `runBash`: a command prefix (`git status`) or a glob (`npm run *`). */
+  readonly command?: string;
+}
+
+/** What the `approve` callback is asked. */
+export interface ApprovalRequest {
+  readonly tool: AllowRule["tool"];
+  /** Real absolute path, for file access. */
+  readonly path?: string;
+  /** The command line, for `runBash`. */
+  readonly command?: string;
+  /** Why approval is needed, in words a user can answer. */
+  readonly reason: string;
+}
+
+/** Decides an access the rules do not admit; only interactive hosts pass one. */
+export type Approve = (request: ApprovalRequest) => boolean | Promise<boolean>;
+
+/** Permission settings. */
+export interface PermissionOptions {
+  /** Rules that admit access outside the workspace (and commands for bash). */
+  readonly allow?: readonly AllowRule[];
+  /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
+  readonly approve?: Approve;
+}
+
+/** Options of {@link createGate}. */
+export interface GateOptions {
+  /** The backend the gate guards. */
+  readonly fs: FileSystem;
+  /** Working directory for relative paths (absolute). Default: the first allowed root, or `/`. */
+  readonly cwd?: string;
+  /** Roots the tools may use without a rule (absolute). Default: `[cwd]`, or `["/"]`. */
+  readonly allowedRoots?: readonly string[];
+  readonly permissions?: PermissionOptions;
+}
+
+/** Options of {@link Gate.check}. */
+export interface CheckOptions {
+  /**
+   * Follow a symlink at the last name (default `true`). Pass `false` for calls that act on the
+   * link itself (`lstat`, `readlink`, `rm`, `rename`, `symlink`): the parent is still resolved.
+   */
+  readonly followSymlinks?: boolean;
+  /**
+   * A memo shared by the checks of one tool call (`createResolutionCache()`): directories shared
+   * by several paths are resolved once, and a missing name costs one failed lookup. Create one
+   * per call; never keep it across calls.
+   */
+  readonly cache?: ResolutionCache;
+}
+
+/**
+ * The outcome of a check: the canonical path to use, or an error result for the model. With a
+ * `cache` in the options, `exists` says whether that path existed when it was checked (with
+ * `followSymlinks: false`, the name itself, link or not), so a tool can skip its own lookup.
+ */
+export type GateCheck =
+  | { readonly ok: true; readonly path: string; readonly outside: boolean; readonly exists?: boolean }
+  | { readonly ok: false; readonly error: ToolError };
+
+export interface Gate {
+  /** The guarded backend (raw: calls on it bypass the gate; tools use `fs` below). */
+  readonly backend: FileSystem;
+  /** A FileSystem whose every call is checked (refusals reject with FsError EACCES). */
+  readonly fs: FileSystem;
+  readonly cwd: string;
+  readonly allowedRoots: readonly string[];
+  /**
+   * Resolve `path` (relative to cwd or absolute) and check it for `access`. Never throws for bad
+   * input. Use the returned `path` for the backend call: it is the path that was checked.
+   * An edit gates as a read and as a write: `check(path, "read")`, then `check(path, "write")`
+   * (or {@link checkAccesses}).
+   */
+  check(path: string, access: Access, options?: CheckOptions): Promise<GateCheck>;
+  /** Check a bash command against the `runBash` rules / approve. */
+  checkCommand(command: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: ToolError }>;
+  /** A path as the model should see it: relative to cwd when inside it, else absolute. */
+  display(path: string): string;
+}
+
+
+/** The allow-rule tool name for each access. */
+export const ACCESS_RULE_TOOL: Readonly<Record<Access, "readFile" | "writeFile" | "listDir">> = Object.freeze({
+  read: "readFile",
+  write: "writeFile",
+  list: "listDir",
+});
+
+const RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir", "runBash"];
+const FILE_RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir"];
+const GLOB_CHARACTERS = /[*?[\]{}]/;
+
+type CommandCheck = { readonly ok: true } | { readonly ok: false; readonly error: ToolError };
+
+interface CompiledRule {
+  readonly tool: AllowRule["tool"];
+  readonly matchPath?: (path: string) => boolean;
+  readonly matchCommand?: (command: string) => boolean;
+}
+
+function assertAbsolute(option: string, value: unknown): string {
+  if (typeof value !== "string" || !value.startsWith("/")) {
+    throw new TypeError(`createGate ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
+  }
+  const problem = checkPathInput(value);
+  if (problem !== undefined) throw new TypeError(`createGate ${option} ${JSON.stringify(value)}: ${problem.reason}`);
+  return resolvePath("/", value);
+}
+
+function compileRules(rules: readonly AllowRule[] | undefined): CompiledRule[] {
+  if (rules === undefined) return [];
+  if (!Array.isArray(rules)) throw new TypeError("createGate permissions.allow must be an array of rules");
+  return rules.map((rule: AllowRule, index) => {
+    const where = `permissions.allow[${index}]`;
+    if (typeof rule !== "object" || rule === null || !RULE_TOOLS.includes(rule.tool)) {
+      throw new TypeError(`createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`);
+    }
+    if (rule.tool === "runBash") {
+      if (typeof rule.command !== "string" || rule.command.trim() === "") {
+        throw new TypeError(`createGate ${where}.command must be a non-empty command prefix or glob for a runBash rule`);
+      }
+      const pattern = normalizeCommand(rule.command);
+      if (GLOB_CHARACTERS.test(pattern)) {
+        const isMatch = picomatch(pattern, { bash: true, dot: true, windows: false });
+        return { tool: rule.tool, matchCommand: (command) => isMatch(command) };
+      }
+      return {
+        tool: rule.tool,
+        matchCommand: (command) => command === pattern || command.startsWith(`${pattern} `),
+      };
+    }
+    if (typeof rule.path !== "string" || !rule.path.startsWith("/")) {
+      throw new TypeError(`createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`);
+    }
+    const isMatch = picomatch(rule.path, { dot: true, windows: false });
+    return { tool: rule.tool, matchPath: (path) => isMatch(path) };
+  });
+}
+
+function normalizeCommand(command: string): string {
+  return command.trim().replace(/[ \t]+/g, " ");
+}
+
+/**
+ * Split a command line into the simple commands a rule must each admit, on `;`, `&&`, `||`,
+ * `|`, `&` and newlines outside quotes. Returns `undefined` when no rule may admit the line at
+ * all: command substitution (`$(...)`, backticks), process substitution, or a redirection other
+ * than a descriptor copy such as `2>&1`.
+ */
+export function splitCommandLine(command: string): string[] | undefined {
+  if (/`|\$\(|<\(|>\(/.test(command)) return undefined;
+  const segments: string[] = [];
+  let current = "";
+  let quote: "'" | '"' | undefined;
+  for (let index = 0; index < command.length; index += 1) {
+    const char = command[index] as string;
+    if (quote !== undefined) {
+      current += char;
+      if (char === "\\" && quote === '"' && index + 1 < command.length) {
+        current += command[index + 1];
+        index += 1;
+      } else if (char === quote) quote = undefined;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      quote = char;
+      current += char;
+    } else if (char === "\\" && index + 1 < command.length) {
+      current += char + command[index + 1];
+      index += 1;
+    } else if (char === ";" || char === "|" || char === "&" || char === "\n") {
+      if (char === "&" && command[index - 1] === ">") {
+        current += char;
+        continue;
+      }
+      segments.push(current);
+      current = "";
+    } else if (char === ">" || char === "<") {
+      if (char === ">" && command[index + 1] === "&" && /[0-9-]/.test(command[index + 2] ?? "")) {
+        current += char;
+        continue;
+      }
+      return undefined;
+    } else current += char;
+  }
+  if (quote !== undefined) return undefined;
+  segments.push(current);
+  return segments.map(normalizeCommand).filter((segment) => segment !== "");
+}
+
+function toolError(code: ToolError["code"], message: string, path?: string): { readonly ok: false; readonly error: ToolError } {
+  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
+}
+
+/**
+ * Create the gate over a backend: paths are checked (input rules, lexical `..`, symlinks resolved
+ * through the backend, confinement to `allowedRoots` name by name), then access outside the roots
+ * is admitted by an allow rule, else by `approve`, else refused (fail closed).
+ *
+ * Refusals are error results, never throws: `EINVAL` (empty path, NUL byte, backslash),
+ * `ENAMETOOLONG` (over 4096 bytes, or a name over 255), `ELOOP` (more than 40 symlinks), and
+ * `EDENIED` (outside the roots and not admitted). Messages name the path; the input and loop
+ * refusals also name the allowed roots; the fail-closed refusal reads exactly
+ * `Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.`
+ *
+ * An `approve` answer of yes is remembered for the gate's lifetime per tool and real path (and
+ * per command line), so a tool's stat-then-read asks once. A callback that throws counts as no.
+ * Symlinks are resolved through the backend's `realpath`, and through `lstat`/`readlink` for a
+ * dangling link (a link to a file not yet created outside); a backend without `readlink` has
+ * no dangling links to follow.
+ *
+ * `runBash` rules are opt-in: with none configured, `checkCommand` admits every command (a
+ * just-bash shell reaches files only through this gate). With one or more, each simple command
+ * of the line (split on `;`, `&&`, `||`, `|`, `&`) must match a rule, by prefix (`git status`
+ * admits `git status -s`, not `git statusx`) or glob (`npm run *`); a line with command
+ * substitution or a redirection other than `2>&1` matches no rule. Unmatched lines go to
+ * `approve`, else fail closed.
+ *
+ * @param options - see {@link GateOptions}.
+ * `gate.fs` checks each call: `readFile` as read; `writeFile`, `mkdir`, `rm`, `rename` (both
+ * paths) and `symlink` as write; `readdir` as list; `stat`, `lstat`, `realpath` and `readlink`
+ * as metadata, admitted by a `readFile`, `writeFile` or `listDir` rule (or approval) for the path,
+ * so a tool allowed to read or write an outside file may also stat it (else refused as `listDir`).
+ * `lstat`, `readlink`, `rm`, `rename` and `symlink` act on a link itself: only its parent is
+ * resolved.
+ *
+ * @returns a {@link Gate}; its `fs` rejects refused calls with FsError `EACCES` (or `EINVAL`,
+ *   `ENAMETOOLONG`, `ELOOP`) whose message ends with the refusal in parentheses.
+ * @throws TypeError at creation when `fs` is missing, `cwd` or a root is not absolute, or a rule
+ *   is malformed (the message names the option).
+ * @example
+ * ```ts
+ * const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+ * await gate.check("src/a.ts", "read"); // { ok: true, path: "/w/src/a.ts", outside: false }
+ * await gate.check("../w-evil/x", "read"); // { ok: false, error: { code: "EDENIED", ... } }
+ * await gate.fs.readFile("/etc/hosts"); // admitted by the rule
+ * ```
+ */
+export function createGate(options: GateOptions): Gate {
+  if (typeof options !== "object" || options === null) throw new TypeError("createGate needs an options object");
+  const backend = options.fs;
+  if (typeof backend !== "object" || backend === null || typeof backend.realpath !== "function") {
+    throw new TypeError("createGate needs an fs option (a FileSystem)");
+  }
+  const givenCwd = options.cwd === undefined ? undefined : assertAbsolute("cwd", options.cwd);
+  if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
+    throw new TypeError("createGate allowedRoots must be an array of absolute paths");
+  }
+  const allowedRoots = Object.freeze(
+    options.allowedRoots === undefined || options.allowedRoots.length === 0
+      ? [givenCwd ?? "/"]
+      : options.allowedRoots.map((root, index) => assertAbsolute(`allowedRoots[${index}]`, root)),
+  );
+  const cwd = givenCwd ?? allowedRoots[0] ?? "/";
+  const rules = compileRules(options.permissions?.allow);
+  const commandRules = rules.filter((rule) => rule.tool === "runBash");
+  const approve = options.permissions?.approve;
+  if (approve !== undefined && typeof approve !== "function") {
+    throw new TypeError("createGate permissions.approve must be a function");
+  }
+  const rootsText = allowedRoots.join(", ");
+  const approved = new Set<string>();
+
+  // Real roots: resolved through the backend; cached once every root exists. Concurrent checks
+  // share one resolution in flight.
+  const realRoots = new Map<string, string>();
+  let realCwd: string | undefined;
+  let allRealRoots: string[] | undefined;
+  let rootsInFlight: Promise<string[]> | undefined;
+  function currentRealRoots(): string[] | Promise<string[]> {
+    if (allRealRoots !== undefined) return allRealRoots;
+    rootsInFlight ??= resolveRoots().finally(() => {
+      rootsInFlight = undefined;
+    });
+    return rootsInFlight;
+  }
+  async function resolveRoots(): Promise<string[]> {
+    const roots = await Promise.all(
+      allowedRoots.map(async (root) => {
+        const cached = realRoots.get(root);
+        if (cached !== undefined) return cached;
+        try {
+          const real = resolvePath("/", await backend.realpath(root));
+          realRoots.set(root, real);
+          return real;
+        } catch {
+          return resolveRealPath(backend, root);
+        }
+      }),
+    );
+    if (realRoots.size === allowedRoots.length) allRealRoots = roots;
+    return roots;
+  }
+
+  async function check(path: string, access: Access, checkOptions: CheckOptions = {}): Promise<GateCheck> {
+    return checkPath(path, access, checkOptions, false);
+  }
+
+  /** `metadata`: a stat-like call, admitted by a rule or approval of any file tool for the path. */
+  async function checkPath(path: string, access: Access, checkOptions: CheckOptions, metadata: boolean): Promise<GateCheck> {
+    const problem = checkPathInput(path);
+    if (problem !== undefined) {
+      const shown = typeof path === "string" ? JSON.stringify(path) : String(path);
+      return toolError(problem.code, `Invalid path ${shown}: ${problem.reason}. Allowed roots: ${rootsText}.`);
+    }
+    const lexical = resolvePath(cwd, path);
+    let real: string;
+    let exists: boolean | undefined;
+    let roots: string[];
+    try {
+      const found = await lookupRealPath(backend, lexical, {
+        followLeaf: checkOptions.followSymlinks !== false,
+        ...(checkOptions.cache === undefined ? {} : { cache: checkOptions.cache }),
+      });
+      real = found.path;
+      // Reported to callers that pass a cache (the others' results keep their shape).
+      if (checkOptions.cache !== undefined) exists = found.exists;
+      const known = currentRealRoots();
+      roots = Array.isArray(known) ? known : await known;
+    } catch (error) {
+      const code: ToolError["code"] = FsError.isInstance(error) ? error.code : "EIO";
+      const reason =
+        code === "ELOOP"
+          ? "too many symbolic links (a symlink loop?)"
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      return toolError(code, `Cannot resolve ${JSON.stringify(path)}: ${reason}. Allowed roots: ${rootsText}.`, lexical);
+    }
+    const admitted = (outside: boolean): GateCheck =>
+      exists === undefined ? { ok: true, path: real, outside } : { ok: true, path: real, outside, exists };
+    if (roots.some((root) => isWithin(root, real))) return admitted(false);
+    const tool = ACCESS_RULE_TOOL[access];
+    if (tool === undefined) {
+      return toolError("EINVAL", `Unknown access ${JSON.stringify(access)} for ${real}: use read, write or list.`, real);
+    }
+    const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
+    if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) return admitted(true);
+    const via = lexical === real ? "" : ` (the real path of ${lexical}, through a symlink)`;
+    const key = `${tool}\0${real}`;
+    if (metadata && FILE_RULE_TOOLS.some((fileTool) => approved.has(`${fileTool}\0${real}`))) return admitted(true);
+    if (approve !== undefined) {
+      if (approved.has(key)) return admitted(true);
+      let yes = false;
+      try {
+        yes = await approve({
+          tool,
+          path: real,
+          reason: `${tool} of ${real}${via}, which is outside the workspace (allowed roots: ${rootsText})`,
+        });
+      } catch {
+        yes = false;
+      }
+      if (yes === true) {
+        approved.add(key);
+        return admitted(true);
+      }
+      return toolError(
+        "EDENIED",
+        `Permission denied: ${real}${via} is outside the workspace and the user did not approve ${tool}. Allowed roots: ${rootsText}.`,
+        real,
+      );
+    }
+    return toolError(
+      "EDENIED",
+      `Permission denied: ${real}${via} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`,
+      real,
+    );
+  }
+
+  async function checkCommand(command: string): Promise<CommandCheck> {
+    if (typeof command !== "string" || command.trim() === "") {
+      return toolError("EINVAL", "Invalid command: the command is empty.");
+    }
+    if (commandRules.length === 0) return { ok: true };
+    const segments = splitCommandLine(command);
+    if (
+      segments !== undefined &&
+      segments.every((segment) => commandRules.some((rule) => rule.matchCommand?.(segment) === true))
+    ) {
+      return { ok: true };
+    }
+    const shown = JSON.stringify(command);
+    if (approve !== undefined) {
+      const key = `runBash\0${command}`;
+      if (approved.has(key)) return { ok: true };
+      let yes = false;
+      try {
+        yes = await approve({ tool: "runBash", command, reason: `run the command ${shown}, which no runBash rule admits` });
+      } catch {
+        yes = false;
+      }
+      if (yes === true) {
+        approved.add(key);
+        return { ok: true };
+      }
+      return toolError("EDENIED", `Permission denied: the command ${shown} is not allowed and the user did not approve it.`);
+    }
+    return toolError(
+      "EDENIED",
+      `Permission denied: the command ${shown} matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.`,
+    );
+  }
+
+  function display(path: string): string {
+    const real = realCwd ?? realRoots.get(cwd);
+    if (real !== undefined) realCwd = real;
+    const relative = relativeTo(cwd, path) ?? (real === undefined ? undefined : relativeTo(real, path));
+    return relative ?? path;
+  }
+
+  const gate: Gate = {
+    backend,
+    cwd,
+    allowedRoots,
+    check,
+    checkCommand,
+    display,
+    fs: gatedFileSystem(backend, checkPath),
+  };
+  return Object.freeze(gate);
+}
+
+/**
+ * Check one path for several accesses in order and return the first refusal, else the last
+ * admission. An edit outside the workspace is gated as a read and as a write:
+ * `checkAccesses(gate, path, ["read", "write"])`.
+ *
+ * @example
+ * ```ts
+ * const checked = await checkAccesses(gate, "notes.md", ["read", "write"]);
+ * if (!checked.ok) return errorResult("mutation", checked.error);
+ * ```
+ */
+export async function checkAccesses(
+  gate: Pick<Gate, "check">,
+  path: string,
+  accesses: readonly Access[],
+  options?: CheckOptions,
+): Promise<GateCheck> {
+  let last: GateCheck = { ok: false, error: { code: "EINVAL", message: "No access to check." } };
+  for (const access of accesses) {
+    last = await gate.check(path, access, options);
+    if (!last.ok) return last;
+  }
+  return last;
+}
+
+const PASS_THROUGH_CODES = new Set<string>(["EINVAL", "ENAMETOOLONG", "ELOOP", "EIO", "ENOTDIR"]);
+
+/**
+ * The FsError a refused check becomes in `gate.fs` (and in host-facing handles): `EINVAL`,
+ * `ENAMETOOLONG`, `ELOOP`, `EIO` and `ENOTDIR` keep their code, every other refusal is `EACCES`;
+ * the gate's message follows in parentheses.
+ *
+ * @param error - the `error` of a failed {@link GateCheck}.
+ * @param syscall - the call's name in the message (`open`, `scandir`...).
+ * @param path - the path as the caller gave it.
+ * @example
+ * ```ts
+ * const checked = await gate.check(path, "read");
+ * if (!checked.ok) throw gateRefusal(checked.error, "open", path);
+ * ```
+ */
+export function gateRefusal(error: ToolError, syscall: string, path: string): FsError {
+  const code: FsErrorCode =
+    PASS_THROUGH_CODES.has(error.code) && error.code in FS_ERROR_DESCRIPTIONS ? (error.code as FsErrorCode) : "EACCES";
+  return new FsError(code, { syscall, path: typeof path === "string" ? path : String(path), detail: error.message });
+}
+
+function gatedFileSystem(
+  backend: FileSystem,
+  check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
+): FileSystem {
+  async function admit(path: string, access: Access | "metadata", syscall: string, followSymlinks = true): Promise<string> {
+    const checked = await check(path, access === "metadata" ? "list" : access, { followSymlinks }, access === "metadata");
+    if (!checked.ok) throw gateRefusal(checked.error, syscall, path);
+    return checked.path;
+  }
+  const fs: FileSystem = {
+    name: backend.name,
+    capabilities: backend.capabilities,
+    readFile: async (path) => backend.readFile(await admit(path, "read", "open")),
+    writeFile: async (path, data) => backend.writeFile(await admit(path, "write", "open"), data),
+    stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "metadata", "stat")),
+    lstat: async (path): Promise<FileStat> => backend.lstat(await admit(path, "metadata", "lstat", false)),
+    readdir: async (path) => backend.readdir(await admit(path, "list", "scandir")),
+    mkdir: async (path, mkdirOptions) => backend.mkdir(await admit(path, "write", "mkdir"), mkdirOptions),
+    rm: async (path, rmOptions) => backend.rm(await admit(path, "write", "rm", false), rmOptions),
+    rename: async (from, to) => {
+      const realFrom = await admit(from, "write", "rename", false);
+      const realTo = await admit(to, "write", "rename", false);
+      return backend.rename(realFrom, realTo);
+    },
+    realpath: async (path) => backend.realpath(await admit(path, "metadata", "realpath")),
+  };
+  if (backend.symlink !== undefined) {
+    const symlink = backend.symlink.bind(backend);
+    fs.symlink = async (target, path) => symlink(target, await admit(path, "write", "symlink", false));
+  }
+  if (backend.readlink !== undefined) {
+    const readlink = backend.readlink.bind(backend);
+    fs.readlink = async (path) => readlink(await admit(path, "metadata", "readlink", false));
+  }
+  if (backend.watch !== undefined) {
+    const watch = backend.watch.bind(backend);
+    fs.watch = (path, listener) => {
+      let stop: (() => void) | undefined;
+      let stopped = false;
+      void check(path, "list", {}, false).then((checked) => {
+        if (checked.ok && !stopped) stop = watch(checked.path, listener);
+      });
+      return () => {
+        stopped = true;
+        stop?.();
+      };
+    };
+  }
+  return Object.freeze(fs);
+}

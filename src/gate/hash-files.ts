@@ -1,0 +1,96 @@
+/**
+ * A content hash of workspace files for cache keys.
+ *
+ * @module
+ */
+import picomatch from "picomatch";
+import { sha256Digest, type Digest } from "../contract/digest.js";
+import { relativeTo, resolvePath } from "../contract/path.js";
+import type { FileSystem } from "../contract/types.js";
+
+/** Files read at once while hashing. */
+export const HASH_FILES_CONCURRENCY = 16;
+
+/** Options of {@link hashFiles}. */
+export interface HashFilesOptions {
+  /** The directory the globs are relative to (absolute). @default "/" */
+  readonly cwd?: string;
+  /** The digest of the final record. @default sha256Digest() */
+  readonly digest?: Digest;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * A stable digest of the files matching `globs`: their paths (relative to `cwd`) and contents,
+ * in sorted path order, so the same files with the same bytes always give the same hex string,
+ * whatever the backend's listing order. Symlinks are not followed (a link is neither hashed nor
+ * walked); dot files match. No file matching gives the digest of the empty record.
+ *
+ * The record hashed has one line per file, `"<path as JSON>" <bytes> <digest of the content>`,
+ * so no two file sets share a record, and no more than {@link HASH_FILES_CONCURRENCY} files are
+ * held in memory at once.
+ *
+ * @param fs - the backend (pass `gate.fs` to hash through the gate).
+ * @param globs - picomatch globs relative to `cwd` (`["src/**\/*.ts", "package.json"]`); a file
+ *   matching any is included.
+ * @param options - `cwd` (default `/`), `digest` (default SHA-256 via WebCrypto).
+ * @returns the digest's hex string.
+ * @throws TypeError when `globs` is not an array of strings; FsError from the backend when a
+ *   directory or file cannot be read (a missing `cwd` gives the empty record's digest).
+ * @example
+ * ```ts
+ * const key = await hashFiles(fs, ["src/**", "package.json"], { cwd: "/w" });
+ * // "5f0c…" (64 hex characters); unchanged until a matching file's path or bytes change
+ * ```
+ */
+export async function hashFiles(fs: FileSystem, globs: readonly string[], options: HashFilesOptions = {}): Promise<string> {
+  if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== "string" || glob === "")) {
+    throw new TypeError("hashFiles globs must be an array of non-empty glob strings");
+  }
+  const cwd = resolvePath("/", options.cwd ?? "/");
+  const digest = options.digest ?? sha256Digest();
+  const isMatch = picomatch([...globs], { dot: true, windows: false });
+  const files: string[] = [];
+  await walk(fs, cwd, cwd, isMatch, files);
+  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const lines: string[] = new Array(files.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < files.length) {
+      const index = next;
+      next += 1;
+      const relative = files[index] as string;
+      const content = await fs.readFile(cwd === "/" ? `/${relative}` : `${cwd}/${relative}`);
+      lines[index] = `${JSON.stringify(relative)} ${content.byteLength} ${await digest(content)}\n`;
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(HASH_FILES_CONCURRENCY, files.length) }, worker));
+  return digest(encoder.encode(lines.join("")));
+}
+
+async function walk(
+  fs: FileSystem,
+  cwd: string,
+  directory: string,
+  isMatch: (path: string) => boolean,
+  files: string[],
+): Promise<void> {
+  let entries;
+  try {
+    entries = await fs.readdir(directory);
+  } catch (error) {
+    if (directory === cwd && (error as { code?: string }).code === "ENOENT") return;
+    throw error;
+  }
+  const subdirectories: string[] = [];
+  for (const entry of entries) {
+    const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+    if (entry.type === "directory") subdirectories.push(path);
+    else if (entry.type === "file") {
+      const relative = relativeTo(cwd, path);
+      if (relative !== undefined && isMatch(relative)) files.push(relative);
+    }
+  }
+  await Promise.all(subdirectories.map((subdirectory) => walk(fs, cwd, subdirectory, isMatch, files)));
+}

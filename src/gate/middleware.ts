@@ -1,0 +1,311 @@
+/**
+ * Backend middleware: functions from a {@link FileSystem} to a FileSystem that observe or
+ * restrict every call (logging, read-only, a byte quota). Combine them with {@link compose};
+ * the gate sits in front of the result, so every call a tool, bash or host code makes passes
+ * the gate first and then each middleware in order.
+ *
+ * @module
+ */
+import { type DirEntry, type FileSystem } from "../contract/types.js";
+import { FsError } from "../contract/errors.js";
+import { assertKnownOptions } from "../contract/options.js";
+
+/** A middleware: takes the next backend, returns one that wraps it. */
+export type FileSystemMiddleware = (next: FileSystem) => FileSystem;
+
+/** The optional methods a wrapper copies from the backend it wraps when it does not override them. */
+const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const;
+
+/**
+ * A backend that forwards to `next` except where `overrides` say otherwise; optional methods
+ * (`symlink`, `readlink`, `watch`) exist only when `next` has them.
+ */
+function wrap(next: FileSystem, overrides: Partial<FileSystem>): FileSystem {
+  const wrapped: FileSystem = {
+    name: next.name,
+    capabilities: next.capabilities,
+    readFile: (path) => next.readFile(path),
+    writeFile: (path, data) => next.writeFile(path, data),
+    stat: (path) => next.stat(path),
+    lstat: (path) => next.lstat(path),
+    readdir: (path) => next.readdir(path),
+    mkdir: (path, options) => next.mkdir(path, options),
+    rm: (path, options) => next.rm(path, options),
+    rename: (from, to) => next.rename(from, to),
+    realpath: (path) => next.realpath(path),
+    // The storage's own locks (OPFS: Web Locks) stay the tools' default through middleware.
+    ...(next.locks === undefined ? {} : { locks: next.locks }),
+  };
+  for (const method of OPTIONAL_METHODS) {
+    const own = next[method];
+    if (typeof own === "function") Object.assign(wrapped, { [method]: own.bind(next) });
+  }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    if ((OPTIONAL_METHODS as readonly string[]).includes(key) && typeof next[key as keyof FileSystem] !== "function") {
+      continue;
+    }
+    Object.assign(wrapped, { [key]: value });
+  }
+  return Object.freeze(wrapped);
+}
+
+function assertOptions(factory: string, options: object | undefined, known: readonly string[]): void {
+  if (options !== undefined) assertKnownOptions(factory, options, known);
+}
+
+/**
+ * Combine middlewares into one. The first listed is the outermost: it sees each call first.
+ *
+ * @param middlewares - applied right to left, so `compose(a, b)(fs)` is `a(b(fs))`.
+ * @returns a middleware; `compose()` returns the backend unchanged.
+ * @throws TypeError when an argument is not a function.
+ * @example
+ * ```ts
+ * const fs = compose(withFilesystemLogging(), readOnly())(memoryFileSystem());
+ * await fs.writeFile("/a", bytes); // logged, then rejected with EROFS
+ * ```
+ */
+export function compose(...middlewares: readonly FileSystemMiddleware[]): FileSystemMiddleware {
+  middlewares.forEach((middleware, index) => {
+    if (typeof middleware !== "function") {
+      throw new TypeError(`compose argument ${index} must be a middleware function (next) => FileSystem`);
+    }
+  });
+  return (backend) => middlewares.reduceRight((next, middleware) => middleware(next), backend);
+}
+
+/** Options of {@link withFilesystemLogging}. */
+export interface FilesystemLoggingOptions {
+  /** Receives one line per call. Default: `console.error` (stderr in Node, the console in browsers). */
+  readonly destination?: (line: string) => void;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** How `writeFile` content appears in the log: the whole text, JSON-quoted, or a byte count for binary. */
+function describeContent(data: Uint8Array): string {
+  try {
+    return JSON.stringify(utf8.decode(data));
+  } catch {
+    return `<${data.byteLength} bytes, not UTF-8>`;
+  }
+}
+
+/**
+ * Log every call: method and arguments, one line each, before the call runs. `writeFile` logs
+ * the whole content (JSON-quoted text, or `<N bytes, not UTF-8>` for binary); `readFile` logs
+ * the path only, and nothing read is ever logged.
+ *
+ * @param options - `destination`, a function of one line; default `console.error`.
+ * @returns a middleware.
+ * @throws TypeError for an unknown option or a `destination` that is not a function.
+ * @example
+ * ```ts
+ * const lines: string[] = [];
+ * const fs = withFilesystemLogging({ destination: (line) => lines.push(line) })(backend);
+ * await fs.writeFile("/w/a.txt", new TextEncoder().encode("hi"));
+ * // lines: ['fs.writeFile("/w/a.txt", "hi")']
+ * ```
+ */
+export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): FileSystemMiddleware {
+  assertOptions("withFilesystemLogging", options, ["destination"]);
+  if (options.destination !== undefined && typeof options.destination !== "function") {
+    throw new TypeError("withFilesystemLogging destination must be a function of one line (string)");
+  }
+  const destination = options.destination ?? ((line: string) => console.error(line));
+  const log = (method: string, ...args: string[]) => destination(`fs.${method}(${args.join(", ")})`);
+  const quote = (value: string) => JSON.stringify(value);
+  const flags = (value: object | undefined) => (value === undefined ? [] : [JSON.stringify(value)]);
+  return (next) =>
+    wrap(next, {
+      readFile: (path) => {
+        log("readFile", quote(path));
+        return next.readFile(path);
+      },
+      writeFile: (path, data) => {
+        log("writeFile", quote(path), describeContent(data));
+        return next.writeFile(path, data);
+      },
+      stat: (path) => {
+        log("stat", quote(path));
+        return next.stat(path);
+      },
+      lstat: (path) => {
+        log("lstat", quote(path));
+        return next.lstat(path);
+      },
+      readdir: (path) => {
+        log("readdir", quote(path));
+        return next.readdir(path);
+      },
+      mkdir: (path, mkdirOptions) => {
+        log("mkdir", quote(path), ...flags(mkdirOptions));
+        return next.mkdir(path, mkdirOptions);
+      },
+      rm: (path, rmOptions) => {
+        log("rm", quote(path), ...flags(rmOptions));
+        return next.rm(path, rmOptions);
+      },
+      rename: (from, to) => {
+        log("rename", quote(from), quote(to));
+        return next.rename(from, to);
+      },
+      realpath: (path) => {
+        log("realpath", quote(path));
+        return next.realpath(path);
+      },
+      symlink: (target, path) => {
+        log("symlink", quote(target), quote(path));
+        return (next.symlink as NonNullable<FileSystem["symlink"]>)(target, path);
+      },
+      readlink: (path) => {
+        log("readlink", quote(path));
+        return (next.readlink as NonNullable<FileSystem["readlink"]>)(path);
+      },
+      watch: (path, listener) => {
+        log("watch", quote(path));
+        return (next.watch as NonNullable<FileSystem["watch"]>)(path, listener);
+      },
+    });
+}
+
+/**
+ * Refuse every change: `writeFile`, `mkdir`, `rm`, `rename` and `symlink` reject with FsError
+ * `EROFS` (`EROFS: read-only file system, open '/a'`) without reaching the backend; reads pass.
+ *
+ * @returns a middleware.
+ * @example
+ * ```ts
+ * const fs = readOnly()(backend);
+ * await fs.writeFile("/a", bytes); // rejects: EROFS: read-only file system, open '/a'
+ * ```
+ */
+export function readOnly(): FileSystemMiddleware {
+  const refuse = (syscall: string, path: string, dest?: string) =>
+    Promise.reject(new FsError("EROFS", dest === undefined ? { syscall, path } : { syscall, path, dest }));
+  return (next) =>
+    wrap(next, {
+      writeFile: (path) => refuse("open", path),
+      mkdir: (path) => refuse("mkdir", path),
+      rm: (path) => refuse("rm", path),
+      rename: (from, to) => refuse("rename", from, to),
+      symlink: (_target, path) => refuse("symlink", path),
+    });
+}
+
+/** Options of {@link withQuota}. */
+export interface QuotaOptions {
+  /** Most bytes of file content the backend may hold (under `root`), in bytes. */
+  readonly maxBytes: number;
+  /** The directory whose files count, measured once on the first change. @default "/" */
+  readonly root?: string;
+}
+
+/**
+ * A byte quota on file content. The bytes already under `root` are counted on the first
+ * change; then each `writeFile` counts its new size less the size it replaces, `rm` gives back
+ * what it removed, and `rename` over a file gives back the replaced file. A write that would go
+ * over the quota rejects with FsError `ENOSPC` before reaching the backend, so the previous
+ * content stays intact; its message names the bytes asked and the bytes left:
+ * `ENOSPC: no space left on device, open '/w/a.bin' (quota: writing 600 bytes needs 600 more, 400 of 1000 bytes left)`.
+ * Concurrent writes reserve their bytes before they run, so they cannot overshoot together.
+ * Changes made to the backend around this middleware are not seen.
+ *
+ * @param options - `maxBytes` (bytes, a non-negative integer), `root` (default `/`).
+ * @returns a middleware.
+ * @throws TypeError at creation for a missing or invalid `maxBytes`, a `root` that is not
+ *   absolute, or an unknown option.
+ * @example
+ * ```ts
+ * const fs = withQuota({ maxBytes: 10 * 1024 * 1024 })(memoryFileSystem());
+ * ```
+ */
+export function withQuota(options: QuotaOptions): FileSystemMiddleware {
+  assertOptions("withQuota", options, ["maxBytes", "root"]);
+  const maxBytes = options?.maxBytes;
+  if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new TypeError(`withQuota maxBytes must be a non-negative integer (bytes), got ${JSON.stringify(maxBytes)}`);
+  }
+  const root = options.root ?? "/";
+  if (typeof root !== "string" || !root.startsWith("/")) {
+    throw new TypeError(`withQuota root must be an absolute path, got ${JSON.stringify(root)}`);
+  }
+  return (next) => {
+    let used: Promise<number> | undefined;
+    let usedBytes = 0;
+    const measure = async () => {
+      if (used === undefined) {
+        used = sizeOf(next, root).then((bytes) => {
+          usedBytes += bytes;
+          return usedBytes;
+        });
+      }
+      await used;
+    };
+    const fileSize = async (path: string): Promise<number> => {
+      try {
+        const stat = await next.lstat(path);
+        return stat.type === "file" ? stat.size : 0;
+      } catch {
+        return 0;
+      }
+    };
+    return wrap(next, {
+      writeFile: async (path, data) => {
+        await measure();
+        const previous = await fileSize(path);
+        const growth = data.byteLength - previous;
+        const left = maxBytes - usedBytes;
+        if (growth > left) {
+          throw new FsError("ENOSPC", {
+            syscall: "open",
+            path,
+            detail: `quota: writing ${data.byteLength} bytes needs ${growth} more, ${Math.max(left, 0)} of ${maxBytes} bytes left`,
+          });
+        }
+        usedBytes += growth;
+        try {
+          await next.writeFile(path, data);
+        } catch (error) {
+          usedBytes -= growth;
+          throw error;
+        }
+      },
+      rm: async (path, rmOptions) => {
+        await measure();
+        const freed = await sizeOf(next, path);
+        await next.rm(path, rmOptions);
+        usedBytes -= freed;
+      },
+      rename: async (from, to) => {
+        await measure();
+        const replaced = from === to ? 0 : await fileSize(to);
+        await next.rename(from, to);
+        usedBytes -= replaced;
+      },
+    });
+  };
+}
+
+/** Bytes of file content at `path` (a file, or every file under a directory); 0 when absent. */
+async function sizeOf(fs: FileSystem, path: string): Promise<number> {
+  let stat;
+  try {
+    stat = await fs.lstat(path);
+  } catch {
+    return 0;
+  }
+  if (stat.type === "file") return stat.size;
+  if (stat.type !== "directory") return 0;
+  let entries: DirEntry[];
+  try {
+    entries = await fs.readdir(path);
+  } catch {
+    return 0;
+  }
+  const base = path === "/" ? "" : path;
+  let total = 0;
+  for (const entry of entries) total += await sizeOf(fs, `${base}/${entry.name}`);
+  return total;
+}

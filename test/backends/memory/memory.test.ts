@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { FsError } from "../../../src/contract/errors.js";
+import { MEMORY_FILE_SYSTEM_NAME, memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { toMemoryFsError } from "../../../src/backends/memory/errors.js";
+import { testFileSystem } from "../../../src/conformance/index.js";
+
+testFileSystem({ name: "memory", create: async () => memoryFileSystem() });
+
+const decoder = new TextDecoder();
+
+describe("memoryFileSystem options", () => {
+  it("declares its name and the symlink capability", () => {
+    const fs = memoryFileSystem();
+    expect({ name: fs.name, capabilities: fs.capabilities }).toEqual({ name: "memory", capabilities: { symlink: true } });
+    expect(MEMORY_FILE_SYSTEM_NAME).toBe("memory");
+  });
+
+  it("files: strings are UTF-8, Uint8Array values become files (not directories)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "héllo", "/w/img/logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]) } });
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("héllo");
+    expect(Array.from(await fs.readFile("/w/img/logo.png"))).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect((await fs.stat("/w/img/logo.png")).type).toBe("file");
+    expect((await fs.readdir("/w")).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual(["a.txt:file", "img:directory"]);
+  });
+
+  it("files: relative keys resolve against cwd, with . and .. resolved", async () => {
+    const fs = memoryFileSystem({ cwd: "/work/project", files: { "src/a.ts": "a", "./b.ts": "b", "../up.txt": "up", "/abs.txt": "abs" } });
+    expect(decoder.decode(await fs.readFile("/work/project/src/a.ts"))).toBe("a");
+    expect(decoder.decode(await fs.readFile("/work/project/b.ts"))).toBe("b");
+    expect(decoder.decode(await fs.readFile("/work/up.txt"))).toBe("up");
+    expect(decoder.decode(await fs.readFile("/abs.txt"))).toBe("abs");
+  });
+
+  it("files: empty strings and empty arrays are empty files", async () => {
+    const fs = memoryFileSystem({ files: { "/e.txt": "", "/e.bin": new Uint8Array(0) } });
+    expect((await fs.stat("/e.txt")).size).toBe(0);
+    expect((await fs.stat("/e.bin")).type).toBe("file");
+  });
+
+  it("files: the caller's arrays are copied", async () => {
+    const data = new Uint8Array([1, 2, 3]);
+    const fs = memoryFileSystem({ files: { "/a.bin": data } });
+    data[0] = 9;
+    expect(Array.from(await fs.readFile("/a.bin"))).toEqual([1, 2, 3]);
+  });
+
+  it("files: a file used as a directory is an FsError at creation", () => {
+    expect(() => memoryFileSystem({ files: { "/a": "file", "/a/b": "below a file" } })).toThrow(
+      "ENOTDIR: not a directory, open '/a/b'",
+    );
+  });
+
+  it("instances are independent", async () => {
+    const one = memoryFileSystem({ files: { "/a.txt": "1" } });
+    const two = memoryFileSystem();
+    await one.writeFile("/b.txt", new Uint8Array([1]));
+    expect(await two.readdir("/")).toEqual([]);
+  });
+
+  it("stat reports permission bits only", async () => {
+    const fs = memoryFileSystem({ files: { "/a.txt": "a" } });
+    expect((await fs.stat("/a.txt")).mode).toBe(0o666);
+  });
+
+  it("the volume escape hatch sees the same files", async () => {
+    const fs = memoryFileSystem({ files: { "/a.txt": "a" } });
+    await fs.writeFile("/d/b.txt", new TextEncoder().encode("b"));
+    expect(fs.volume.toJSON()).toEqual({ "/a.txt": "a", "/d/b.txt": "b" });
+    fs.volume.writeFileSync("/c.txt", "c");
+    expect(decoder.decode(await fs.readFile("/c.txt"))).toBe("c");
+  });
+
+  it.each([
+    [{ file: {} }, 'memoryFileSystem got an unknown option "file". Known options: files, cwd'],
+    [{ cwd: "relative" }, 'memoryFileSystem option "cwd" must be an absolute path string, got "relative"'],
+    [{ cwd: 3 }, 'memoryFileSystem option "cwd" must be an absolute path string, got 3'],
+    [{ files: ["a"] }, 'memoryFileSystem option "files" must be an object mapping paths to string or Uint8Array contents'],
+    [{ files: { "/a": 1 } }, 'memoryFileSystem option "files["/a"]" must be a string or a Uint8Array'],
+    [{ files: { "/a\0b": "x" } }, 'memoryFileSystem option "files" has an invalid path "/a\\u0000b"'],
+    [{ files: { "/": "x" } }, 'memoryFileSystem option "files" path "/" names the root, not a file'],
+  ])("options %j throw TypeError", (options, message) => {
+    expect(() => memoryFileSystem(options as never)).toThrow(new TypeError(message));
+  });
+
+  it("null options throw TypeError", () => {
+    expect(() => memoryFileSystem(null as never)).toThrow(new TypeError("memoryFileSystem needs an options object or no argument"));
+  });
+});
+
+describe("memoryFileSystem paths", () => {
+  it.each([
+    ["readFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.readFile("a.txt"), "EINVAL: invalid argument, open 'a.txt' (paths must be absolute, without NUL bytes)"],
+    ["writeFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.writeFile("/a\0b", new Uint8Array(0)), "EINVAL: invalid argument, open '/a\0b' (paths must be absolute, without NUL bytes)"],
+    ["rename", (fs: ReturnType<typeof memoryFileSystem>) => fs.rename("/a.txt", "b.txt"), "EINVAL: invalid argument, rename '/a.txt' -> 'b.txt' (paths must be absolute, without NUL bytes)"],
+  ])("%s of a relative path or a NUL byte is EINVAL and changes nothing", async (_, call, message) => {
+    const fs = memoryFileSystem({ files: { "/a.txt": "a" } });
+    await expect(call(fs)).rejects.toThrow(message);
+    expect(fs.volume.toJSON()).toEqual({ "/a.txt": "a" });
+  });
+});
+
+describe("toMemoryFsError", () => {
+  it("keeps a known code and rewords with our syscall and paths", () => {
+    const memfsError = Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", syscall: "read" });
+    const error = toMemoryFsError(memfsError, { syscall: "open", path: "/d" });
+    expect({ isFsError: FsError.isInstance(error), message: error.message, cause: error.cause }).toEqual({
+      isFsError: true,
+      message: "EISDIR: illegal operation on a directory, open '/d'",
+      cause: memfsError,
+    });
+  });
+
+  it("passes an FsError through unchanged", () => {
+    const original = new FsError("ENOTEMPTY", { syscall: "rm", path: "/d" });
+    expect(toMemoryFsError(original, { syscall: "open", path: "/x" })).toBe(original);
+  });
+
+  it("turns anything else into EIO with the original message", () => {
+    expect(toMemoryFsError(new RangeError("boom"), { syscall: "rename", path: "/a", dest: "/b" }).message).toBe(
+      "EIO: i/o error, rename '/a' -> '/b' (boom)",
+    );
+    expect(toMemoryFsError(Object.assign(new Error("odd"), { code: "EWHAT" }), { syscall: "stat", path: "/a" }).code).toBe("EIO");
+  });
+});

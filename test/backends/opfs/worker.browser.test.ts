@@ -1,0 +1,138 @@
+/**
+ * The OPFS backend through its dedicated Worker (sync access handles), in real Chromium: the
+ * shared conformance suite on a wiped root, then what is Worker-specific.
+ */
+import { describe, expect, it } from "vitest";
+import { testFileSystem } from "../../../src/conformance/index.js";
+import { FsError } from "../../../src/contract/errors.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
+
+const ROOT = "test-opfs-worker";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+async function wipe(name: string): Promise<void> {
+  const origin = await navigator.storage.getDirectory();
+  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
+    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
+  });
+}
+
+async function fresh(options: { syncHandleIdleMs?: number } = {}): Promise<OpfsFileSystem> {
+  await wipe(ROOT);
+  return opfsFileSystem({ root: `/${ROOT}`, worker: true, ...options });
+}
+
+testFileSystem({
+  name: "opfs (worker)",
+  create: () => fresh(),
+  destroy: async (fs) => (fs as OpfsFileSystem).close(),
+});
+
+async function rejection(promise: Promise<unknown>): Promise<FsError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (FsError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("opfs (worker) specifics", () => {
+  it("declares syncAccess and no symlinks", async () => {
+    const fs = await fresh();
+    expect(fs.capabilities).toEqual({ syncAccess: true });
+    expect(fs.symlink).toBe(undefined);
+    await fs.close();
+  });
+
+  it("files written in the Worker are seen by the main-thread backend once their handles close", async () => {
+    const fs = await fresh({ syncHandleIdleMs: 0 });
+    await fs.writeFile("/a/b.txt", encoder.encode("from the worker"));
+    await fs.close();
+    const main = opfsFileSystem({ root: `/${ROOT}` });
+    expect(decoder.decode(await main.readFile("/a/b.txt"))).toBe("from the worker");
+  });
+
+  it("keeps the old content when a write shrinks or grows the file", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/a.txt", encoder.encode("a longer first version"));
+    await fs.writeFile("/a.txt", encoder.encode("short"));
+    expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("short");
+    expect((await fs.stat("/a.txt")).size).toBe(5);
+    await fs.writeFile("/a.txt", encoder.encode("grown again, longer"));
+    expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("grown again, longer");
+    await fs.close();
+  });
+
+  it("removes and renames files whose sync handles are open", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/d/a.txt", encoder.encode("1"));
+    await fs.writeFile("/d/b.txt", encoder.encode("2"));
+    expect(decoder.decode(await fs.readFile("/d/a.txt"))).toBe("1");
+    await fs.rename("/d/a.txt", "/d/c.txt");
+    await fs.rm("/d/b.txt");
+    await fs.rename("/d", "/e");
+    expect((await fs.readdir("/e")).map((entry) => entry.name)).toEqual(["c.txt"]);
+    expect(decoder.decode(await fs.readFile("/e/c.txt"))).toBe("1");
+    await fs.close();
+  });
+
+  it("serves several file systems from one Worker the caller passes", async () => {
+    await wipe("test-opfs-worker-one");
+    await wipe("test-opfs-worker-two");
+    const worker = new Worker(new URL("../../../src/backends/opfs/opfs-worker.ts", import.meta.url), { type: "module" });
+    const one = opfsFileSystem({ root: "/test-opfs-worker-one", worker });
+    const two = opfsFileSystem({ root: "/test-opfs-worker-two", worker });
+    await one.writeFile("/same.txt", encoder.encode("one"));
+    await two.writeFile("/same.txt", encoder.encode("two"));
+    expect(decoder.decode(await one.readFile("/same.txt"))).toBe("one");
+    expect(decoder.decode(await two.readFile("/same.txt"))).toBe("two");
+    await one.close();
+    await two.close();
+    worker.terminate();
+  });
+
+  it("a quota error in the Worker becomes ENOSPC with the figures, the old content intact", async () => {
+    await wipe("test-opfs-worker-quota");
+    const worker = new Worker(new URL("./worker-quota-fixture.ts", import.meta.url), { type: "module" });
+    const fs = opfsFileSystem({ root: "/test-opfs-worker-quota", worker });
+    await fs.writeFile("/a.txt", encoder.encode("old content"));
+    const grown = await rejection(fs.writeFile("/a.txt", new Uint8Array(4096)));
+    expect(grown.message).toBe("ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 4000 bytes)");
+    const created = await rejection(fs.writeFile("/new.txt", new Uint8Array(2000)));
+    expect(created.message).toBe("ENOSPC: no space left on device, open '/new.txt' (asked 2000 bytes, quota left 4000 bytes)");
+    expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("old content");
+    expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["a.txt"]);
+    await fs.close();
+    worker.terminate();
+  });
+
+  it("errors cross the channel with their exact code and message", async () => {
+    const fs = await fresh();
+    const error = await rejection(fs.readFile("/missing.txt"));
+    expect(FsError.isInstance(error)).toBe(true);
+    expect(error.code).toBe("ENOENT");
+    expect(error.syscall).toBe("open");
+    expect(error.path).toBe("/missing.txt");
+    expect(error.message).toBe("ENOENT: no such file or directory, open '/missing.txt'");
+    await fs.close();
+  });
+
+  it("calls after close() reject with EIO", async () => {
+    const fs = await fresh();
+    await fs.close();
+    const error = await rejection(fs.readFile("/a.txt"));
+    expect(error.message).toBe("EIO: i/o error, opfs '/test-opfs-worker' (the file system was closed)");
+  });
+
+  it("a Worker that fails to load rejects calls with EIO", async () => {
+    const worker = new Worker(URL.createObjectURL(new Blob(["throw new Error('boom')"], { type: "text/javascript" })));
+    const fs = opfsFileSystem({ root: "/test-opfs-broken", worker });
+    const error = await rejection(fs.readFile("/a.txt"));
+    expect(error.code).toBe("EIO");
+    expect(error.message.startsWith("EIO: i/o error, opfs '/test-opfs-broken' (the OPFS worker failed: ")).toBe(true);
+    worker.terminate();
+  });
+});

@@ -1,0 +1,393 @@
+import { describe, expect, it } from "vitest";
+import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/gate/gate.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { createResolutionCache } from "../../src/contract/path.js";
+import { FsError } from "../../src/contract/errors.js";
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const encode = (value: string) => new TextEncoder().encode(value);
+
+async function fixture() {
+  const fs = memoryFileSystem({
+    files: { "/w/a.txt": "a", "/w-evil/secret": "evil", "/etc/hosts": "127.0.0.1 localhost\n", "/w/sub/b.txt": "b" },
+  });
+  const symlink = fs.symlink!.bind(fs);
+  await symlink("/etc", "/w/etc-link");
+  await symlink("/etc/hosts", "/w/hosts-link");
+  await symlink("/w/a.txt", "/w/inside-link");
+  return fs;
+}
+
+const FAIL_CLOSED = (path: string, tool: string) =>
+  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`;
+
+describe("createGate: paths inside", () => {
+  it("resolves relative paths against cwd and absolute ones as they are", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check("a.txt", "read")).toEqual({ ok: true, path: "/w/a.txt", outside: false });
+    expect(await gate.check("/w/sub/../a.txt", "read")).toEqual({ ok: true, path: "/w/a.txt", outside: false });
+    expect(await gate.check("new/dir/c.txt", "write")).toEqual({ ok: true, path: "/w/new/dir/c.txt", outside: false });
+    expect(await gate.check("report..final.md", "write")).toEqual({ ok: true, path: "/w/report..final.md", outside: false });
+    expect(await gate.check(".", "list")).toEqual({ ok: true, path: "/w", outside: false });
+  });
+
+  it("a symlink to a file inside resolves to that file", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check("inside-link", "read")).toEqual({ ok: true, path: "/w/a.txt", outside: false });
+  });
+
+  it("defaults: cwd is the first root, roots are [cwd], or / for both", async () => {
+    const fs = await fixture();
+    const a = createGate({ fs, allowedRoots: ["/w/", "/x"] });
+    const b = createGate({ fs, cwd: "/w/sub" });
+    const c = createGate({ fs });
+    expect([a.cwd, a.allowedRoots, b.cwd, b.allowedRoots, c.cwd, c.allowedRoots]).toEqual(["/w", ["/w", "/x"], "/w/sub", ["/w/sub"], "/", ["/"]]);
+  });
+
+  it("display: relative inside cwd, absolute outside", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect([gate.display("/w/sub/b.txt"), gate.display("/w"), gate.display("/etc/hosts"), gate.display("/w-evil/x")]).toEqual([
+      "sub/b.txt",
+      ".",
+      "/etc/hosts",
+      "/w-evil/x",
+    ]);
+  });
+});
+
+describe("createGate: refusals", () => {
+  it("fails closed outside the root with the exact message, per access", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check("/etc/hosts", "read")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
+        path: "/etc/hosts",
+      },
+    });
+    expect(await gate.check("../etc/hosts", "write")).toEqual({
+      ok: false,
+      error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile"), path: "/etc/hosts" },
+    });
+    expect(await gate.check("/etc", "list")).toEqual({
+      ok: false,
+      error: { code: "EDENIED", message: FAIL_CLOSED("/etc", "listDir"), path: "/etc" },
+    });
+  });
+
+  it("/w never admits /w-evil", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check("../w-evil/secret", "read")).toEqual({
+      ok: false,
+      error: { code: "EDENIED", message: FAIL_CLOSED("/w-evil/secret", "readFile"), path: "/w-evil/secret" },
+    });
+    expect(await gate.check("/w-evil", "list")).toMatchObject({ ok: false, error: { code: "EDENIED" } });
+  });
+
+  it("a symlink inside pointing outside is an outside path, named with its real path", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check("hosts-link", "read")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: /etc/hosts (the real path of /w/hosts-link, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
+        path: "/etc/hosts",
+      },
+    });
+    expect(await gate.check("etc-link/passwd", "write")).toMatchObject({ ok: false, error: { code: "EDENIED", path: "/etc/passwd" } });
+    // The link itself (lstat, rm) is inside.
+    expect(await gate.check("hosts-link", "write", { followSymlinks: false })).toEqual({ ok: true, path: "/w/hosts-link", outside: false });
+  });
+
+  it.each([
+    ["a\0b", "EINVAL", 'Invalid path "a\\u0000b": NUL bytes are not allowed in paths. Allowed roots: /w.'],
+    ["..\\etc\\hosts", "EINVAL", 'Invalid path "..\\\\etc\\\\hosts": backslashes are not allowed (use / to separate directories). Allowed roots: /w.'],
+    ["", "EINVAL", 'Invalid path "": the path is empty. Allowed roots: /w.'],
+    ["x".repeat(300), "ENAMETOOLONG", `Invalid path "${"x".repeat(300)}": a name in the path is 300 bytes long; the limit is 255 bytes. Allowed roots: /w.`],
+  ])("refuses %j up front with %s, naming the path and the roots", async (path, code, message) => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check(path, "read")).toEqual({ ok: false, error: { code, message } });
+  });
+
+  it("a symlink loop is ELOOP, named with the roots", async () => {
+    const fs = await fixture();
+    await fs.symlink!("/w/loop-b", "/w/loop-a");
+    await fs.symlink!("/w/loop-a", "/w/loop-b");
+    const gate = createGate({ fs, cwd: "/w" });
+    expect(await gate.check("loop-a", "read")).toEqual({
+      ok: false,
+      error: { code: "ELOOP", message: 'Cannot resolve "loop-a": too many symbolic links (a symlink loop?). Allowed roots: /w.', path: "/w/loop-a" },
+    });
+  });
+
+  it("a non-string path is refused, not thrown", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    expect(await gate.check(undefined as unknown as string, "read")).toEqual({
+      ok: false,
+      error: { code: "EINVAL", message: "Invalid path undefined: a path must be a string, got undefined. Allowed roots: /w." },
+    });
+  });
+});
+
+describe("createGate: rules and approval", () => {
+  it("an allow rule admits its tool only, matched on the real path", async () => {
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "readFile", path: "/etc/**" }] },
+    });
+    expect(await gate.check("/etc/hosts", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
+    expect(await gate.check("hosts-link", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
+    expect(await gate.check("/etc/hosts", "write")).toMatchObject({ ok: false, error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile") } });
+    expect(await gate.check("/w-evil/secret", "read")).toMatchObject({ ok: false });
+  });
+
+  it("a rule on the link's own path does not admit what it points to", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/", allowedRoots: ["/w"], permissions: { allow: [{ tool: "readFile", path: "/w/**" }] } });
+    expect(await gate.check("/w/hosts-link", "read")).toMatchObject({ ok: false, error: { path: "/etc/hosts" } });
+  });
+
+  it("approve decides what no rule admits, is asked once per tool and path, and a refusal names the roots", async () => {
+    const asked: ApprovalRequest[] = [];
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: {
+        approve: (request) => {
+          asked.push(request);
+          return request.path === "/etc/hosts";
+        },
+      },
+    });
+    expect(await gate.check("/etc/hosts", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
+    expect(await gate.check("/etc/hosts", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
+    expect(await gate.check("/w-evil/secret", "write")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message: "Permission denied: /w-evil/secret is outside the workspace and the user did not approve writeFile. Allowed roots: /w.",
+        path: "/w-evil/secret",
+      },
+    });
+    expect(asked).toEqual([
+      { tool: "readFile", path: "/etc/hosts", reason: "readFile of /etc/hosts, which is outside the workspace (allowed roots: /w)" },
+      { tool: "writeFile", path: "/w-evil/secret", reason: "writeFile of /w-evil/secret, which is outside the workspace (allowed roots: /w)" },
+    ]);
+  });
+
+  it("an approve callback that throws refuses", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { approve: () => { throw new Error("boom"); } } });
+    expect(await gate.check("/etc/hosts", "read")).toMatchObject({ ok: false, error: { code: "EDENIED" } });
+  });
+
+  it("an edit outside is gated as a read and as a write", async () => {
+    const readOnlyRule = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+    expect(await checkAccesses(readOnlyRule, "/etc/hosts", ["read", "write"])).toEqual({
+      ok: false,
+      error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile"), path: "/etc/hosts" },
+    });
+    const both = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }, { tool: "writeFile", path: "/etc/hosts" }] },
+    });
+    expect(await checkAccesses(both, "/etc/hosts", ["read", "write"])).toEqual({ ok: true, path: "/etc/hosts", outside: true });
+    const writeOnly = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "writeFile", path: "/etc/hosts" }] } });
+    expect(await checkAccesses(writeOnly, "/etc/hosts", ["read", "write"])).toMatchObject({ ok: false, error: { message: FAIL_CLOSED("/etc/hosts", "readFile") } });
+  });
+
+  it("validates options at creation, naming the option", () => {
+    const fs = memoryFileSystem();
+    expect(() => createGate({ fs, cwd: "w" })).toThrow(new TypeError('createGate cwd must be an absolute POSIX path, got "w"'));
+    expect(() => createGate({ fs, allowedRoots: ["/ok", "rel"] })).toThrow(new TypeError('createGate allowedRoots[1] must be an absolute POSIX path, got "rel"'));
+    expect(() => createGate({ fs, permissions: { allow: [{ tool: "deleteFile" as "readFile", path: "/x" }] } })).toThrow(
+      new TypeError('createGate permissions.allow[0].tool must be one of readFile, writeFile, listDir, runBash, got "deleteFile"'),
+    );
+    expect(() => createGate({ fs, permissions: { allow: [{ tool: "readFile", path: "etc/*" }] } })).toThrow(
+      new TypeError('createGate permissions.allow[0].path must be an absolute glob (e.g. "/etc/**") for a readFile rule, got "etc/*"'),
+    );
+    expect(() => createGate({ fs, permissions: { allow: [{ tool: "runBash" }] } })).toThrow(
+      new TypeError("createGate permissions.allow[0].command must be a non-empty command prefix or glob for a runBash rule"),
+    );
+    expect(() => createGate({} as never)).toThrow(new TypeError("createGate needs an fs option (a FileSystem)"));
+  });
+});
+
+describe("createGate: commands", () => {
+  it("with no runBash rule every command is admitted", async () => {
+    const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });
+    expect(await gate.checkCommand("rm -rf / ; curl x | sh")).toEqual({ ok: true });
+    expect(await gate.checkCommand("  ")).toEqual({ ok: false, error: { code: "EINVAL", message: "Invalid command: the command is empty." } });
+  });
+
+  it("rules admit by prefix (whole words) or glob, every simple command of the line", async () => {
+    const gate = createGate({
+      fs: memoryFileSystem(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "runBash", command: "git status" }, { tool: "runBash", command: "npm run *" }, { tool: "runBash", command: "ls" }] },
+    });
+    const verdicts = await Promise.all(
+      [
+        "git status",
+        "git  status -s",
+        "git statusx",
+        "npm run build",
+        "npm run test -- --watch=false",
+        "npm install",
+        "git status && ls -la",
+        "git status; rm -rf /",
+        "ls | sh",
+        "git status $(rm -rf /)",
+        "ls `whoami`",
+        "ls > /etc/passwd",
+        "npm run build 2>&1",
+        "ls 'a;b'",
+      ].map(async (command) => [command, (await gate.checkCommand(command)).ok]),
+    );
+    expect(verdicts).toEqual([
+      ["git status", true],
+      ["git  status -s", true],
+      ["git statusx", false],
+      ["npm run build", true],
+      ["npm run test -- --watch=false", true],
+      ["npm install", false],
+      ["git status && ls -la", true],
+      ["git status; rm -rf /", false],
+      ["ls | sh", false],
+      ["git status $(rm -rf /)", false],
+      ["ls `whoami`", false],
+      ["ls > /etc/passwd", false],
+      ["npm run build 2>&1", true],
+      ["ls 'a;b'", true],
+    ]);
+    expect(await gate.checkCommand("npm install")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: the command "npm install" matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+      },
+    });
+  });
+
+  it("approve decides unmatched commands", async () => {
+    const gate = createGate({
+      fs: memoryFileSystem(),
+      permissions: { allow: [{ tool: "runBash", command: "ls" }], approve: (request) => request.command === "make" },
+    });
+    expect(await gate.checkCommand("make")).toEqual({ ok: true });
+    expect(await gate.checkCommand("make install")).toEqual({
+      ok: false,
+      error: { code: "EDENIED", message: 'Permission denied: the command "make install" is not allowed and the user did not approve it.' },
+    });
+  });
+
+  it("splitCommandLine", () => {
+    expect(splitCommandLine("a && b || c; d | e & f\ng")).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
+    expect(splitCommandLine('echo "a;b" \'c|d\'')).toEqual(['echo "a;b" \'c|d\'']);
+    expect(splitCommandLine("cat < x")).toBe(undefined);
+    expect(splitCommandLine('echo "$(id)"')).toBe(undefined);
+    expect(splitCommandLine('echo "open')).toBe(undefined);
+  });
+});
+
+describe("gate.fs", () => {
+  it("stat, lstat, realpath and readlink of an outside path are admitted by any file rule for it", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+    expect((await gate.fs.stat("/etc/hosts")).size).toBe(20);
+    expect((await gate.fs.lstat("/etc/hosts")).type).toBe("file");
+    expect(await gate.fs.realpath("hosts-link")).toBe("/etc/hosts");
+    expect(text(await gate.fs.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    await expect(gate.fs.readdir("/etc")).rejects.toThrow(
+      `EACCES: permission denied, scandir '/etc' (${FAIL_CLOSED("/etc", "listDir")})`,
+    );
+    await expect(gate.fs.stat("/etc")).rejects.toThrow(`EACCES: permission denied, stat '/etc' (${FAIL_CLOSED("/etc", "listDir")})`);
+    await expect(gate.fs.writeFile("/etc/hosts", encode("x"))).rejects.toMatchObject({ code: "EACCES" });
+  });
+
+  it("an approval of a file tool also admits its metadata calls, without asking again", async () => {
+    let asked = 0;
+    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { approve: () => (asked++, true) } });
+    expect(text(await gate.fs.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    expect((await gate.fs.stat("/etc/hosts")).type).toBe("file");
+    expect(asked).toBe(1);
+  });
+
+  it("passes admitted calls to the backend with the checked path", async () => {
+    const gate = createGate({ fs: await fixture(), cwd: "/w" });
+    await gate.fs.writeFile("new/c.txt", encode("c"));
+    expect(text(await gate.fs.readFile("new/c.txt"))).toBe("c");
+    expect(text(await gate.fs.readFile("inside-link"))).toBe("a");
+    expect((await gate.fs.readdir(".")).map((entry) => entry.name).sort()).toEqual(["a.txt", "etc-link", "hosts-link", "inside-link", "new", "sub"]);
+    expect((await gate.fs.lstat("hosts-link")).type).toBe("symlink");
+    expect(await gate.fs.readlink!("hosts-link")).toBe("/etc/hosts");
+    await gate.fs.rm("hosts-link");
+    expect(text(await gate.backend.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    await gate.fs.rename("new/c.txt", "d.txt");
+    expect(await gate.fs.realpath("d.txt")).toBe("/w/d.txt");
+  });
+
+  it("rejects refused calls with FsError EACCES and leaves the outside untouched", async () => {
+    const fs = await fixture();
+    const gate = createGate({ fs, cwd: "/w" });
+    const error = await gate.fs.writeFile("etc-link/hosts", encode("pwned")).catch((caught: unknown) => caught);
+    expect(FsError.isInstance(error)).toBe(true);
+    expect((error as FsError).code).toBe("EACCES");
+    expect((error as FsError).message).toBe(
+      `EACCES: permission denied, open 'etc-link/hosts' (${'Permission denied: /etc/hosts (the real path of /w/etc-link/hosts, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "writeFile" to the permissions config.'})`,
+    );
+    await expect(gate.fs.readdir("/etc")).rejects.toMatchObject({ code: "EACCES" });
+    await expect(gate.fs.rename("a.txt", "../w-evil/a.txt")).rejects.toMatchObject({ code: "EACCES" });
+    await expect(gate.fs.symlink!("/etc", "../w-evil/l")).rejects.toMatchObject({ code: "EACCES" });
+    await expect(gate.fs.readFile("a\0b")).rejects.toMatchObject({ code: "EINVAL" });
+    expect(text(await fs.readFile("/etc/hosts"))).toBe("127.0.0.1 localhost\n");
+    expect(await fs.readdir("/w-evil")).toEqual([{ name: "secret", type: "file" }]);
+  });
+});
+
+import fc from "fast-check";
+
+describe("check with a resolution cache", () => {
+  it("reports exists only when given a cache; the decisions are the same", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/etc/hosts": "h" } });
+    await fs.symlink("/etc", "/w/link");
+    const gate = createGate({ fs, cwd: "/w" });
+    const cache = createResolutionCache();
+    expect(await gate.check("a.txt", "write")).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false });
+    expect(await gate.check("a.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false, exists: true });
+    expect(await gate.check("new/b.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/new/b.txt", outside: false, exists: false });
+    expect(await gate.check("link", "write", { cache, followSymlinks: false })).toStrictEqual({ ok: true, path: "/w/link", outside: false, exists: true });
+    const refused = await gate.check("link/hosts", "read", { cache });
+    expect(refused).toStrictEqual(await gate.check("link/hosts", "read"));
+    expect(refused.ok).toBe(false);
+  });
+});
+
+describe("gate properties (fast-check)", () => {
+  it("whatever the path and symlinks, an admitted path lies under the root, or is outside and flagged", async () => {
+    const name = fc.constantFrom("..", ".", "a", "b", "l1", "l2", "w", "w-evil", "x.txt");
+    const target = fc.constantFrom("/", "/w", "/w/a", "/w-evil", "/etc", "..", "../..", "a", "b/..", "/w/l1", "/w/l2", "/w/a/l1");
+    await fc.assert(
+      fc.asyncProperty(fc.array(name, { maxLength: 8 }), target, target, async (names, first, second) => {
+        const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w-evil/x.txt": "e", "/etc/x.txt": "h" } });
+        await fs.symlink!(first, "/w/l1");
+        await fs.symlink!(second, "/w/a/l2");
+        const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/**" }] } });
+        const checked = await gate.check(names.join("/") || ".", "read");
+        // A resolution cache changes the cost, never the decision or the path.
+        const { exists: _exists, ...cached } = (await gate.check(names.join("/") || ".", "read", { cache: createResolutionCache() })) as { exists?: boolean };
+        expect(cached).toStrictEqual(checked);
+        if (!checked.ok) return;
+        if (checked.outside) expect(checked.path.startsWith("/etc/") || checked.path === "/etc").toBe(true);
+        else expect(checked.path === "/w" || checked.path.startsWith("/w/")).toBe(true);
+        // The checked path has no symlink left in it to re-route the call.
+        const real = await fs.realpath(checked.path).catch(() => undefined);
+        if (real !== undefined) expect(real).toBe(checked.path);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
