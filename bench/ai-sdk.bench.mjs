@@ -32,12 +32,24 @@ function model(toolName) {
     doGenerate: async () =>
       n++ % 2 === 0
         ? {
-            content: [{ type: "tool-call", toolCallId: `c${n}`, toolName, input: '{"path":"/w/a.txt","offset":null,"limit":null}' }],
+            content: [
+              {
+                type: "tool-call",
+                toolCallId: `c${n}`,
+                toolName,
+                input: '{"path":"/w/a.txt","offset":null,"limit":null}',
+              },
+            ],
             finishReason: { unified: "tool-calls", raw: undefined },
             usage: USAGE,
             warnings: [],
           }
-        : { content: [{ type: "text", text: "ok" }], finishReason: { unified: "stop", raw: undefined }, usage: USAGE, warnings: [] },
+        : {
+            content: [{ type: "text", text: "ok" }],
+            finishReason: { unified: "stop", raw: undefined },
+            usage: USAGE,
+            warnings: [],
+          },
   });
 }
 
@@ -45,10 +57,17 @@ function model(toolName) {
 function handWrittenRead(fs) {
   return tool({
     description: "Read a file.",
-    inputSchema: z.object({ path: z.string().min(1), offset: z.number().int().min(1).nullable(), limit: z.number().int().min(1).nullable() }),
+    inputSchema: z.object({
+      path: z.string().min(1),
+      offset: z.number().int().min(1).nullable(),
+      limit: z.number().int().min(1).nullable(),
+    }),
     strict: true,
     execute: async ({ path, offset, limit }) => {
-      const lines = decoder.decode(await fs.readFile(path)).replace(/\n$/, "").split("\n");
+      const lines = decoder
+        .decode(await fs.readFile(path))
+        .replace(/\n$/, "")
+        .split("\n");
       const start = (offset ?? 1) - 1;
       const shown = lines.slice(start, limit == null ? undefined : start + limit);
       return shown.map((line, index) => `${start + index + 1}|${line}`).join("\n");
@@ -66,7 +85,9 @@ export async function run() {
   const options = { toolCallId: "c", messages: [], context: {} };
   const raw = { path: "/w/a.txt", offset: null, limit: null };
 
-  const ourOutput = await ours.toModelOutput({ output: await ours.execute((await ours.inputSchema.validate(raw)).value, options) });
+  const ourOutput = await ours.toModelOutput({
+    output: await ours.execute((await ours.inputSchema.validate(raw)).value, options),
+  });
   const peerOutput = await peer.toModelOutput({ output: await peer.execute(raw, options) });
   if (JSON.stringify(ourOutput) !== JSON.stringify(peerOutput)) throw new Error("ai-sdk bench: outputs differ");
 
@@ -89,7 +110,8 @@ export async function run() {
   const { tools } = createAiSdkFsTools({ fs, cwd: "/w" });
   const step = await compare(
     {
-      adapter: () => generateText({ model: model("read"), tools: { read: tools.read }, prompt: "x", stopWhen: isStepCount(3) }),
+      adapter: () =>
+        generateText({ model: model("read"), tools: { read: tools.read }, prompt: "x", stopWhen: isStepCount(3) }),
       peer: () => generateText({ model: model("read"), tools: { read: peer }, prompt: "x", stopWhen: isStepCount(3) }),
     },
     { rounds: 11, iterations: 40, warmup: 2 },
@@ -98,7 +120,11 @@ export async function run() {
   const create = await compare(
     {
       adapter: () => createAiSdkFsTools({ fs, cwd: "/w" }),
-      core: () => [createReadTool({ fs, cwd: "/w" }), createEditTool({ fs, cwd: "/w" }), createWriteTool({ fs, cwd: "/w" })],
+      core: () => [
+        createReadTool({ fs, cwd: "/w" }),
+        createEditTool({ fs, cwd: "/w" }),
+        createWriteTool({ fs, cwd: "/w" }),
+      ],
       peer: () => [handWrittenRead(fs), handWrittenRead(fs), handWrittenRead(fs)],
     },
     { rounds: 15, iterations: 200, warmup: 3 },

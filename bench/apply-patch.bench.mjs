@@ -28,9 +28,11 @@ const line = (file, n) => `    const value_${file}_${n} = compute(${n}, "file ${
 function makeFiles() {
   const files = {};
   for (let f = 0; f < UPDATES; f++) {
-    files[`/w/src/mod${f % 10}/update${f}.ts`] = Array.from({ length: LINES_PER_FILE }, (_, n) => line(f, n)).join("\n") + "\n";
+    files[`/w/src/mod${f % 10}/update${f}.ts`] =
+      Array.from({ length: LINES_PER_FILE }, (_, n) => line(f, n)).join("\n") + "\n";
   }
-  for (let f = 0; f < DELETES; f++) files[`/w/old/delete${f}.ts`] = Array.from({ length: 50 }, (_, n) => line(1000 + f, n)).join("\n") + "\n";
+  for (let f = 0; f < DELETES; f++)
+    files[`/w/old/delete${f}.ts`] = Array.from({ length: 50 }, (_, n) => line(1000 + f, n)).join("\n") + "\n";
   return files;
 }
 
@@ -96,7 +98,18 @@ async function applyRaw(fs, { updates, adds, deletes }) {
 function counted(fs) {
   const counts = { calls: 0, failed: 0 };
   const wrapped = { ...fs };
-  for (const key of ["readFile", "writeFile", "stat", "lstat", "readdir", "mkdir", "rm", "rename", "realpath", "readlink"]) {
+  for (const key of [
+    "readFile",
+    "writeFile",
+    "stat",
+    "lstat",
+    "readdir",
+    "mkdir",
+    "rm",
+    "rename",
+    "realpath",
+    "readlink",
+  ]) {
     if (typeof fs[key] !== "function") continue;
     wrapped[key] = async (...args) => {
       counts.calls += 1;

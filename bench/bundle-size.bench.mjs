@@ -50,9 +50,13 @@ export async function run() {
         else lazy += gz;
         raw += bytes.length;
       }
-      rows.push(`| \`better-fs-tools${subpath.slice(1)}\` | ${kb(initial)} | ${lazy === 0 ? "—" : kb(lazy)} | ${kb(raw)} |`);
+      rows.push(
+        `| \`better-fs-tools${subpath.slice(1)}\` | ${kb(initial)} | ${lazy === 0 ? "—" : kb(lazy)} | ${kb(raw)} |`,
+      );
     } catch (error) {
-      rows.push(`| \`better-fs-tools${subpath.slice(1)}\` | build failed: ${String(error.message).split("\n")[0]} | | |`);
+      rows.push(
+        `| \`better-fs-tools${subpath.slice(1)}\` | build failed: ${String(error.message).split("\n")[0]} | | |`,
+      );
     } finally {
       rmSync(outDir, { recursive: true, force: true });
     }

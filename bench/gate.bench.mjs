@@ -43,7 +43,10 @@ export async function run() {
   );
   rows.push(row("memory readFile 1 KiB, gated vs raw", result.gated, result.raw));
   result = await compare(
-    { check: () => gate.check("src/deep/dir/small.txt", "read"), raw: () => memory.realpath("/w/src/deep/dir/small.txt") },
+    {
+      check: () => gate.check("src/deep/dir/small.txt", "read"),
+      raw: () => memory.realpath("/w/src/deep/dir/small.txt"),
+    },
     { rounds: 15, iterations: 2000, warmup: 2 },
   );
   rows.push(row("gate.check alone vs the backend realpath it calls", result.check, result.raw));
@@ -64,12 +67,18 @@ export async function run() {
   // Middleware over memory.
   const stacked = compose(withFilesystemLogging({ destination: () => {} }), withQuota({ maxBytes: 64 * MiB }))(memory);
   result = await compare(
-    { stacked: () => stacked.readFile("/w/src/deep/dir/small.txt"), raw: () => memory.readFile("/w/src/deep/dir/small.txt") },
+    {
+      stacked: () => stacked.readFile("/w/src/deep/dir/small.txt"),
+      raw: () => memory.readFile("/w/src/deep/dir/small.txt"),
+    },
     { rounds: 15, iterations: 2000, warmup: 2 },
   );
   rows.push(row("memory readFile 1 KiB, logging + quota vs raw", result.stacked, result.raw));
   result = await compare(
-    { stacked: (i) => stacked.writeFile(`/w/q/${i % 50}.txt`, small), raw: (i) => memory.writeFile(`/w/q/${i % 50}.txt`, small) },
+    {
+      stacked: (i) => stacked.writeFile(`/w/q/${i % 50}.txt`, small),
+      raw: (i) => memory.writeFile(`/w/q/${i % 50}.txt`, small),
+    },
     { rounds: 15, iterations: 1000, warmup: 2 },
   );
   rows.push(row("memory writeFile 1 KiB, logging + quota vs raw", result.stacked, result.raw));
@@ -91,7 +100,10 @@ export async function run() {
     );
     rows.push(row("node readFile 1 MiB, nodeFileSystem vs fs.promises", result.ours, result.raw));
     result = await compare(
-      { ours: (i) => node.writeFile(`/w${i % 20}.txt`, small), raw: (i) => writeFile(join(dir, `r${i % 20}.txt`), small) },
+      {
+        ours: (i) => node.writeFile(`/w${i % 20}.txt`, small),
+        raw: (i) => writeFile(join(dir, `r${i % 20}.txt`), small),
+      },
       { rounds: 5, iterations: 50, warmup: 1 },
     );
     rows.push(row("node writeFile 1 KiB, atomic (temp + fsync + rename) vs fs.promises", result.ours, result.raw));

@@ -15,14 +15,70 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const FILES = 1000;
 
 const SCENARIOS = [
-  { id: "write-seq", label: `write ${FILES} × 4 KiB files, one at a time`, scenario: "write", inFlight: 1, kinds: ["raw", "main", "worker", "memory"], target: "b", interleaved: true },
-  { id: "read-seq", label: `read ${FILES} × 4 KiB files, one at a time`, scenario: "read", inFlight: 1, kinds: ["raw", "main", "worker", "memory"], target: "b", interleaved: true },
-  { id: "write-32", label: `write ${FILES} × 4 KiB files, 32 in flight`, scenario: "write", inFlight: 32, kinds: ["raw", "main", "worker", "memory"], target: "a", interleaved: true },
-  { id: "read-32", label: `read ${FILES} × 4 KiB files, 32 in flight`, scenario: "read", inFlight: 32, kinds: ["raw", "main", "worker", "memory"], target: "a", interleaved: true },
-  { id: "grep", label: `grep tool over ${FILES} files (raw: list, read all 32 in flight)`, scenario: "grep", kinds: ["raw", "main", "worker", "memory"], target: "a" },
-  { id: "glob", label: `glob tool over ${FILES} files (raw: list the directory)`, scenario: "glob", kinds: ["raw", "main", "worker", "memory"], target: "a" },
-  { id: "rmw", label: "50 read-modify-write rounds over 20 files", scenario: "rmw", kinds: ["raw", "main", "raw-worker", "worker", "memory"], target: "c" },
-  { id: "large", label: "read one 64 MiB file", scenario: "large", kinds: ["raw", "main", "raw-worker", "worker", "memory"], target: "b" },
+  {
+    id: "write-seq",
+    label: `write ${FILES} × 4 KiB files, one at a time`,
+    scenario: "write",
+    inFlight: 1,
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "b",
+    interleaved: true,
+  },
+  {
+    id: "read-seq",
+    label: `read ${FILES} × 4 KiB files, one at a time`,
+    scenario: "read",
+    inFlight: 1,
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "b",
+    interleaved: true,
+  },
+  {
+    id: "write-32",
+    label: `write ${FILES} × 4 KiB files, 32 in flight`,
+    scenario: "write",
+    inFlight: 32,
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "a",
+    interleaved: true,
+  },
+  {
+    id: "read-32",
+    label: `read ${FILES} × 4 KiB files, 32 in flight`,
+    scenario: "read",
+    inFlight: 32,
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "a",
+    interleaved: true,
+  },
+  {
+    id: "grep",
+    label: `grep tool over ${FILES} files (raw: list, read all 32 in flight)`,
+    scenario: "grep",
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "a",
+  },
+  {
+    id: "glob",
+    label: `glob tool over ${FILES} files (raw: list the directory)`,
+    scenario: "glob",
+    kinds: ["raw", "main", "worker", "memory"],
+    target: "a",
+  },
+  {
+    id: "rmw",
+    label: "50 read-modify-write rounds over 20 files",
+    scenario: "rmw",
+    kinds: ["raw", "main", "raw-worker", "worker", "memory"],
+    target: "c",
+  },
+  {
+    id: "large",
+    label: "read one 64 MiB file",
+    scenario: "large",
+    kinds: ["raw", "main", "raw-worker", "worker", "memory"],
+    target: "b",
+  },
 ];
 
 function median(values) {
@@ -43,19 +99,23 @@ export async function run() {
       for (let round = 0; round <= ROUNDS; round++) {
         if (spec.interleaved) {
           // All variants in one pass, in alternating chunks of 50 files (see measureInterleaved).
-          const totals = await session.page.evaluate(
-            (options) => window.opfsBench.measureInterleaved(options),
-            { scenario: spec.scenario, kinds: spec.kinds, count: FILES, inFlight: spec.inFlight },
-          );
+          const totals = await session.page.evaluate((options) => window.opfsBench.measureInterleaved(options), {
+            scenario: spec.scenario,
+            kinds: spec.kinds,
+            count: FILES,
+            inFlight: spec.inFlight,
+          });
           if (round > 0) for (const kind of spec.kinds) samples[kind].push(totals[kind]);
           continue;
         }
         const order = round % 2 === 0 ? spec.kinds : [...spec.kinds].reverse();
         for (const kind of order) {
-          const elapsed = await session.page.evaluate(
-            (options) => window.opfsBench.measure(options),
-            { scenario: spec.scenario, kind, count: FILES, inFlight: spec.inFlight ?? 1 },
-          );
+          const elapsed = await session.page.evaluate((options) => window.opfsBench.measure(options), {
+            scenario: spec.scenario,
+            kind,
+            count: FILES,
+            inFlight: spec.inFlight ?? 1,
+          });
           if (round > 0) samples[kind].push(elapsed); // round 0 is the warm-up
         }
       }

@@ -16,7 +16,9 @@ for (const file of files) {
   process.stderr.write(`bench: ${file} ...\n`);
   const started = performance.now();
   const body = await mod.run();
-  sections.push(`## ${mod.title}\n\n_Source: \`bench/${file}\`, ${((performance.now() - started) / 1000).toFixed(1)} s._\n\n${body.trim()}\n`);
+  sections.push(
+    `## ${mod.title}\n\n_Source: \`bench/${file}\`, ${((performance.now() - started) / 1000).toFixed(1)} s._\n\n${body.trim()}\n`,
+  );
 }
 const header = `# Benchmarks
 

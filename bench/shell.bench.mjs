@@ -75,8 +75,11 @@ async function compare(contenders, { rounds, warmup }) {
       outputs[name] = output;
     }
   }
-  const stdouts = new Set(Object.values(outputs).map((output) => `${output.exitCode}\n${output.stdout}\n${output.stderr}`));
-  if (stdouts.size !== 1) throw new Error(`shell bench: contenders disagree: ${JSON.stringify(outputs, null, 1).slice(0, 2000)}`);
+  const stdouts = new Set(
+    Object.values(outputs).map((output) => `${output.exitCode}\n${output.stdout}\n${output.stderr}`),
+  );
+  if (stdouts.size !== 1)
+    throw new Error(`shell bench: contenders disagree: ${JSON.stringify(outputs, null, 1).slice(0, 2000)}`);
   return Object.fromEntries(Object.entries(times).map(([name, list]) => [name, median(list)]));
 }
 

@@ -18,7 +18,21 @@ const decoder = new TextDecoder();
 
 // Deterministic text: lines of words, ~70 characters each.
 function makeText(bytes, seed, needleEvery = 0) {
-  const words = ["alpha", "beta", "gamma", "delta", "const", "return", "value", "index", "node", "error", "fs", "path", "tool"];
+  const words = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "const",
+    "return",
+    "value",
+    "index",
+    "node",
+    "error",
+    "fs",
+    "path",
+    "tool",
+  ];
   let state = seed >>> 0 || 1;
   const rand = () => ((state = (state * 1103515245 + 12345) >>> 0) >>> 8) % 1_000_000;
   const lines = [];
@@ -45,7 +59,8 @@ async function benchRead() {
   const check = await read.execute({ path: "big.txt" });
   const plain = text.split("\n");
   plain.pop();
-  if (!check.ok || check.parts[0].text !== plain.map((line, i) => `${i + 1}|${line}`).join("\n")) throw new Error("read bench: the tool's output differs");
+  if (!check.ok || check.parts[0].text !== plain.map((line, i) => `${i + 1}|${line}`).join("\n"))
+    throw new Error("read bench: the tool's output differs");
   const t = await compare(
     {
       tool: () => read.execute({ path: "big.txt" }),
@@ -96,7 +111,10 @@ async function benchEdit() {
         const current = decoder.decode(await vol.promises.readFile("/w/big.txt"));
         const at = current.indexOf(oldText);
         if (at < 0) throw new Error("raw edit: marker missing");
-        await vol.promises.writeFile("/w/big.txt", encoder.encode(current.slice(0, at) + newText + current.slice(at + oldText.length)));
+        await vol.promises.writeFile(
+          "/w/big.txt",
+          encoder.encode(current.slice(0, at) + newText + current.slice(at + oldText.length)),
+        );
       },
     },
     { rounds: 15, iterations: 4, warmup: 2 },
@@ -140,7 +158,8 @@ async function benchGrep() {
   const toolResult = await grep.execute({ pattern: "needle_\\d+" });
   const jb = await bash.exec("grep -rn 'needle_[0-9]' /w | wc -l");
   if (toolResult.count !== expected) throw new Error(`grep bench: tool found ${toolResult.count}, floor ${expected}`);
-  if (Number(jb.stdout.trim()) !== expected) throw new Error(`grep bench: just-bash found ${jb.stdout.trim()}, floor ${expected}`);
+  if (Number(jb.stdout.trim()) !== expected)
+    throw new Error(`grep bench: just-bash found ${jb.stdout.trim()}, floor ${expected}`);
 
   const t = await compare(
     {

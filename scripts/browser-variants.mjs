@@ -16,7 +16,10 @@ export function relativeSpecifiers(code) {
     if (Array.isArray(node)) return node.forEach(visit);
     if (typeof node !== "object" || node === null) return;
     const source =
-      node.type === "ImportDeclaration" || node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration" || node.type === "ImportExpression"
+      node.type === "ImportDeclaration" ||
+      node.type === "ExportNamedDeclaration" ||
+      node.type === "ExportAllDeclaration" ||
+      node.type === "ImportExpression"
         ? node.source
         : undefined;
     if (source?.type === "Literal" && typeof source.value === "string" && /^\.\.?\//.test(source.value)) {
@@ -49,7 +52,13 @@ export async function writeBrowserVariants(dist, replaced) {
   const imports = new Map();
   for (const file of modules) {
     const code = await readFile(file, "utf8");
-    imports.set(file, { code, specifiers: relativeSpecifiers(code).map((found) => ({ ...found, target: resolve(dirname(file), found.specifier) })) });
+    imports.set(file, {
+      code,
+      specifiers: relativeSpecifiers(code).map((found) => ({
+        ...found,
+        target: resolve(dirname(file), found.specifier),
+      })),
+    });
   }
   const browserForm = new Set(replaced);
   let grew = true;

@@ -23,10 +23,14 @@ rmSync(dist, { recursive: true, force: true });
 const started = performance.now();
 let failed = false;
 try {
-  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], {
-    cwd: root,
-    stdio: "inherit",
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")],
+    {
+      cwd: root,
+      stdio: "inherit",
+    },
+  );
 } catch {
   // tsc still wrote dist/; go on so every problem shows in one run, then fail.
   console.error("build: tsc reported errors (see above); dist/ is written but the build fails");
@@ -59,8 +63,7 @@ for (const bundle of BROWSER_BUNDLES) {
           const fromOurs = !relative(dist, importer).startsWith("..") && !importer.includes("node_modules");
           if (!fromOurs) return false;
           if (id.startsWith(".")) return true; // our own modules: shared with the Node build
-          const bundled = (name) =>
-            id === name || id.startsWith(`${name}/`) || id.includes(`/node_modules/${name}/`);
+          const bundled = (name) => id === name || id.startsWith(`${name}/`) || id.includes(`/node_modules/${name}/`);
           return !bundle.bundle.some(bundled);
         },
       },

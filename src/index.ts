@@ -38,10 +38,40 @@ export {
   type ReadToolOptions,
   type ReadToolSettings,
 } from "./tools/read.js";
-export { createWriteTool, WRITE_DESCRIPTION, WRITE_INPUT_SPEC, type WriteInput, type WriteToolOptions, type WriteToolSettings } from "./tools/write.js";
-export { createEditTool, EDIT_DESCRIPTION, EDIT_INPUT_SPEC, type EditInput, type EditToolOptions, type EditToolSettings } from "./tools/edit.js";
-export { createListTool, DEFAULT_MAX_LIST_ENTRIES, LIST_DESCRIPTION, LIST_INPUT_SPEC, type ListInput, type ListToolOptions, type ListToolSettings } from "./tools/list.js";
-export { createGlobTool, DEFAULT_MAX_GLOB_RESULTS, GLOB_DESCRIPTION, GLOB_INPUT_SPEC, type GlobInput, type GlobToolOptions, type GlobToolSettings } from "./tools/glob.js";
+export {
+  createWriteTool,
+  WRITE_DESCRIPTION,
+  WRITE_INPUT_SPEC,
+  type WriteInput,
+  type WriteToolOptions,
+  type WriteToolSettings,
+} from "./tools/write.js";
+export {
+  createEditTool,
+  EDIT_DESCRIPTION,
+  EDIT_INPUT_SPEC,
+  type EditInput,
+  type EditToolOptions,
+  type EditToolSettings,
+} from "./tools/edit.js";
+export {
+  createListTool,
+  DEFAULT_MAX_LIST_ENTRIES,
+  LIST_DESCRIPTION,
+  LIST_INPUT_SPEC,
+  type ListInput,
+  type ListToolOptions,
+  type ListToolSettings,
+} from "./tools/list.js";
+export {
+  createGlobTool,
+  DEFAULT_MAX_GLOB_RESULTS,
+  GLOB_DESCRIPTION,
+  GLOB_INPUT_SPEC,
+  type GlobInput,
+  type GlobToolOptions,
+  type GlobToolSettings,
+} from "./tools/glob.js";
 export {
   createGrepTool,
   DEFAULT_MAX_GREP_MATCHES,
@@ -79,7 +109,20 @@ export {
   type OffloadContext,
   type OffloadedOutput,
 } from "./tools/offload.js";
-export { imageConverter, sniffImageType, DEFAULT_MAX_IMAGE_BYTES, IMAGE_MEDIA_TYPES, type ImageConverterOptions } from "./tools/image.js";
+export {
+  imageConverter,
+  sniffImageType,
+  DEFAULT_MAX_IMAGE_BYTES,
+  IMAGE_MEDIA_TYPES,
+  type ImageConverterOptions,
+} from "./tools/image.js";
 export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/converter.js";
-export { decodeUtf8, sniffBinary, BINARY_SNIFF_BYTES, type DecodedText, type BinaryKind, type LineEnding } from "./tools/text.js";
+export {
+  decodeUtf8,
+  sniffBinary,
+  BINARY_SNIFF_BYTES,
+  type DecodedText,
+  type BinaryKind,
+  type LineEnding,
+} from "./tools/text.js";
 export type { InputSpec, FieldSpec } from "./tools/input.js";

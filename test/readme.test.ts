@@ -67,7 +67,12 @@ function extractExamples(markdown: string): Example[] {
   const fence = /^```([^\n]*)\n([\s\S]*?)^```[ \t]*$/gm;
   const blocks: { info: string; body: string; start: number; end: number }[] = [];
   for (let match = fence.exec(markdown); match !== null; match = fence.exec(markdown)) {
-    blocks.push({ info: (match[1] ?? "").trim(), body: match[2] ?? "", start: match.index, end: match.index + match[0].length });
+    blocks.push({
+      info: (match[1] ?? "").trim(),
+      body: match[2] ?? "",
+      start: match.index,
+      end: match.index + match[0].length,
+    });
   }
   const examples: Example[] = [];
   blocks.forEach((block, index) => {
@@ -78,7 +83,8 @@ function extractExamples(markdown: string): Example[] {
     const name = (run ? words[2] : undefined) ?? `line-${line}`;
     const next = blocks[index + 1];
     const between = next === undefined ? "" : markdown.slice(block.end, next.start);
-    const output = run && next !== undefined && next.info === "text output" && between.trim() === "" ? next.body : undefined;
+    const output =
+      run && next !== undefined && next.info === "text output" && between.trim() === "" ? next.body : undefined;
     examples.push({ name, line, code: block.body, run, output });
   });
   return examples;
@@ -88,19 +94,22 @@ function extractExamples(markdown: string): Example[] {
 const RELATIVE_BASE = join(ROOT, "test", "fs");
 
 function rewriteImports(code: string, file: string): string {
-  return code.replace(/(from\s+|import\s*\(\s*)"((?:better-fs-tools|\.)[^"]*)"/g, (_all, lead: string, specifier: string) => {
-    let target: string;
-    if (specifier.startsWith(".")) {
-      target = join(RELATIVE_BASE, specifier);
-    } else {
-      const entry = SUBPATHS[specifier];
-      if (entry === undefined) throw new Error(`README imports ${specifier}, which is not a package subpath`);
-      target = join(ROOT, entry).replace(/\.ts$/, ".js");
-    }
-    let path = relative(dirname(file), target);
-    if (!path.startsWith(".")) path = `./${path}`;
-    return `${lead}"${path}"`;
-  });
+  return code.replace(
+    /(from\s+|import\s*\(\s*)"((?:better-fs-tools|\.)[^"]*)"/g,
+    (_all, lead: string, specifier: string) => {
+      let target: string;
+      if (specifier.startsWith(".")) {
+        target = join(RELATIVE_BASE, specifier);
+      } else {
+        const entry = SUBPATHS[specifier];
+        if (entry === undefined) throw new Error(`README imports ${specifier}, which is not a package subpath`);
+        target = join(ROOT, entry).replace(/\.ts$/, ".js");
+      }
+      let path = relative(dirname(file), target);
+      if (!path.startsWith(".")) path = `./${path}`;
+      return `${lead}"${path}"`;
+    },
+  );
 }
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -117,7 +126,11 @@ describe("README examples", () => {
     }
     writeFileSync(
       join(CHECK_DIR, "tsconfig.json"),
-      JSON.stringify({ extends: "../../../../../tsconfig.json", compilerOptions: { noEmit: true, rootDir: "../../../../.." }, include: ["*.ts"] }),
+      JSON.stringify({
+        extends: "../../../../../tsconfig.json",
+        compilerOptions: { noEmit: true, rootDir: "../../../../.." },
+        include: ["*.ts"],
+      }),
     );
   });
   // README_KEEP=1 keeps the generated examples and what each printed (`run/<name>.out`).
@@ -144,7 +157,9 @@ describe("README examples", () => {
   });
 
   it("type-checks every ts example as written", () => {
-    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(CHECK_DIR, "tsconfig.json")], { encoding: "utf8" });
+    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(CHECK_DIR, "tsconfig.json")], {
+      encoding: "utf8",
+    });
     const lines = examples.map((example) => `${example.name}.ts = README.md line ${example.line + 1}`);
     expect(`${tsc.stdout}${tsc.stderr}`, `generated files: ${lines.join(", ")}`).toBe("");
     expect(tsc.status).toBe(0);

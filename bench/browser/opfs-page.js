@@ -83,7 +83,15 @@ async function measure(options) {
 /**
  * One measurement. `kind`: raw | main | worker | raw-worker | memory. Returns elapsed milliseconds.
  */
-async function measureOnce({ scenario, kind, count = 1000, inFlight = 1, rounds = 50, files = 20, bytes = 64 * 1024 * 1024 }) {
+async function measureOnce({
+  scenario,
+  kind,
+  count = 1000,
+  inFlight = 1,
+  rounds = 50,
+  files = 20,
+  bytes = 64 * 1024 * 1024,
+}) {
   const root = kind === "raw" ? "bench-raw" : `bench-${kind}`;
   if (scenario === "write") {
     let fs;
@@ -211,7 +219,8 @@ async function measureOnce({ scenario, kind, count = 1000, inFlight = 1, rounds 
     const started = performance.now();
     const result = await tool.execute(input);
     const elapsed = performance.now() - started;
-    if (result.ok !== true) throw new Error(`${scenario} failed: ${JSON.stringify(result.error ?? result).slice(0, 400)}`);
+    if (result.ok !== true)
+      throw new Error(`${scenario} failed: ${JSON.stringify(result.error ?? result).slice(0, 400)}`);
     return elapsed;
   }
   throw new Error(`unknown scenario ${scenario}`);
@@ -228,7 +237,8 @@ async function measureInterleaved({ scenario, kinds, count = 1000, inFlight = 1,
     const root = kind === "raw" ? "bench-raw" : `bench-${kind}`;
     if (kind === "memory") {
       const fs = backend("memory");
-      if (scenario === "read") for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, payload(index));
+      if (scenario === "read")
+        for (let index = 0; index < count; index++) await fs.writeFile(`/files/f${index}.txt`, payload(index));
       targets[kind] = { fs };
     } else if (kind === "raw") {
       if (scenario === "read") await seed(root, count);

@@ -11,7 +11,13 @@ import { BROWSER_ALIASES } from "../../scripts/browser-aliases.mjs";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 /** Same flags as vitest.config.ts (closed network, root user). */
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
@@ -36,7 +42,9 @@ export async function openBenchPage({ module, readyFlag }) {
           dev.middlewares.use((request, response, next) => {
             if (request.url !== pagePath) return next();
             response.setHeader("content-type", "text/html");
-            response.end(`<!doctype html><meta charset=utf-8><title>bench</title><script type="module" src="${module}"></script>`);
+            response.end(
+              `<!doctype html><meta charset=utf-8><title>bench</title><script type="module" src="${module}"></script>`,
+            );
           });
         },
       },
@@ -45,7 +53,11 @@ export async function openBenchPage({ module, readyFlag }) {
   await server.listen();
   const { port } = server.httpServer.address();
   const userDataDir = mkdtempSync(join(tmpdir(), "bft-bench-"));
-  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   const page = await context.newPage();
   page.on("pageerror", (error) => process.stderr.write(`bench page error: ${error.message}\n`));
   await page.goto(`http://127.0.0.1:${port}${pagePath}`);

@@ -8,7 +8,15 @@
 import "./styles.css";
 import type { ModelMessage } from "ai";
 import type { ApprovalRequest } from "../../src/gate/gate.js";
-import { loadModelSettings, modelLabel, resolveModel, saveModelSettings, DEFAULT_MODEL_IDS, type ModelSettings, type ProviderKind } from "./agent/providers.js";
+import {
+  loadModelSettings,
+  modelLabel,
+  resolveModel,
+  saveModelSettings,
+  DEFAULT_MODEL_IDS,
+  type ModelSettings,
+  type ProviderKind,
+} from "./agent/providers.js";
 import { runAgent } from "./agent/run-agent.js";
 import { callToolAsModel } from "./agent/tool-call.js";
 import { createChatPanel } from "./panels/chat.js";
@@ -19,8 +27,22 @@ import { createViewerPanel, textOf } from "./panels/viewer.js";
 import { createApprovalPrompt } from "./ui/approval.js";
 import { byId, formatBytes, wireTabs } from "./ui/dom.js";
 import { createProgressBar } from "./ui/progress.js";
-import { BASH_ENV, openSession, TOOL_ORDER, WORKSPACE_ROOT, type BackendKind, type Session } from "./workspace/session.js";
-import { exportZip, handleFolderEntries, importEntries, inputFolderEntries, zipEntries, type ImportEntry } from "./workspace/transfer.js";
+import {
+  BASH_ENV,
+  openSession,
+  TOOL_ORDER,
+  WORKSPACE_ROOT,
+  type BackendKind,
+  type Session,
+} from "./workspace/session.js";
+import {
+  exportZip,
+  handleFolderEntries,
+  importEntries,
+  inputFolderEntries,
+  zipEntries,
+  type ImportEntry,
+} from "./workspace/transfer.js";
 
 const BACKEND_STORAGE_KEY = "playground.backend";
 /** Where just-bash looks commands up (its PATH). */
@@ -62,14 +84,23 @@ const askUser = createApprovalPrompt((request, allowed) => {
  */
 const approve = (request: ApprovalRequest): Promise<boolean> => {
   const path = request.path ?? "";
-  if (request.tool !== "writeFile" && COMMAND_DIRS.some((dir) => path === dir || path.startsWith(`${dir}/`))) return Promise.resolve(false);
+  if (request.tool !== "writeFile" && COMMAND_DIRS.some((dir) => path === dir || path.startsWith(`${dir}/`)))
+    return Promise.resolve(false);
   return askUser(request);
 };
 
-const tree = createTreePanel({ container: byId("tree"), count: byId("tree-count"), onOpen: (path) => void openFile(path) });
-const selectView = wireTabs(document.querySelectorAll<HTMLButtonElement>("#viewer-panel [data-view]"), "view", (view) => {
-  if (viewer.openPath !== undefined || view === "changes") viewer.setMode(view as "file" | "changes");
+const tree = createTreePanel({
+  container: byId("tree"),
+  count: byId("tree-count"),
+  onOpen: (path) => void openFile(path),
 });
+const selectView = wireTabs(
+  document.querySelectorAll<HTMLButtonElement>("#viewer-panel [data-view]"),
+  "view",
+  (view) => {
+    if (viewer.openPath !== undefined || view === "changes") viewer.setMode(view as "file" | "changes");
+  },
+);
 const viewer = createViewerPanel({
   container: byId("viewer"),
   title: byId("viewer-title"),
@@ -118,9 +149,17 @@ function relative(path: string): string {
 const consolePanel = createConsolePanel({ run: (source, fn) => asSource(source, fn) });
 createTerminalPanel({
   async run(command) {
-    const { result } = await asSource("terminal", () => callToolAsModel(current().tools, "bash", { command, timeout: null, cwd: null }));
-    const shell = result as { stdout?: string; stderr?: string; exitCode?: number; parts?: Array<{ text?: string }> } | undefined;
-    if (shell?.stdout === undefined) return { stdout: "", stderr: shell?.parts?.map((part) => part.text ?? "").join("\n") ?? "bash failed", exitCode: 1 };
+    const { result } = await asSource("terminal", () =>
+      callToolAsModel(current().tools, "bash", { command, timeout: null, cwd: null }),
+    );
+    const shell = result as
+      { stdout?: string; stderr?: string; exitCode?: number; parts?: Array<{ text?: string }> } | undefined;
+    if (shell?.stdout === undefined)
+      return {
+        stdout: "",
+        stderr: shell?.parts?.map((part) => part.text ?? "").join("\n") ?? "bash failed",
+        exitCode: 1,
+      };
     return { stdout: shell.stdout, stderr: shell.stderr ?? "", exitCode: shell.exitCode ?? 0 };
   },
 });
@@ -149,7 +188,13 @@ async function switchBackend(kind: BackendKind): Promise<void> {
       if (change.type === "mkdir") return;
       tree.markChanged(path);
       if (change.type === "write") {
-        viewer.addChange({ path, kind: change.created ? "created" : "updated", before: textOf(change.before), after: textOf(change.after), source: changeSource });
+        viewer.addChange({
+          path,
+          kind: change.created ? "created" : "updated",
+          before: textOf(change.before),
+          after: textOf(change.after),
+          source: changeSource,
+        });
       } else if (change.type === "remove") {
         viewer.addChange({ path, kind: "deleted", source: changeSource });
       } else {
@@ -183,11 +228,19 @@ async function runImport(label: string, entries: (signal: AbortSignal) => Promis
   const job = progress.start(label);
   try {
     const list = await entries(job.signal);
-    const summary = await current().quiet(() => importEntries(current().gate.fs, WORKSPACE_ROOT, list, { onProgress: job.update, signal: job.signal }));
+    const summary = await current().quiet(() =>
+      importEntries(current().gate.fs, WORKSPACE_ROOT, list, { onProgress: job.update, signal: job.signal }),
+    );
     await current().flush();
-    setStatus(`${label}: ${summary.files} files, ${formatBytes(summary.bytes)}${summary.skipped.length ? `; skipped ${summary.skipped.join(", ")}` : ""}.`);
+    setStatus(
+      `${label}: ${summary.files} files, ${formatBytes(summary.bytes)}${summary.skipped.length ? `; skipped ${summary.skipped.join(", ")}` : ""}.`,
+    );
   } catch (error) {
-    setStatus(error instanceof DOMException && error.name === "AbortError" ? `${label} cancelled.` : `${label} failed: ${(error as Error).message}`);
+    setStatus(
+      error instanceof DOMException && error.name === "AbortError"
+        ? `${label} cancelled.`
+        : `${label} failed: ${(error as Error).message}`,
+    );
   } finally {
     job.done();
     await refreshTree();
@@ -204,7 +257,9 @@ zipInput.addEventListener("change", () => {
 
 const folderInput = byId<HTMLInputElement>("folder-input");
 byId("import-folder").addEventListener("click", async () => {
-  const picker = (window as unknown as { showDirectoryPicker?: () => Promise<Parameters<typeof handleFolderEntries>[0]> }).showDirectoryPicker;
+  const picker = (
+    window as unknown as { showDirectoryPicker?: () => Promise<Parameters<typeof handleFolderEntries>[0]> }
+  ).showDirectoryPicker;
   if (!picker) {
     folderInput.click();
     return;
@@ -238,7 +293,11 @@ byId("export-zip").addEventListener("click", async () => {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
     setStatus(`Exported workspace.zip (${formatBytes(zip.byteLength)}).`);
   } catch (error) {
-    setStatus(error instanceof DOMException && error.name === "AbortError" ? "Export cancelled." : `Export failed: ${(error as Error).message}`);
+    setStatus(
+      error instanceof DOMException && error.name === "AbortError"
+        ? "Export cancelled."
+        : `Export failed: ${(error as Error).message}`,
+    );
   } finally {
     job.done();
   }
@@ -329,7 +388,13 @@ chatForm.addEventListener("submit", async (event) => {
   try {
     const model = await resolveModel(modelSettings);
     const { messages, steps } = await asSource("agent", () =>
-      runAgent({ model, tools: current().tools, messages: turn, abortSignal: agentAbort!.signal, onPart: (part) => chat.handlePart(part) }),
+      runAgent({
+        model,
+        tools: current().tools,
+        messages: turn,
+        abortSignal: agentAbort!.signal,
+        onPart: (part) => chat.handlePart(part),
+      }),
     );
     conversation.push(turn[turn.length - 1]!, ...messages);
     const ms = Math.round(performance.now() - started);

@@ -31,7 +31,10 @@ function bytes(data) {
 
 /** Gzip `data` at `options.level` (0-9, or -1 for the default 6). */
 export function gzipSync(data, options = {}) {
-  const level = options.level === undefined || options.level < 0 ? DEFAULT_LEVEL : Math.min(9, Math.max(0, Math.round(options.level)));
+  const level =
+    options.level === undefined || options.level < 0
+      ? DEFAULT_LEVEL
+      : Math.min(9, Math.max(0, Math.round(options.level)));
   return capped(fflateGzip(bytes(data), { level }), options);
 }
 

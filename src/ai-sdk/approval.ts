@@ -11,9 +11,7 @@ import type { ToolCall } from "../tools/tool.js";
 import { parsePatch } from "../tools/apply-patch/parser.js";
 
 /** A path or command a core input touches, as the gate is asked about it. */
-export type ApprovalTarget =
-  | { readonly path: string; readonly access: Access }
-  | { readonly command: string };
+export type ApprovalTarget = { readonly path: string; readonly access: Access } | { readonly command: string };
 
 /**
  * The paths or command a core input touches: `path` (read → read access, other tools → write),
@@ -30,7 +28,8 @@ export function approvalTargets(toolName: string, input: unknown): ApprovalTarge
   if (typeof input !== "object" || input === null) return [];
   const record = input as Record<string, unknown>;
   const targets: ApprovalTarget[] = [];
-  const access: Access = toolName === "read" ? "read" : toolName === "list" || toolName === "glob" || toolName === "grep" ? "list" : "write";
+  const access: Access =
+    toolName === "read" ? "read" : toolName === "list" || toolName === "glob" || toolName === "grep" ? "list" : "write";
   if (typeof record["path"] === "string") targets.push({ path: record["path"], access });
   for (const key of ["patch", "input"]) {
     const patch = record[key];
@@ -101,7 +100,10 @@ export async function probeApprovals(
 }
 
 /** Permissions whose `approve` admits exactly the given requests (what the user approved). */
-export function approvedPermissions(allow: PermissionOptions["allow"], approved: readonly ApprovalRequest[]): PermissionOptions {
+export function approvedPermissions(
+  allow: PermissionOptions["allow"],
+  approved: readonly ApprovalRequest[],
+): PermissionOptions {
   return {
     allow: allow ?? [],
     approve: (request) => approved.some((item) => covers(item, request)),

@@ -31,7 +31,13 @@ import type { AiSdkFsTool, AiSdkToolContext } from "./tool.js";
 const FACTORY = "createAiSdkFsTools";
 
 /** The per-tool option keys of the bundle, with the default tool name of each. */
-export const BUNDLE_TOOL_KEYS = { read: "read", edit: "edit", write: "write", applyPatch: "apply_patch", bash: "bash" } as const;
+export const BUNDLE_TOOL_KEYS = {
+  read: "read",
+  edit: "edit",
+  write: "write",
+  applyPatch: "apply_patch",
+  bash: "bash",
+} as const;
 
 type SharedKey = (typeof CONTEXT_OPTION_KEYS)[number];
 type CoreFactory = Parameters<typeof adaptCoreFactory>[1];
@@ -69,10 +75,14 @@ export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<To
 }
 
 /** The tool name a tool's options give: the signature's literal name, or the default. */
-type ToolNameOf<T, Default extends string> = T extends { readonly signature: { readonly name: infer N extends string } } ? N : Default;
+type ToolNameOf<T, Default extends string> = T extends { readonly signature: { readonly name: infer N extends string } }
+  ? N
+  : Default;
 
 /** The model input a tool's options give: the signature's, or the core input. */
-type ModelInputOf<T, F extends CoreFactory> = T extends { readonly signature: { toInput(input: infer M): unknown } } ? M : CoreInputOf<F>;
+type ModelInputOf<T, F extends CoreFactory> = T extends { readonly signature: { toInput(input: infer M): unknown } }
+  ? M
+  : CoreInputOf<F>;
 
 type ToolEntry<T, F extends CoreFactory, Default extends string, Context> =
   string extends ToolNameOf<T, Default>
@@ -124,8 +134,14 @@ const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env
 export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>(
   options: O & { readonly [K in Exclude<keyof O, keyof AiSdkFsToolsOptions<unknown>>]: never },
 ): { readonly tools: AiSdkFsToolSet<O> } {
-  assertKnownOptions(FACTORY, options, [...CONTEXT_OPTION_KEYS, ...Object.keys(BUNDLE_TOOL_KEYS), "contextSchema", "needsApproval"]);
-  const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } = options as AiSdkFsToolsOptions<unknown>;
+  assertKnownOptions(FACTORY, options, [
+    ...CONTEXT_OPTION_KEYS,
+    ...Object.keys(BUNDLE_TOOL_KEYS),
+    "contextSchema",
+    "needsApproval",
+  ]);
+  const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } =
+    options as AiSdkFsToolsOptions<unknown>;
   if (contextOptions.fs === undefined || contextOptions.fs === null) {
     throw new TypeError(`${FACTORY} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
@@ -139,7 +155,12 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
     locks: contextOptions.locks ?? memoryLocks(),
     digest: contextOptions.digest ?? sha256Digest(),
   };
-  for (const [key, value] of [["applyPatch", applyPatch] as const, ["read", read] as const, ["edit", edit] as const, ["write", write] as const]) {
+  for (const [key, value] of [
+    ["applyPatch", applyPatch] as const,
+    ["read", read] as const,
+    ["edit", edit] as const,
+    ["write", write] as const,
+  ]) {
     if (value !== undefined && value !== true && (typeof value !== "object" || value === null)) {
       throw new TypeError(`${FACTORY} ${key} must be an object of options${key === "applyPatch" ? " or true" : ""}`);
     }
@@ -150,20 +171,30 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
       throw new TypeError(BASH_MESSAGE);
     }
   }
-  const toolOptions = (key: keyof typeof BUNDLE_TOOL_KEYS, value: object | true | undefined): Record<string, unknown> => {
+  const toolOptions = (
+    key: keyof typeof BUNDLE_TOOL_KEYS,
+    value: object | true | undefined,
+  ): Record<string, unknown> => {
     const own = value === undefined || value === true ? {} : (value as Record<string, unknown>);
     for (const sharedKey of [...CONTEXT_OPTION_KEYS, "contextSchema", "needsApproval"]) {
-      if (sharedKey in own) throw new TypeError(`${FACTORY} ${key} options cannot set ${sharedKey}: set it once at the top level`);
+      if (sharedKey in own)
+        throw new TypeError(`${FACTORY} ${key} options cannot set ${sharedKey}: set it once at the top level`);
     }
     return { ...shared, ...own, contextSchema, needsApproval };
   };
   const entries: Array<[key: keyof typeof BUNDLE_TOOL_KEYS, name: string, tool: unknown]> = [];
-  const add = (key: keyof typeof BUNDLE_TOOL_KEYS, options: Record<string, unknown>, make: (options: never) => unknown): void => {
+  const add = (
+    key: keyof typeof BUNDLE_TOOL_KEYS,
+    options: Record<string, unknown>,
+    make: (options: never) => unknown,
+  ): void => {
     const signature = options["signature"] as { name?: unknown } | undefined;
     const name = typeof signature?.name === "string" ? signature.name : BUNDLE_TOOL_KEYS[key];
     const clash = entries.find(([, other]) => other === name);
     if (clash !== undefined) {
-      throw new TypeError(`${FACTORY} has two tools named "${name}" (${clash[0]} and ${key} options): give one signature another name`);
+      throw new TypeError(
+        `${FACTORY} has two tools named "${name}" (${clash[0]} and ${key} options): give one signature another name`,
+      );
     }
     entries.push([key, name, make(options as never)]);
   };

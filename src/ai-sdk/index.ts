@@ -19,7 +19,13 @@
  *
  * @module
  */
-export { createAiSdkFsTools, BUNDLE_TOOL_KEYS, type AiSdkFsToolsOptions, type AiSdkFsToolSet, type BundleToolOptions } from "./bundle.js";
+export {
+  createAiSdkFsTools,
+  BUNDLE_TOOL_KEYS,
+  type AiSdkFsToolsOptions,
+  type AiSdkFsToolSet,
+  type BundleToolOptions,
+} from "./bundle.js";
 export {
   createAiSdkApplyPatchTool,
   createAiSdkBashTool,
@@ -36,7 +42,13 @@ export {
   type CoreOptionsOf,
   type CoreResultOf,
 } from "./single-tools.js";
-export { toAiSdkTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext, type AiSdkToolSource } from "./tool.js";
+export {
+  toAiSdkTool,
+  type AiSdkAdapterOptions,
+  type AiSdkFsTool,
+  type AiSdkToolContext,
+  type AiSdkToolSource,
+} from "./tool.js";
 export { toAiSdkOutput, type AiSdkToolOutput } from "./output.js";
 export {
   toStrictSchema,

@@ -43,14 +43,25 @@ export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
   options: AiSdkSingleToolOptions<F, ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<F>, Context> {
   if (typeof options !== "object" || options === null) throw new TypeError(`${factory} needs an options object`);
-  const { signature, contextSchema, needsApproval, ...rest } = options as AiSdkAdapterOptions<unknown, ModelInput, ToolResult, Context> &
+  const { signature, contextSchema, needsApproval, ...rest } = options as AiSdkAdapterOptions<
+    unknown,
+    ModelInput,
+    ToolResult,
+    Context
+  > &
     Record<string, unknown>;
   if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
     throw new TypeError(`${factory} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
-  const coreOptions = { ...rest, locks: (rest["locks"] as ToolContextOptions["locks"]) ?? memoryLocks() } as unknown as ToolContextOptions;
+  const coreOptions = {
+    ...rest,
+    locks: (rest["locks"] as ToolContextOptions["locks"]) ?? memoryLocks(),
+  } as unknown as ToolContextOptions;
   const make = (extra: object): CoreTool<CoreInputOf<F>, CoreResultOf<F>> =>
-    (coreFactory as unknown as (options: object) => CoreTool<CoreInputOf<F>, CoreResultOf<F>>)({ ...coreOptions, ...extra });
+    (coreFactory as unknown as (options: object) => CoreTool<CoreInputOf<F>, CoreResultOf<F>>)({
+      ...coreOptions,
+      ...extra,
+    });
   const core = make({});
   return adaptCoreTool<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>(
     {
@@ -70,34 +81,30 @@ export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
 }
 
 /** Options of {@link createAiSdkReadTool}. */
-export type AiSdkReadToolOptions<ModelInput = CoreInputOf<typeof createReadTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
-  typeof createReadTool,
-  ModelInput,
-  Context
->;
+export type AiSdkReadToolOptions<
+  ModelInput = CoreInputOf<typeof createReadTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createReadTool, ModelInput, Context>;
 /** Options of {@link createAiSdkEditTool}. */
-export type AiSdkEditToolOptions<ModelInput = CoreInputOf<typeof createEditTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
-  typeof createEditTool,
-  ModelInput,
-  Context
->;
+export type AiSdkEditToolOptions<
+  ModelInput = CoreInputOf<typeof createEditTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createEditTool, ModelInput, Context>;
 /** Options of {@link createAiSdkWriteTool}. */
-export type AiSdkWriteToolOptions<ModelInput = CoreInputOf<typeof createWriteTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
-  typeof createWriteTool,
-  ModelInput,
-  Context
->;
+export type AiSdkWriteToolOptions<
+  ModelInput = CoreInputOf<typeof createWriteTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createWriteTool, ModelInput, Context>;
 /** Options of {@link createAiSdkApplyPatchTool}. */
 export type AiSdkApplyPatchToolOptions<
   ModelInput = CoreInputOf<typeof createApplyPatchTool>,
   Context = AiSdkToolContext,
 > = AiSdkSingleToolOptions<typeof createApplyPatchTool, ModelInput, Context>;
 /** Options of {@link createAiSdkBashTool}. */
-export type AiSdkBashToolOptions<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext> = AiSdkSingleToolOptions<
-  typeof createBashTool,
-  ModelInput,
-  Context
->;
+export type AiSdkBashToolOptions<
+  ModelInput = CoreInputOf<typeof createBashTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createBashTool, ModelInput, Context>;
 
 /**
  * The `read` tool for the AI SDK (strict schema; text as `N|text` lines, images as file parts).
@@ -164,7 +171,10 @@ export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWrite
  * const apply_patch = createAiSdkApplyPatchTool({ fs, signature: defaultPatchSignature() });
  * ```
  */
-export function createAiSdkApplyPatchTool<ModelInput = CoreInputOf<typeof createApplyPatchTool>, Context = AiSdkToolContext>(
+export function createAiSdkApplyPatchTool<
+  ModelInput = CoreInputOf<typeof createApplyPatchTool>,
+  Context = AiSdkToolContext,
+>(
   options: AiSdkApplyPatchToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createApplyPatchTool>, Context> {
   return adaptCoreFactory("createAiSdkApplyPatchTool", createApplyPatchTool, options);

@@ -49,7 +49,16 @@ export const STRICT_SCHEMA_FORMATS = [
 export const STRICT_INTEGER_MAXIMUM = Number.MAX_SAFE_INTEGER;
 
 /** Keywords strict mode has no way to express: a schema using one is refused. */
-const REFUSED_KEYWORDS = ["not", "if", "then", "else", "patternProperties", "dependentRequired", "dependentSchemas", "dependencies"];
+const REFUSED_KEYWORDS = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "patternProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+];
 
 /**
  * Undoes the nullable-for-optional rewrite on a model input: a `null` given for a parameter
@@ -82,7 +91,8 @@ function isRecord(value: unknown): value is { readonly [key: string]: JsonValue 
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
   if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
     return keys.length === Object.keys(b).length && keys.every((key) => key in b && deepEqual(a[key], b[key]));
@@ -148,7 +158,10 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
     if (Array.isArray(input["items"])) fail("tuple items", `${pointer}/items`);
   }
 
-  function convert(input: { readonly [key: string]: JsonValue }, pointer: string): { schema: Mutable; plan: Plan | undefined } {
+  function convert(
+    input: { readonly [key: string]: JsonValue },
+    pointer: string,
+  ): { schema: Mutable; plan: Plan | undefined } {
     refuse(input, pointer);
     if ("anyOf" in input && "oneOf" in input) fail("both anyOf and oneOf", pointer);
     const merged = mergeAllOf(input, pointer);
@@ -195,7 +208,9 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
       }
       const properties = isRecord(merged["properties"]) ? merged["properties"] : {};
       const required = new Set(
-        Array.isArray(merged["required"]) ? merged["required"].filter((item): item is string => typeof item === "string") : [],
+        Array.isArray(merged["required"])
+          ? merged["required"].filter((item): item is string => typeof item === "string")
+          : [],
       );
       const outProperties: Mutable = {};
       const propertyPlans = new Map<string, { optional: boolean; plan: Plan | undefined }>();
@@ -220,7 +235,11 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
       if (child.plan !== undefined) plan = { ...plan, items: child.plan };
     }
 
-    const defsKey = isRecord(merged["$defs"]) ? "$defs" : pointer === "#" && hasRootDefinitions ? "definitions" : undefined;
+    const defsKey = isRecord(merged["$defs"])
+      ? "$defs"
+      : pointer === "#" && hasRootDefinitions
+        ? "definitions"
+        : undefined;
     if (defsKey !== undefined) {
       const defs: Mutable = {};
       for (const [name, value] of Object.entries(merged[defsKey] as { readonly [key: string]: JsonValue })) {
@@ -231,18 +250,31 @@ export function toStrictSchema(schema: JsonSchema, toolName: string): StrictSche
       out["$defs"] = defs;
     }
 
-    for (const keyword of ["pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems"]) {
+    for (const keyword of [
+      "pattern",
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "exclusiveMaximum",
+      "multipleOf",
+      "minItems",
+      "maxItems",
+    ]) {
       if (merged[keyword] !== undefined) out[keyword] = merged[keyword] as JsonValue;
     }
     if (types.includes("integer") && out["maximum"] === undefined && out["exclusiveMaximum"] === undefined) {
       out["maximum"] = STRICT_INTEGER_MAXIMUM;
     }
     const format = merged["format"];
-    if (typeof format === "string" && (STRICT_SCHEMA_FORMATS as readonly string[]).includes(format)) out["format"] = format;
+    if (typeof format === "string" && (STRICT_SCHEMA_FORMATS as readonly string[]).includes(format))
+      out["format"] = format;
     return { schema: order(out), plan };
   }
 
-  function mergeAllOf(input: { readonly [key: string]: JsonValue }, pointer: string): { readonly [key: string]: JsonValue } {
+  function mergeAllOf(
+    input: { readonly [key: string]: JsonValue },
+    pointer: string,
+  ): { readonly [key: string]: JsonValue } {
     const allOf = input["allOf"];
     if (allOf === undefined) return input;
     if (!Array.isArray(allOf)) return fail("allOf that is not an array", `${pointer}/allOf`);
@@ -288,7 +320,12 @@ function nullable(schema: Mutable): Mutable {
     if (Array.isArray(schema["enum"]) && !schema["enum"].includes(null)) out["enum"] = [...schema["enum"], null];
     return order(out);
   }
-  if (type === undefined && schema["anyOf"] === undefined && schema["$ref"] === undefined && Array.isArray(schema["enum"])) {
+  if (
+    type === undefined &&
+    schema["anyOf"] === undefined &&
+    schema["$ref"] === undefined &&
+    Array.isArray(schema["enum"])
+  ) {
     return schema["enum"].includes(null) ? schema : order({ ...schema, enum: [...schema["enum"], null] });
   }
   const branches = schema["anyOf"];

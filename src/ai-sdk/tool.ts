@@ -20,11 +20,11 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export type AiSdkToolContext = Record<string, unknown>;
 
 /** An AI SDK tool made from a core tool: model input in, the whole core result out. */
-export type AiSdkFsTool<ModelInput = Record<string, unknown>, Result extends ToolResult = ToolResult, Context = AiSdkToolContext> = Tool<
-  ModelInput,
-  Result,
-  Context
-> & { readonly strict: true };
+export type AiSdkFsTool<
+  ModelInput = Record<string, unknown>,
+  Result extends ToolResult = ToolResult,
+  Context = AiSdkToolContext,
+> = Tool<ModelInput, Result, Context> & { readonly strict: true };
 
 /** Adapter options every AI SDK tool factory takes, besides its core factory's options. */
 export interface AiSdkAdapterOptions<CoreInput, ModelInput, Result extends ToolResult, Context> {
@@ -62,7 +62,12 @@ export interface AiSdkToolSource<CoreInput, Result extends ToolResult> {
 }
 
 /** The `ToolCall` a core tool sees for an AI SDK execution. */
-function toToolCall(options: { toolCallId: string; messages: readonly unknown[]; abortSignal?: AbortSignal; context?: unknown }): ToolCall {
+function toToolCall(options: {
+  toolCallId: string;
+  messages: readonly unknown[];
+  abortSignal?: AbortSignal;
+  context?: unknown;
+}): ToolCall {
   return {
     toolCallId: options.toolCallId,
     abortSignal: options.abortSignal,
@@ -125,7 +130,9 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
   }
   const name = signature.name;
   if (typeof name !== "string" || !TOOL_NAME.test(name)) {
-    throw new TypeError(`${factory} signature name must be 1 to 64 letters, digits, _ or - (what providers accept), got ${JSON.stringify(name)}`);
+    throw new TypeError(
+      `${factory} signature name must be 1 to 64 letters, digits, _ or - (what providers accept), got ${JSON.stringify(name)}`,
+    );
   }
   const strict = toStrictSchema(signature.inputSchema, name);
   const parameters = strict.parameters;
@@ -139,11 +146,15 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     const input = strict.stripNulls(value) as Record<string, unknown>;
     const unknownKeys = Object.keys(input).filter((key) => !parameters.includes(key));
     if (unknownKeys.length > 0) {
-      throw new ToolInputError(`Unknown ${name} input key${unknownKeys.length > 1 ? "s" : ""}: ${unknownKeys.join(", ")}. ${expected}`);
+      throw new ToolInputError(
+        `Unknown ${name} input key${unknownKeys.length > 1 ? "s" : ""}: ${unknownKeys.join(", ")}. ${expected}`,
+      );
     }
     const missing = required.filter((key) => input[key] === undefined);
     if (missing.length > 0) {
-      throw new ToolInputError(`Missing ${name} input key${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}. ${expected}`);
+      throw new ToolInputError(
+        `Missing ${name} input key${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}. ${expected}`,
+      );
     }
     core.validate(signature.toInput(input as ModelInput));
     return input as ModelInput;
@@ -174,8 +185,14 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     const coreInput = core.validate(signature.toInput(input));
     let runner = core;
     if (approvalMode) {
-      const requests = await probeApprovals(factory, approval.contextOptions, approvalTargets(core.name, coreInput), call);
-      if (requests.length > 0) runner = approval.withPermissions(approvedPermissions(approval.contextOptions.permissions?.allow, requests));
+      const requests = await probeApprovals(
+        factory,
+        approval.contextOptions,
+        approvalTargets(core.name, coreInput),
+        call,
+      );
+      if (requests.length > 0)
+        runner = approval.withPermissions(approvedPermissions(approval.contextOptions.permissions?.allow, requests));
     }
     const result = await runner.execute(coreInput, call);
     return signature.toResult ? signature.toResult(result, input) : result;
@@ -188,10 +205,18 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     ...(options.contextSchema === undefined ? {} : { contextSchema: options.contextSchema }),
     ...(approvalMode
       ? {
-          needsApproval: async (input: ModelInput, needsOptions: { toolCallId: string; messages: unknown[]; context: unknown }) => {
+          needsApproval: async (
+            input: ModelInput,
+            needsOptions: { toolCallId: string; messages: unknown[]; context: unknown },
+          ) => {
             const call = toToolCall(needsOptions);
             const coreInput = core.validate(signature.toInput(input));
-            const requests = await probeApprovals(factory, approval.contextOptions, approvalTargets(core.name, coreInput), call);
+            const requests = await probeApprovals(
+              factory,
+              approval.contextOptions,
+              approvalTargets(core.name, coreInput),
+              call,
+            );
             return requests.length > 0;
           },
         }

@@ -65,7 +65,9 @@ function firstDifference(actual: Uint8Array, expected: Uint8Array): number {
 }
 
 function entries(list: DirEntry[]): { name: string; type: string }[] {
-  return list.map(({ name, type }) => ({ name, type })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return list
+    .map(({ name, type }) => ({ name, type }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 function names(list: DirEntry[]): string[] {
@@ -85,7 +87,9 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 export async function expectFsError(promise: Promise<unknown>, code: FsErrorCode, message: string): Promise<void> {
   const error = await rejection(promise);
   if (!FsError.isInstance(error)) {
-    throw new Error(`expected an FsError (${code}), got: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    throw new Error(
+      `expected an FsError (${code}), got: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
   }
   expect({ code: error.code, message: error.message.slice(0, message.length) }).toEqual({ code, message });
 }
@@ -145,7 +149,11 @@ export function testFileSystem(options: TestFileSystemOptions): void {
       if (done !== undefined) await options.destroy?.(done);
     });
 
-    function check(name: string, body: (fs: FileSystem) => Promise<void>, capability?: keyof FileSystemCapabilities): void {
+    function check(
+      name: string,
+      body: (fs: FileSystem) => Promise<void>,
+      capability?: keyof FileSystemCapabilities,
+    ): void {
       if (registered.has(name)) throw new Error(`duplicate conformance test name: ${name}`);
       registered.add(name);
       if (todo.has(name)) {
@@ -166,7 +174,10 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         expect(fs.name.length).toBeGreaterThan(0);
         expect(typeof fs.capabilities).toBe("object");
         if (fs.capabilities.symlink === true) {
-          expect({ symlink: typeof fs.symlink, readlink: typeof fs.readlink }).toEqual({ symlink: "function", readlink: "function" });
+          expect({ symlink: typeof fs.symlink, readlink: typeof fs.readlink }).toEqual({
+            symlink: "function",
+            readlink: "function",
+          });
         }
         if (fs.capabilities.watch === true) expect(typeof fs.watch).toBe("function");
       });
@@ -381,7 +392,11 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         await fs.writeFile("/keep.txt", bytes("k"));
         await fs.rm("/t", { recursive: true });
         await expectFsError(fs.stat("/t"), "ENOENT", "ENOENT: no such file or directory, stat '/t'");
-        await expectFsError(fs.stat("/t/a/b/c.txt"), "ENOENT", "ENOENT: no such file or directory, stat '/t/a/b/c.txt'");
+        await expectFsError(
+          fs.stat("/t/a/b/c.txt"),
+          "ENOENT",
+          "ENOENT: no such file or directory, stat '/t/a/b/c.txt'",
+        );
         expect(names(await fs.readdir("/"))).toEqual(["keep.txt"]);
       });
 
@@ -642,8 +657,16 @@ export function testFileSystem(options: TestFileSystemOptions): void {
           expect((await fs.lstat("/dangling")).type).toBe("symlink");
           expect(await readlinkOf(fs)("/dangling")).toBe("/nowhere");
           await expectFsError(fs.stat("/dangling"), "ENOENT", "ENOENT: no such file or directory, stat '/dangling'");
-          await expectFsError(fs.readFile("/dangling"), "ENOENT", "ENOENT: no such file or directory, open '/dangling'");
-          await expectFsError(fs.realpath("/dangling"), "ENOENT", "ENOENT: no such file or directory, realpath '/dangling'");
+          await expectFsError(
+            fs.readFile("/dangling"),
+            "ENOENT",
+            "ENOENT: no such file or directory, open '/dangling'",
+          );
+          await expectFsError(
+            fs.realpath("/dangling"),
+            "ENOENT",
+            "ENOENT: no such file or directory, realpath '/dangling'",
+          );
         },
         "symlink",
       );
@@ -653,8 +676,16 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         async (fs) => {
           await symlinkOf(fs)("/loop-b", "/loop-a");
           await symlinkOf(fs)("/loop-a", "/loop-b");
-          await expectFsError(fs.stat("/loop-a"), "ELOOP", "ELOOP: too many symbolic links encountered, stat '/loop-a'");
-          await expectFsError(fs.realpath("/loop-a"), "ELOOP", "ELOOP: too many symbolic links encountered, realpath '/loop-a'");
+          await expectFsError(
+            fs.stat("/loop-a"),
+            "ELOOP",
+            "ELOOP: too many symbolic links encountered, stat '/loop-a'",
+          );
+          await expectFsError(
+            fs.realpath("/loop-a"),
+            "ELOOP",
+            "ELOOP: too many symbolic links encountered, realpath '/loop-a'",
+          );
         },
         "symlink",
       );

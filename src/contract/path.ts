@@ -107,7 +107,13 @@ export function resolvePath(cwd: string, path: string): string {
   // Most paths are already plain (no `.`, `..`, empty names or trailing `/`): join them as they are.
   if (path.startsWith("/")) {
     if (!NOT_NORMALISED.test(path)) return path;
-  } else if (path !== "" && path !== "." && path !== ".." && !NOT_NORMALISED.test(`/${path}`) && (cwd === "/" || (cwd.startsWith("/") && !NOT_NORMALISED.test(cwd)))) {
+  } else if (
+    path !== "" &&
+    path !== "." &&
+    path !== ".." &&
+    !NOT_NORMALISED.test(`/${path}`) &&
+    (cwd === "/" || (cwd.startsWith("/") && !NOT_NORMALISED.test(cwd)))
+  ) {
     return cwd === "/" ? `/${path}` : `${cwd}/${path}`;
   }
   const names: string[] = [];
@@ -248,7 +254,9 @@ function normaliseReal(real: string): string {
 function isMissing(error: unknown): boolean {
   return FsError.isInstance(error)
     ? error.code === "ENOENT" || error.code === "ENOTDIR"
-    : typeof error === "object" && error !== null && ["ENOENT", "ENOTDIR"].includes((error as { code?: string }).code ?? "");
+    : typeof error === "object" &&
+        error !== null &&
+        ["ENOENT", "ENOTDIR"].includes((error as { code?: string }).code ?? "");
 }
 
 /**
@@ -272,11 +280,7 @@ function isMissing(error: unknown): boolean {
  * await resolveRealPath(fs, "/w/link", { followLeaf: false }); // "/w/link"
  * ```
  */
-export function resolveRealPath(
-  fs: FileSystem,
-  path: string,
-  options: ResolveRealPathOptions = {},
-): Promise<string> {
+export function resolveRealPath(fs: FileSystem, path: string, options: ResolveRealPathOptions = {}): Promise<string> {
   return lookupRealPath(fs, path, options).then((found) => found.path);
 }
 
@@ -308,7 +312,12 @@ export function lookupRealPath(
   return resolveWithin(fs, path, followLeaf, { count: 0 }, path);
 }
 
-async function lookupCached(fs: FileSystem, state: CacheState, path: string, followLeaf: boolean): Promise<RealPathLookup> {
+async function lookupCached(
+  fs: FileSystem,
+  state: CacheState,
+  path: string,
+  followLeaf: boolean,
+): Promise<RealPathLookup> {
   if (path === "/") return { path: "/", exists: true };
   const parent = await cachedDirectory(fs, state, parentPath(path), path);
   const found = await lookupName(fs, parent, baseName(path), followLeaf, path);
@@ -354,7 +363,12 @@ async function resolveWithin(
 }
 
 /** The real directory for a lexical one, memoised in the cache (a rejection is memoised too). */
-function cachedDirectory(fs: FileSystem, state: CacheState, directory: string, original: string): Promise<DirectoryLookup> {
+function cachedDirectory(
+  fs: FileSystem,
+  state: CacheState,
+  directory: string,
+  original: string,
+): Promise<DirectoryLookup> {
   let found = state.directories.get(directory);
   if (found === undefined) {
     found = resolveDirectory(fs, state, directory, original);
@@ -367,7 +381,12 @@ function cachedDirectory(fs: FileSystem, state: CacheState, directory: string, o
  * A directory not yet in the cache: one `realpath` when it exists, else (or when its parent is
  * already in the cache) its real parent plus one `lstat` of its name.
  */
-async function resolveDirectory(fs: FileSystem, state: CacheState, directory: string, original: string): Promise<DirectoryLookup> {
+async function resolveDirectory(
+  fs: FileSystem,
+  state: CacheState,
+  directory: string,
+  original: string,
+): Promise<DirectoryLookup> {
   if (directory === "/") return { path: "/", exists: true, hops: 0 };
   const parentDirectory = parentPath(directory);
   let found: DirectoryLookup | undefined;

@@ -9,7 +9,15 @@ import picomatch from "picomatch";
 import { type FileStat, type FileSystem } from "../contract/types.js";
 import { FsError, FS_ERROR_DESCRIPTIONS, type FsErrorCode } from "../contract/errors.js";
 import type { ToolError } from "../contract/errors.js";
-import { checkPathInput, isWithin, lookupRealPath, relativeTo, resolvePath, resolveRealPath, type ResolutionCache } from "../contract/path.js";
+import {
+  checkPathInput,
+  isWithin,
+  lookupRealPath,
+  relativeTo,
+  resolvePath,
+  resolveRealPath,
+  type ResolutionCache,
+} from "../contract/path.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
 export type Access = "read" | "write" | "list";
@@ -101,7 +109,6 @@ export interface Gate {
   display(path: string): string;
 }
 
-
 /** The allow-rule tool name for each access. */
 export const ACCESS_RULE_TOOL: Readonly<Record<Access, "readFile" | "writeFile" | "listDir">> = Object.freeze({
   read: "readFile",
@@ -136,11 +143,15 @@ function compileRules(rules: readonly AllowRule[] | undefined): CompiledRule[] {
   return rules.map((rule: AllowRule, index) => {
     const where = `permissions.allow[${index}]`;
     if (typeof rule !== "object" || rule === null || !RULE_TOOLS.includes(rule.tool)) {
-      throw new TypeError(`createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`);
+      throw new TypeError(
+        `createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`,
+      );
     }
     if (rule.tool === "runBash") {
       if (typeof rule.command !== "string" || rule.command.trim() === "") {
-        throw new TypeError(`createGate ${where}.command must be a non-empty command prefix or glob for a runBash rule`);
+        throw new TypeError(
+          `createGate ${where}.command must be a non-empty command prefix or glob for a runBash rule`,
+        );
       }
       const pattern = normalizeCommand(rule.command);
       if (GLOB_CHARACTERS.test(pattern)) {
@@ -153,7 +164,9 @@ function compileRules(rules: readonly AllowRule[] | undefined): CompiledRule[] {
       };
     }
     if (typeof rule.path !== "string" || !rule.path.startsWith("/")) {
-      throw new TypeError(`createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`);
+      throw new TypeError(
+        `createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`,
+      );
     }
     const isMatch = picomatch(rule.path, { dot: true, windows: false });
     return { tool: rule.tool, matchPath: (path) => isMatch(path) };
@@ -211,7 +224,11 @@ export function splitCommandLine(command: string): string[] | undefined {
   return segments.map(normalizeCommand).filter((segment) => segment !== "");
 }
 
-function toolError(code: ToolError["code"], message: string, path?: string): { readonly ok: false; readonly error: ToolError } {
+function toolError(
+  code: ToolError["code"],
+  message: string,
+  path?: string,
+): { readonly ok: false; readonly error: ToolError } {
   return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }
 
@@ -320,7 +337,12 @@ export function createGate(options: GateOptions): Gate {
   }
 
   /** `metadata`: a stat-like call, admitted by a rule or approval of any file tool for the path. */
-  async function checkPath(path: string, access: Access, checkOptions: CheckOptions, metadata: boolean): Promise<GateCheck> {
+  async function checkPath(
+    path: string,
+    access: Access,
+    checkOptions: CheckOptions,
+    metadata: boolean,
+  ): Promise<GateCheck> {
     const problem = checkPathInput(path);
     if (problem !== undefined) {
       const shown = typeof path === "string" ? JSON.stringify(path) : String(path);
@@ -348,14 +370,22 @@ export function createGate(options: GateOptions): Gate {
           : error instanceof Error
             ? error.message
             : String(error);
-      return toolError(code, `Cannot resolve ${JSON.stringify(path)}: ${reason}. Allowed roots: ${rootsText}.`, lexical);
+      return toolError(
+        code,
+        `Cannot resolve ${JSON.stringify(path)}: ${reason}. Allowed roots: ${rootsText}.`,
+        lexical,
+      );
     }
     const admitted = (outside: boolean): GateCheck =>
       exists === undefined ? { ok: true, path: real, outside } : { ok: true, path: real, outside, exists };
     if (roots.some((root) => isWithin(root, real))) return admitted(false);
     const tool = ACCESS_RULE_TOOL[access];
     if (tool === undefined) {
-      return toolError("EINVAL", `Unknown access ${JSON.stringify(access)} for ${real}: use read, write or list.`, real);
+      return toolError(
+        "EINVAL",
+        `Unknown access ${JSON.stringify(access)} for ${real}: use read, write or list.`,
+        real,
+      );
     }
     const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
     if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) return admitted(true);
@@ -409,7 +439,11 @@ export function createGate(options: GateOptions): Gate {
       if (approved.has(key)) return { ok: true };
       let yes = false;
       try {
-        yes = await approve({ tool: "runBash", command, reason: `run the command ${shown}, which no runBash rule admits` });
+        yes = await approve({
+          tool: "runBash",
+          command,
+          reason: `run the command ${shown}, which no runBash rule admits`,
+        });
       } catch {
         yes = false;
       }
@@ -417,7 +451,10 @@ export function createGate(options: GateOptions): Gate {
         approved.add(key);
         return { ok: true };
       }
-      return toolError("EDENIED", `Permission denied: the command ${shown} is not allowed and the user did not approve it.`);
+      return toolError(
+        "EDENIED",
+        `Permission denied: the command ${shown} is not allowed and the user did not approve it.`,
+      );
     }
     return toolError(
       "EDENIED",
@@ -495,8 +532,18 @@ function gatedFileSystem(
   backend: FileSystem,
   check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
 ): FileSystem {
-  async function admit(path: string, access: Access | "metadata", syscall: string, followSymlinks = true): Promise<string> {
-    const checked = await check(path, access === "metadata" ? "list" : access, { followSymlinks }, access === "metadata");
+  async function admit(
+    path: string,
+    access: Access | "metadata",
+    syscall: string,
+    followSymlinks = true,
+  ): Promise<string> {
+    const checked = await check(
+      path,
+      access === "metadata" ? "list" : access,
+      { followSymlinks },
+      access === "metadata",
+    );
     if (!checked.ok) throw gateRefusal(checked.error, syscall, path);
     return checked.path;
   }

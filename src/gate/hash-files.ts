@@ -44,7 +44,11 @@ const encoder = new TextEncoder();
  * // "5f0c…" (64 hex characters); unchanged until a matching file's path or bytes change
  * ```
  */
-export async function hashFiles(fs: FileSystem, globs: readonly string[], options: HashFilesOptions = {}): Promise<string> {
+export async function hashFiles(
+  fs: FileSystem,
+  globs: readonly string[],
+  options: HashFilesOptions = {},
+): Promise<string> {
   if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== "string" || glob === "")) {
     throw new TypeError("hashFiles globs must be an array of non-empty glob strings");
   }

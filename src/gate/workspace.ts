@@ -122,11 +122,19 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       () => 0, // readFile below reports what is wrong
     );
     if (size > maxBytes) {
-      throw new FsError("EFBIG", { syscall: "open", path, detail: `the file is ${size} bytes, over maxBytes ${maxBytes}` });
+      throw new FsError("EFBIG", {
+        syscall: "open",
+        path,
+        detail: `the file is ${size} bytes, over maxBytes ${maxBytes}`,
+      });
     }
     const data = await gate.backend.readFile(checked.path);
     if (data.byteLength > maxBytes) {
-      throw new FsError("EFBIG", { syscall: "open", path, detail: `the file is ${data.byteLength} bytes, over maxBytes ${maxBytes}` });
+      throw new FsError("EFBIG", {
+        syscall: "open",
+        path,
+        detail: `the file is ${data.byteLength} bytes, over maxBytes ${maxBytes}`,
+      });
     }
     return data;
   }
@@ -140,7 +148,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       try {
         return utf8.decode(data);
       } catch {
-        throw new FsError("EINVAL", { syscall: "open", path, detail: "the file is not valid UTF-8; use readBinaryFile" });
+        throw new FsError("EINVAL", {
+          syscall: "open",
+          path,
+          detail: "the file is not valid UTF-8; use readBinaryFile",
+        });
       }
     },
     async writeFile(path: string, content: string | Uint8Array): Promise<{ readonly bytesWritten: number }> {

@@ -13,7 +13,13 @@ import type { Experimental_SandboxSession as SandboxSession } from "ai";
 import { baseName, isWithin, parentPath, resolvePath } from "../contract/path.js";
 import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
 import { FsError, type FsErrorCode } from "../contract/errors.js";
-import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../contract/runner.js";
+import {
+  ABORT_EXIT_CODE,
+  TIMEOUT_EXIT_CODE,
+  type CommandOutput,
+  type CommandRunner,
+  type CommandRunOptions,
+} from "../contract/runner.js";
 import { assertKnownOptions } from "../contract/options.js";
 
 /** Symlinks followed in one `realpath` before `ELOOP`. */
@@ -64,7 +70,12 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
   const base = options.cwd ?? "/";
 
   const fail = (code: FsErrorCode, syscall: string, path: string, dest?: string, detail?: string): FsError =>
-    new FsError(code, { syscall, path, ...(dest === undefined ? {} : { dest }), ...(detail === undefined ? {} : { detail }) });
+    new FsError(code, {
+      syscall,
+      path,
+      ...(dest === undefined ? {} : { dest }),
+      ...(detail === undefined ? {} : { detail }),
+    });
 
   async function typeOf(path: string): Promise<"file" | "directory" | "other" | undefined> {
     try {
@@ -110,10 +121,12 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
   }
 
   async function readlink(path: string): Promise<string> {
-    const type = (await lstat(path).catch((error: unknown) => {
-      if (FsError.isInstance(error)) throw fail(error.code, "readlink", path);
-      throw error;
-    })).type;
+    const type = (
+      await lstat(path).catch((error: unknown) => {
+        if (FsError.isInstance(error)) throw fail(error.code, "readlink", path);
+        throw error;
+      })
+    ).type;
     if (type !== "symlink") throw fail("EINVAL", "readlink", path);
     const result = await session.run({ command: `readlink -- ${quote(path)}`, workingDirectory: "/" });
     if (result.exitCode !== 0) throw fail("EIO", "readlink", path, undefined, result.stderr.trim());
@@ -249,7 +262,8 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
         await session.deleteFile({ path: to });
       }
       const parent = await typeOf(parentPath(to));
-      if (parent !== "directory") throw fail(parent === undefined ? await missingCode(to) : "ENOTDIR", "rename", from, to);
+      if (parent !== "directory")
+        throw fail(parent === undefined ? await missingCode(to) : "ENOTDIR", "rename", from, to);
       await sh(`mv -f -- ${quote(from)} ${quote(to)}`, "rename", from, to);
     },
 
@@ -312,7 +326,12 @@ export function fromSandboxSession(session: SandboxSession, options: FromSandbox
       } catch (error) {
         if (controller.signal.aborted) {
           return timedOut
-            ? { stdout: "", stderr: `command timed out after ${run.timeoutMs} ms\n`, exitCode: TIMEOUT_EXIT_CODE, timedOut: true }
+            ? {
+                stdout: "",
+                stderr: `command timed out after ${run.timeoutMs} ms\n`,
+                exitCode: TIMEOUT_EXIT_CODE,
+                timedOut: true,
+              }
             : { stdout: "", stderr: "command aborted\n", exitCode: ABORT_EXIT_CODE, timedOut: false };
         }
         throw error;

@@ -124,7 +124,8 @@ export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSessi
   if (!isGate && typeof (source as Partial<FileSystem> | undefined)?.readFile !== "function") {
     throw new TypeError("toSandboxSession needs an fs option (a Gate or a FileSystem)");
   }
-  if (typeof runner?.run !== "function") throw new TypeError("toSandboxSession needs a runner option (a CommandRunner)");
+  if (typeof runner?.run !== "function")
+    throw new TypeError("toSandboxSession needs a runner option (a CommandRunner)");
   const cwd = options.cwd ?? (isGate ? (source as Gate).cwd : "/");
   if (typeof cwd !== "string" || !cwd.startsWith("/")) {
     throw new TypeError(`toSandboxSession cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
@@ -132,7 +133,9 @@ export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSessi
   const fs: FileSystem = isGate ? (source as Gate).fs : createGate({ fs: source as FileSystem, cwd }).fs;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`toSandboxSession timeoutMs must be a positive integer of milliseconds, got ${String(options.timeoutMs)}`);
+    throw new TypeError(
+      `toSandboxSession timeoutMs must be a positive integer of milliseconds, got ${String(options.timeoutMs)}`,
+    );
   }
   const baseEnv = { ...options.env };
   const description =
@@ -193,7 +196,13 @@ export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSessi
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr };
     },
 
-    spawn: (async ({ command, workingDirectory, env, abortSignal, stdin }: {
+    spawn: (async ({
+      command,
+      workingDirectory,
+      env,
+      abortSignal,
+      stdin,
+    }: {
       command: string;
       workingDirectory?: string;
       env?: Record<string, string>;

@@ -6,7 +6,12 @@
  * @module
  */
 import type { Gate } from "../gate/gate.js";
-import { createBashTool as createCoreBashTool, type BashInput, type BashToolOptions, type FallbackRunner } from "../tools/bash.js";
+import {
+  createBashTool as createCoreBashTool,
+  type BashInput,
+  type BashToolOptions,
+  type FallbackRunner,
+} from "../tools/bash.js";
 import { createFsTools as createCoreFsTools, type FsTools, type FsToolsOptions } from "../tools/fs-tools.js";
 import type { ShellResult } from "../tools/result.js";
 import type { CoreTool } from "../tools/tool.js";

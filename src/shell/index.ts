@@ -44,10 +44,22 @@
  *
  * @module
  */
-export { toJustBashFs, DEFAULT_STAT_CACHE_MS, DEFAULT_FILE_MODE, DEFAULT_DIRECTORY_MODE, DEFAULT_COMMAND_DIRS } from "./to-just-bash-fs.js";
+export {
+  toJustBashFs,
+  DEFAULT_STAT_CACHE_MS,
+  DEFAULT_FILE_MODE,
+  DEFAULT_DIRECTORY_MODE,
+  DEFAULT_COMMAND_DIRS,
+} from "./to-just-bash-fs.js";
 export type { ToJustBashFsOptions, JustBashFs } from "./to-just-bash-fs.js";
 export { justBashFileSystem, JUST_BASH_FILE_SYSTEM_NAME } from "./just-bash-file-system.js";
-export { withVirtualDev, isVirtualDevPath, VIRTUAL_DEV_DIRECTORY, VIRTUAL_DEV_FILES, DEV_ZERO_BYTES } from "./virtual-dev.js";
+export {
+  withVirtualDev,
+  isVirtualDevPath,
+  VIRTUAL_DEV_DIRECTORY,
+  VIRTUAL_DEV_FILES,
+  DEV_ZERO_BYTES,
+} from "./virtual-dev.js";
 export { justBashCommandRunner, describeJustBash } from "./just-bash-runner.js";
 export type { JustBashCommandRunnerOptions, ExecutionLimits } from "./just-bash-runner.js";
 export { shellEnv, DEFAULT_SECRET_ENV_PATTERNS } from "./shell-env.js";

@@ -61,7 +61,10 @@ function toFileStat(stat: FsStat): FileStat {
  * ```
  */
 export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
-  if (ifs !== undefined && (ifs === null || typeof ifs.readFileBuffer !== "function" || typeof ifs.lstat !== "function")) {
+  if (
+    ifs !== undefined &&
+    (ifs === null || typeof ifs.readFileBuffer !== "function" || typeof ifs.lstat !== "function")
+  ) {
     throw new TypeError("justBashFileSystem needs a just-bash IFileSystem (e.g. new InMemoryFs()) or nothing");
   }
   let store: IFileSystem | undefined = ifs;
@@ -96,7 +99,12 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
   }
 
   /** The first ancestor of `path` (top down) that is missing, or throws ENOTDIR where one is a file. */
-  async function checkAncestors(target: IFileSystem, path: string, syscall: string, dest?: string): Promise<"present" | "missing"> {
+  async function checkAncestors(
+    target: IFileSystem,
+    path: string,
+    syscall: string,
+    dest?: string,
+  ): Promise<"present" | "missing"> {
     const names = path.split("/").filter((name) => name !== "");
     let current = "";
     for (const name of names.slice(0, -1)) {
@@ -109,7 +117,13 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
   }
 
   /** Rethrow a store error as our FsError for `syscall`, turning a file-in-the-path ENOENT into ENOTDIR. */
-  async function rethrow(target: IFileSystem, error: unknown, syscall: string, path: string, dest?: string): Promise<never> {
+  async function rethrow(
+    target: IFileSystem,
+    error: unknown,
+    syscall: string,
+    path: string,
+    dest?: string,
+  ): Promise<never> {
     const code = codeOf(error);
     if (code === "ENOENT") await checkAncestors(target, path, syscall, dest);
     throw new FsError(code, { syscall, path, dest, cause: error });
@@ -176,17 +190,18 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
       try {
         if (target.readdirWithFileTypes !== undefined) {
           const entries = await target.readdirWithFileTypes(path);
-          return entries.map(
-            (entry): DirEntry => ({
-              name: entry.name,
-              type: entry.isSymbolicLink ? "symlink" : entry.isDirectory ? "directory" : entry.isFile ? "file" : "other",
-            }),
-          );
+          return entries.map((entry): DirEntry => ({
+            name: entry.name,
+            type: entry.isSymbolicLink ? "symlink" : entry.isDirectory ? "directory" : entry.isFile ? "file" : "other",
+          }));
         }
         const names = await target.readdir(path);
         const base = resolvePath("/", path);
         return Promise.all(
-          names.map(async (name): Promise<DirEntry> => ({ name, type: typeOf(await target.lstat(resolvePath(base, name))) })),
+          names.map(async (name): Promise<DirEntry> => ({
+            name,
+            type: typeOf(await target.lstat(resolvePath(base, name))),
+          })),
         );
       } catch (error) {
         return rethrow(target, error, "scandir", path);
@@ -195,14 +210,17 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
 
     async mkdir(path, options = {}) {
       const target = await get();
-      const existing = await lstatOrUndefined(target, path).catch((error: unknown) => rethrow(target, error, "mkdir", path));
+      const existing = await lstatOrUndefined(target, path).catch((error: unknown) =>
+        rethrow(target, error, "mkdir", path),
+      );
       if (existing !== undefined) {
         const followed = existing.isSymbolicLink ? await statOrUndefined(target, path) : existing;
         if (options.recursive === true && followed?.isDirectory === true) return;
         throw new FsError("EEXIST", { syscall: "mkdir", path });
       }
       const ancestors = await checkAncestors(target, path, "mkdir");
-      if (ancestors === "missing" && options.recursive !== true) throw new FsError("ENOENT", { syscall: "mkdir", path });
+      if (ancestors === "missing" && options.recursive !== true)
+        throw new FsError("ENOENT", { syscall: "mkdir", path });
       try {
         await target.mkdir(path, { recursive: options.recursive === true });
       } catch (error) {
@@ -212,7 +230,9 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
 
     async rm(path, options = {}) {
       const target = await get();
-      const existing = await lstatOrUndefined(target, path).catch((error: unknown) => rethrow(target, error, "rm", path));
+      const existing = await lstatOrUndefined(target, path).catch((error: unknown) =>
+        rethrow(target, error, "rm", path),
+      );
       if (existing === undefined) {
         if (options.force === true) return;
         throw new FsError("ENOENT", { syscall: "rm", path });
@@ -232,7 +252,9 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
       const fail = (code: FsErrorCode): never => {
         throw new FsError(code, { syscall: "rename", path: from, dest: to });
       };
-      const source = await lstatOrUndefined(target, from).catch((error: unknown) => rethrow(target, error, "rename", from, to));
+      const source = await lstatOrUndefined(target, from).catch((error: unknown) =>
+        rethrow(target, error, "rename", from, to),
+      );
       if (source === undefined) fail("ENOENT");
       const fromPath = resolvePath("/", from);
       const toPath = resolvePath("/", to);
@@ -240,7 +262,10 @@ export function justBashFileSystem(ifs?: IFileSystem): FileSystem {
       if (source?.isDirectory && isWithin(fromPath, toPath)) fail("EINVAL");
       const destination = await lstatOrUndefined(target, toPath);
       if (destination === undefined) {
-        if ((await checkAncestors(target, toPath, "rename", to)) === "missing" || (await statOrUndefined(target, parentPath(toPath))) === undefined) {
+        if (
+          (await checkAncestors(target, toPath, "rename", to)) === "missing" ||
+          (await statOrUndefined(target, parentPath(toPath))) === undefined
+        ) {
           fail("ENOENT");
         }
       } else if (destination.isDirectory) {

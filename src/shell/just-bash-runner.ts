@@ -9,7 +9,13 @@ import type { BashOptions } from "just-bash";
 import { createGate, type Gate } from "../gate/gate.js";
 import type { FileSystem } from "../contract/types.js";
 import { loadJustBash, trustedRunnerOf } from "./just-bash-module.js";
-import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../contract/runner.js";
+import {
+  ABORT_EXIT_CODE,
+  TIMEOUT_EXIT_CODE,
+  type CommandOutput,
+  type CommandRunner,
+  type CommandRunOptions,
+} from "../contract/runner.js";
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 import { assertKnownOptions } from "../contract/options.js";
 
@@ -109,7 +115,8 @@ function isGate(value: Gate | FileSystem): value is Gate {
  * ```
  */
 export function justBashCommandRunner(options: JustBashCommandRunnerOptions): CommandRunner {
-  if (typeof options !== "object" || options === null) throw new TypeError("justBashCommandRunner needs an options object");
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("justBashCommandRunner needs an options object");
   assertKnownOptions("justBashCommandRunner", options, OPTION_KEYS);
   const given = options.fs;
   if (given === undefined || given === null || typeof given !== "object") {
@@ -149,9 +156,15 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
         statCacheMs: options.statCacheMs,
         trusted: trustedRunnerOf(module),
         onRefusal: (error) => refusals.add(error.message),
-        commandDirs: [...new Set([...(run.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/")), ...DEFAULT_COMMAND_DIRS])],
+        commandDirs: [
+          ...new Set([
+            ...(run.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/")),
+            ...DEFAULT_COMMAND_DIRS,
+          ]),
+        ],
       });
-      if (run.abortSignal?.aborted) return { stdout: "", stderr: "bash: aborted before it started\n", exitCode: ABORT_EXIT_CODE, timedOut: false };
+      if (run.abortSignal?.aborted)
+        return { stdout: "", stderr: "bash: aborted before it started\n", exitCode: ABORT_EXIT_CODE, timedOut: false };
       const cwdStat = await fs.stat(cwd).catch(() => undefined);
       if (cwdStat === undefined || !cwdStat.isDirectory) {
         return { stdout: "", stderr: `bash: cd: ${cwd}: No such file or directory\n`, exitCode: 1, timedOut: false };
@@ -188,11 +201,18 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
         } catch (error) {
           // just-bash lets some backend errors escape (a failed redirect write): the script stops there.
           const message = error instanceof Error ? error.message : String(error);
-          result = { stdout: "", stderr: `bash: ${message} (the script stopped here; its earlier output is lost)\n`, exitCode: 1 };
+          result = {
+            stdout: "",
+            stderr: `bash: ${message} (the script stopped here; its earlier output is lost)\n`,
+            exitCode: 1,
+          };
         }
         const stopped =
           result.exitCode === TIMEOUT_EXIT_CODE &&
-          (timerFired || abortedByCaller || DEADLINE_MESSAGE.test(result.stderr) || Date.now() - startedAt >= deadlineMs);
+          (timerFired ||
+            abortedByCaller ||
+            DEADLINE_MESSAGE.test(result.stderr) ||
+            Date.now() - startedAt >= deadlineMs);
         const timedOut = stopped && !abortedByCaller;
         // Our timer and just-bash's deadline race; whichever wins, say the same thing.
         const stderr = stopped

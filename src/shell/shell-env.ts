@@ -11,7 +11,6 @@ import { assertKnownOptions } from "../contract/options.js";
 /** Where variables come from: called before every command (so changes are seen). */
 export type ShellEnvSource = () => Readonly<Record<string, string | undefined>>;
 
-
 /**
  * Names left out by default because they usually hold secrets the model should not read back
  * with `env`: `*_KEY`, `*_TOKEN`, `*SECRET*`, `*PASSWORD*`, `*PASSWD*`, `*CREDENTIAL*`,
@@ -74,7 +73,8 @@ function checkPatterns(option: string, value: unknown): readonly string[] | unde
  * ```
  */
 export function shellEnv(source: ShellEnvSource, options: ShellEnvOptions = {}): ShellEnv {
-  if (typeof source !== "function") throw new TypeError("shellEnv needs a function returning the environment, e.g. () => process.env");
+  if (typeof source !== "function")
+    throw new TypeError("shellEnv needs a function returning the environment, e.g. () => process.env");
   if (typeof options !== "object" || options === null) throw new TypeError("shellEnv options must be an object");
   assertKnownOptions("shellEnv", options, OPTION_KEYS);
   const include = checkPatterns("include", options.include);

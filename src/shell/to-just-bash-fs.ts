@@ -5,7 +5,16 @@
  *
  * @module
  */
-import type { BufferEncoding, ByteString, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from "just-bash";
+import type {
+  BufferEncoding,
+  ByteString,
+  CpOptions,
+  FileContent,
+  FsStat,
+  IFileSystem,
+  MkdirOptions,
+  RmOptions,
+} from "just-bash";
 import type { Gate } from "../gate/gate.js";
 import { isWithin, resolvePath } from "../contract/path.js";
 import { type FileStat, type FileSystem } from "../contract/types.js";
@@ -80,7 +89,9 @@ export interface JustBashFs extends IFileSystem {
 
 function isGate(value: Gate | FileSystem): value is Gate {
   const candidate = value as Partial<Gate>;
-  return typeof candidate.checkCommand === "function" && typeof candidate.check === "function" && candidate.fs !== undefined;
+  return (
+    typeof candidate.checkCommand === "function" && typeof candidate.check === "function" && candidate.fs !== undefined
+  );
 }
 
 function encodingOf(options: { encoding?: BufferEncoding | null } | BufferEncoding | undefined | null): ByteEncoding {
@@ -88,7 +99,10 @@ function encodingOf(options: { encoding?: BufferEncoding | null } | BufferEncodi
   return options?.encoding ?? "utf8";
 }
 
-function bytesOf(content: FileContent, options: { encoding?: BufferEncoding } | BufferEncoding | undefined): Uint8Array {
+function bytesOf(
+  content: FileContent,
+  options: { encoding?: BufferEncoding } | BufferEncoding | undefined,
+): Uint8Array {
   return typeof content === "string" ? encodeText(content, encodingOf(options)) : content;
 }
 
@@ -154,7 +168,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     options.trusted !== undefined
       ? Promise.resolve(options.trusted)
       : loadJustBash().then(trustedRunnerOf, () => trustedRunnerOf(undefined));
-  let trustedNow: TrustedRunner | undefined = options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
+  let trustedNow: TrustedRunner | undefined =
+    options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
   function trusted<T>(work: () => Promise<T>): Promise<T> {
     const promise =
       trustedNow !== undefined
@@ -168,10 +183,12 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   }
   /** Tell the host about a refusal by the gate, unless it answered a command lookup. */
   function report(error: unknown): void {
-    if (isRefusal(error) && !(error.path !== undefined && isCommandLookup(resolvePath("/", error.path)))) onRefusal?.(error);
+    if (isRefusal(error) && !(error.path !== undefined && isCommandLookup(resolvePath("/", error.path))))
+      onRefusal?.(error);
   }
   const onRefusal = options.onRefusal;
-  if (onRefusal !== undefined && typeof onRefusal !== "function") throw new TypeError("toJustBashFs onRefusal must be a function");
+  if (onRefusal !== undefined && typeof onRefusal !== "function")
+    throw new TypeError("toJustBashFs onRefusal must be a function");
   if (options.commandDirs !== undefined && !Array.isArray(options.commandDirs)) {
     throw new TypeError("toJustBashFs commandDirs must be an array of absolute paths");
   }
@@ -184,7 +201,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   const roots = isGate(source) ? source.allowedRoots : undefined;
   const isDefaultLookup = (path: string): boolean => DEFAULT_COMMAND_DIRS.some((dir) => isWithin(dir, path));
   const isUnaskedLookup = (path: string): boolean =>
-    isDefaultLookup(path) || (roots !== undefined && isCommandLookup(path) && !roots.some((root) => isWithin(root, path)));
+    isDefaultLookup(path) ||
+    (roots !== undefined && isCommandLookup(path) && !roots.some((root) => isWithin(root, path)));
 
   const statCache = new Map<string, { readonly atMs: number; readonly stat: Promise<FileStat> }>();
   const overrides = new Map<string, { mode?: number; mtime?: Date }>();
@@ -199,7 +217,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   }
 
   function statOf(path: string, follow: boolean): Promise<FileStat> {
-    if (isUnaskedLookup(path)) return Promise.reject(new FsError("ENOENT", { syscall: follow ? "stat" : "lstat", path }));
+    if (isUnaskedLookup(path))
+      return Promise.reject(new FsError("ENOENT", { syscall: follow ? "stat" : "lstat", path }));
     if (statCacheMs === 0) return trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
     const key = `${follow ? "s" : "l"}${path}`;
     const now = Date.now();
@@ -260,7 +279,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     };
   }
 
-  const normal = (path: string): string => (path.startsWith("/") && !NEEDS_NORMALISING.test(path) ? path : resolvePath("/", path));
+  const normal = (path: string): string =>
+    path.startsWith("/") && !NEEDS_NORMALISING.test(path) ? path : resolvePath("/", path);
 
   async function readBytes(path: string): Promise<Uint8Array> {
     return trusted(() => fs.readFile(normal(path)));
@@ -302,7 +322,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     try {
       await statOf(path, true);
     } catch (error) {
-      if (FsError.isInstance(error) && error.code === "ENOENT") throw new FsError("ENOENT", { syscall, path, cause: error });
+      if (FsError.isInstance(error) && error.code === "ENOENT")
+        throw new FsError("ENOENT", { syscall, path, cause: error });
       throw error;
     }
   }
@@ -388,7 +409,9 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     async rm(path, rmOptions?: RmOptions) {
       const target = normal(path);
       try {
-        await trusted(() => fs.rm(target, { recursive: rmOptions?.recursive === true, force: rmOptions?.force === true }));
+        await trusted(() =>
+          fs.rm(target, { recursive: rmOptions?.recursive === true, force: rmOptions?.force === true }),
+        );
       } finally {
         changed();
         dropOverridesUnder(target);
@@ -419,7 +442,8 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       // Fast path for the common `dir` + `name/name` (just-bash calls this for every file it walks).
       let relative = path;
       while (relative.startsWith("./")) relative = relative.slice(2);
-      if (relative !== "" && !NEEDS_NORMALISING.test(`/${relative}`)) return directory === "/" ? `/${relative}` : `${directory}/${relative}`;
+      if (relative !== "" && !NEEDS_NORMALISING.test(`/${relative}`))
+        return directory === "/" ? `/${relative}` : `${directory}/${relative}`;
       return resolvePath(directory, path);
     },
 
@@ -436,7 +460,12 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     async symlink(target, linkPath) {
       const link = normal(linkPath);
       if (fs.symlink === undefined || fs.capabilities.symlink !== true) {
-        throw new FsError("ENOTSUP", { syscall: "symlink", path: target, dest: link, detail: `the ${fs.name} backend has no symlinks` });
+        throw new FsError("ENOTSUP", {
+          syscall: "symlink",
+          path: target,
+          dest: link,
+          detail: `the ${fs.name} backend has no symlinks`,
+        });
       }
       try {
         await trusted(() => fs.symlink!(target, link));

@@ -113,7 +113,8 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
   };
   if (fs.symlink !== undefined) {
     const symlink = fs.symlink.bind(fs);
-    layered.symlink = async (target, path) => (isVirtualDevPath(path) ? denied("symlink", target, path) : symlink(target, path));
+    layered.symlink = async (target, path) =>
+      isVirtualDevPath(path) ? denied("symlink", target, path) : symlink(target, path);
   }
   if (fs.readlink !== undefined) {
     const readlink = fs.readlink.bind(fs);

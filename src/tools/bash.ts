@@ -8,7 +8,13 @@
  */
 import type { Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
+import {
+  assertKnownOptions,
+  CONTEXT_OPTION_KEYS,
+  createContextResolver,
+  type ToolContext,
+  type ToolContextOptions,
+} from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type ShellResult } from "./result.js";
@@ -79,7 +85,11 @@ export const BASH_SETTING_KEYS = ["runner", "env", "maxOutputBytes", "defaultTim
 export const BASH_INPUT_SPEC: InputSpec = {
   command: { type: "string", required: true, nonEmpty: true, description: "The bash command line to run." },
   timeout: { type: "integer", min: 1, description: "Timeout in milliseconds; the command is stopped after it." },
-  cwd: { type: "string", nonEmpty: true, description: "Working directory for this command, relative to the default one or absolute." },
+  cwd: {
+    type: "string",
+    nonEmpty: true,
+    description: "Working directory for this command, relative to the default one or absolute.",
+  },
 };
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
@@ -187,16 +197,30 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
   const resolve = createContextResolver("createBashTool", options);
   const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_BASH_MAX_OUTPUT_BYTES);
   const maxTimeoutMs = positiveInteger("maxTimeoutMs", options.maxTimeoutMs, DEFAULT_BASH_MAX_TIMEOUT_MS);
-  const defaultTimeoutMs = positiveInteger("defaultTimeoutMs", options.defaultTimeoutMs, Math.min(DEFAULT_BASH_TIMEOUT_MS, maxTimeoutMs));
+  const defaultTimeoutMs = positiveInteger(
+    "defaultTimeoutMs",
+    options.defaultTimeoutMs,
+    Math.min(DEFAULT_BASH_TIMEOUT_MS, maxTimeoutMs),
+  );
   if (defaultTimeoutMs > maxTimeoutMs) {
-    throw new TypeError(`createBashTool defaultTimeoutMs (${defaultTimeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`);
+    throw new TypeError(
+      `createBashTool defaultTimeoutMs (${defaultTimeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`,
+    );
   }
   const runner = options.runner;
-  if (runner !== undefined && (typeof runner !== "object" || runner === null || typeof runner.run !== "function" || typeof runner.describe !== "function")) {
+  if (
+    runner !== undefined &&
+    (typeof runner !== "object" ||
+      runner === null ||
+      typeof runner.run !== "function" ||
+      typeof runner.describe !== "function")
+  ) {
     throw new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })");
   }
   if (runner === undefined && fallback === undefined) {
-    throw new TypeError("createBashTool needs a runner: justBashCommandRunner (better-fs-tools/shell) or nodeCommandRunner (better-fs-tools/node)");
+    throw new TypeError(
+      "createBashTool needs a runner: justBashCommandRunner (better-fs-tools/shell) or nodeCommandRunner (better-fs-tools/node)",
+    );
   }
   const env = options.env;
   if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
@@ -212,7 +236,9 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
    * An unconfined runner (a real shell) fails closed: with no `runBash` rule configured (the gate
    * then admits every command), a command runs only when `approve` says yes.
    */
-  async function checkUnconfined(command: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: ToolError }> {
+  async function checkUnconfined(
+    command: string,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: ToolError }> {
     if (confined || commandRules.length > 0) return { ok: true };
     const shown = JSON.stringify(command);
     const runnerName = runner?.name ?? "bash";
@@ -232,7 +258,13 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
         approvedCommands.add(command);
         return { ok: true };
       }
-      return { ok: false, error: { code: "EDENIED", message: `Permission denied: the command ${shown} is not allowed and the user did not approve it.` } };
+      return {
+        ok: false,
+        error: {
+          code: "EDENIED",
+          message: `Permission denied: the command ${shown} is not allowed and the user did not approve it.`,
+        },
+      };
     }
     return {
       ok: false,
@@ -258,7 +290,8 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
 
   const cwd = options.cwd ?? options.allowedRoots?.[0] ?? "/";
   const engine =
-    runner?.describe() ?? (fallback as FallbackRunner).describe(typeof options.fs === "function" ? undefined : options.fs.name);
+    runner?.describe() ??
+    (fallback as FallbackRunner).describe(typeof options.fs === "function" ? undefined : options.fs.name);
   const description =
     `Run a bash command line and get its stdout, stderr and exit code. ${engine} ` +
     `Working directory: ${cwd} (every call starts there; cd does not carry over; pass cwd to run elsewhere). ` +
@@ -270,7 +303,12 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
     ...schema,
     properties: {
       ...(schema.properties as Record<string, unknown>),
-      timeout: { type: "integer", minimum: 1, maximum: maxTimeoutMs, description: `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); the command is stopped after it.` },
+      timeout: {
+        type: "integer",
+        minimum: 1,
+        maximum: maxTimeoutMs,
+        description: `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); the command is stopped after it.`,
+      },
     },
   } as typeof schema;
 
@@ -294,13 +332,21 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
         outputPath === undefined
           ? "the full output could not be saved"
           : `the full output (${formatBytes(bytes.length)}) is saved in ${ctx.gate.display(outputPath)}`;
-      return cutMiddle(body, maxOutputBytes, (removedBytes, removedLines, headLines) =>
-        `[… ${formatBytes(removedBytes)} (${plural(removedLines, "line")}) removed from the middle; ${where}` +
-        (outputPath === undefined ? "" : `: read that file in ranges (from line ${headLines + 1}, 500 lines at a time), or search it`) +
-        " …]",
+      return cutMiddle(
+        body,
+        maxOutputBytes,
+        (removedBytes, removedLines, headLines) =>
+          `[… ${formatBytes(removedBytes)} (${plural(removedLines, "line")}) removed from the middle; ${where}` +
+          (outputPath === undefined
+            ? ""
+            : `: read that file in ranges (from line ${headLines + 1}, 500 lines at a time), or search it`) +
+          " …]",
       ).text;
     })();
-    const dropped = out.droppedBytes !== undefined && out.droppedBytes > 0 ? `[the runner dropped ${formatBytes(out.droppedBytes)} of output past its memory cap]\n` : "";
+    const dropped =
+      out.droppedBytes !== undefined && out.droppedBytes > 0
+        ? `[the runner dropped ${formatBytes(out.droppedBytes)} of output past its memory cap]\n`
+        : "";
     const stdout = cutMiddle(out.stdout, maxOutputBytes, shortMarker).text;
     const stderr = cutMiddle(out.stderr, maxOutputBytes, shortMarker).text;
     const fields = { stdout, stderr, exitCode: out.exitCode, ...(outputPath === undefined ? {} : { outputPath }) };
@@ -320,49 +366,61 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
     return { kind: "shell", ok: true, parts: textParts(`${shown}${dropped}[exit code ${out.exitCode}]`), ...fields };
   }
 
-  const guarded = guardExecute<BashInput, ShellResult>("shell", validate, async (input: BashInput, call?: ToolCall): Promise<ShellResult> => {
-    const ctx = await resolve(call);
-    const { gate } = ctx;
-    let directory = gate.cwd;
-    if (input.cwd !== undefined) {
-      const checked = await gate.check(input.cwd, "list");
-      if (!checked.ok) return errorResult("shell", checked.error);
-      directory = checked.path;
-      const display = gate.display(directory);
-      try {
-        const stat = await gate.fs.stat(directory);
-        if (stat.type !== "directory") {
-          return errorResult("shell", { code: "ENOTDIR", path: directory, message: `Cannot run in ${display}: it is not a directory.` });
+  const guarded = guardExecute<BashInput, ShellResult>(
+    "shell",
+    validate,
+    async (input: BashInput, call?: ToolCall): Promise<ShellResult> => {
+      const ctx = await resolve(call);
+      const { gate } = ctx;
+      let directory = gate.cwd;
+      if (input.cwd !== undefined) {
+        const checked = await gate.check(input.cwd, "list");
+        if (!checked.ok) return errorResult("shell", checked.error);
+        directory = checked.path;
+        const display = gate.display(directory);
+        try {
+          const stat = await gate.fs.stat(directory);
+          if (stat.type !== "directory") {
+            return errorResult("shell", {
+              code: "ENOTDIR",
+              path: directory,
+              message: `Cannot run in ${display}: it is not a directory.`,
+            });
+          }
+        } catch {
+          return errorResult("shell", {
+            code: "ENOENT",
+            path: directory,
+            message: `Cannot run in ${display}: no such directory.`,
+          });
         }
-      } catch {
-        return errorResult("shell", { code: "ENOENT", path: directory, message: `Cannot run in ${display}: no such directory.` });
       }
-    }
-    const allowed = await gate.checkCommand(input.command);
-    if (!allowed.ok) return errorResult("shell", allowed.error);
-    const unconfined = await checkUnconfined(input.command);
-    if (!unconfined.ok) return errorResult("shell", unconfined.error);
+      const allowed = await gate.checkCommand(input.command);
+      if (!allowed.ok) return errorResult("shell", allowed.error);
+      const unconfined = await checkUnconfined(input.command);
+      if (!unconfined.ok) return errorResult("shell", unconfined.error);
 
-    const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
-    const timeoutMs = input.timeout ?? defaultTimeoutMs;
-    const environment = typeof env === "function" ? env() : { ...env };
-    let out: CommandOutput;
-    try {
-      out = await runnerFor(gate).run({
-        command: input.command,
-        cwd: directory,
-        env: environment,
-        timeoutMs,
-        ...(abortSignal === undefined ? {} : { abortSignal }),
-      });
-    } catch (error) {
+      const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
+      const timeoutMs = input.timeout ?? defaultTimeoutMs;
+      const environment = typeof env === "function" ? env() : { ...env };
+      let out: CommandOutput;
+      try {
+        out = await runnerFor(gate).run({
+          command: input.command,
+          cwd: directory,
+          env: environment,
+          timeoutMs,
+          ...(abortSignal === undefined ? {} : { abortSignal }),
+        });
+      } catch (error) {
+        if (abortSignal?.aborted) throw abortSignal.reason;
+        const reason = error instanceof Error ? error.message : String(error);
+        return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
+      }
       if (abortSignal?.aborted) throw abortSignal.reason;
-      const reason = error instanceof Error ? error.message : String(error);
-      return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
-    }
-    if (abortSignal?.aborted) throw abortSignal.reason;
-    return finish(ctx, out, timeoutMs);
-  });
+      return finish(ctx, out, timeoutMs);
+    },
+  );
 
   return {
     name: "bash",
@@ -373,7 +431,10 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
       // The host's signal (AI SDK) is the call's signal when the call gives none, so an abort
       // through it still rejects with its reason (guardExecute rethrows the call's own reason).
       const hostSignal = call?.host?.abortSignal;
-      const withSignal = call !== undefined && call.abortSignal === undefined && hostSignal !== undefined ? { ...call, abortSignal: hostSignal } : call;
+      const withSignal =
+        call !== undefined && call.abortSignal === undefined && hostSignal !== undefined
+          ? { ...call, abortSignal: hostSignal }
+          : call;
       return guarded(input, withSignal);
     },
   };

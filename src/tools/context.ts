@@ -96,16 +96,21 @@ function checkPermissions(factory: string, permissions: unknown): void {
   }
   for (const key of Object.keys(permissions)) {
     if (!(PERMISSION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`${factory} permissions got an unknown option "${key}". Known options: ${PERMISSION_KEYS.join(", ")}`);
+      throw new TypeError(
+        `${factory} permissions got an unknown option "${key}". Known options: ${PERMISSION_KEYS.join(", ")}`,
+      );
     }
   }
   const { allow, approve } = permissions as PermissionOptions;
   if (allow !== undefined) {
-    if (!Array.isArray(allow)) throw new TypeError(`${factory} permissions.allow must be an array of rules, got ${describe(allow)}`);
+    if (!Array.isArray(allow))
+      throw new TypeError(`${factory} permissions.allow must be an array of rules, got ${describe(allow)}`);
     allow.forEach((rule: unknown, index) => {
       const tool = typeof rule === "object" && rule !== null ? (rule as { tool?: unknown }).tool : undefined;
       if (typeof tool !== "string" || !(RULE_TOOLS as readonly string[]).includes(tool)) {
-        throw new TypeError(`${factory} permissions.allow[${index}].tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`);
+        throw new TypeError(
+          `${factory} permissions.allow[${index}].tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`,
+        );
       }
     });
   }
@@ -144,14 +149,20 @@ export function createContextResolver(
   factory: string,
   options: ToolContextOptions,
 ): (call?: ToolCall) => Promise<ToolContext> {
-  if (options.fs === undefined || options.fs === null || (typeof options.fs !== "object" && typeof options.fs !== "function")) {
+  if (
+    options.fs === undefined ||
+    options.fs === null ||
+    (typeof options.fs !== "object" && typeof options.fs !== "function")
+  ) {
     throw new TypeError(`${factory} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
   if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
     throw new TypeError(`${factory} cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
-    throw new TypeError(`${factory} allowedRoots must be an array of absolute paths, got ${describe(options.allowedRoots)}`);
+    throw new TypeError(
+      `${factory} allowedRoots must be an array of absolute paths, got ${describe(options.allowedRoots)}`,
+    );
   }
   for (const root of options.allowedRoots ?? []) {
     if (typeof root !== "string" || !root.startsWith("/")) {
@@ -161,7 +172,9 @@ export function createContextResolver(
   if (options.cwd !== undefined && options.allowedRoots !== undefined && options.allowedRoots.length > 0) {
     const cwd = resolvePath("/", options.cwd);
     if (!options.allowedRoots.some((root) => isWithin(resolvePath("/", root), cwd))) {
-      throw new TypeError(`${factory} cwd ${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`);
+      throw new TypeError(
+        `${factory} cwd ${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`,
+      );
     }
   }
   checkPermissions(factory, options.permissions);
@@ -170,12 +183,23 @@ export function createContextResolver(
     givenState !== undefined &&
     givenState !== false &&
     typeof givenState !== "function" &&
-    !(typeof givenState === "object" && givenState !== null && ["get", "set", "delete"].every((key) => typeof (givenState as Record<string, unknown>)[key] === "function"))
+    !(
+      typeof givenState === "object" &&
+      givenState !== null &&
+      ["get", "set", "delete"].every((key) => typeof (givenState as Record<string, unknown>)[key] === "function")
+    )
   ) {
-    throw new TypeError(`${factory} state must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`);
+    throw new TypeError(
+      `${factory} state must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`,
+    );
   }
-  if (options.locks !== undefined && (typeof options.locks !== "object" || options.locks === null || typeof options.locks.run !== "function")) {
-    throw new TypeError(`${factory} locks must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`);
+  if (
+    options.locks !== undefined &&
+    (typeof options.locks !== "object" || options.locks === null || typeof options.locks.run !== "function")
+  ) {
+    throw new TypeError(
+      `${factory} locks must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`,
+    );
   }
   if (options.digest !== undefined && typeof options.digest !== "function") {
     throw new TypeError(`${factory} digest must be a function (bytes => hex string), got ${describe(options.digest)}`);
@@ -189,7 +213,12 @@ export function createContextResolver(
   const fixedGate =
     fixedFs === undefined
       ? undefined
-      : createGate({ fs: fixedFs, cwd: options.cwd, allowedRoots: options.allowedRoots, permissions: options.permissions });
+      : createGate({
+          fs: fixedFs,
+          cwd: options.cwd,
+          allowedRoots: options.allowedRoots,
+          permissions: options.permissions,
+        });
   const fixedLocks = options.locks ?? (fixedFs === undefined ? undefined : locksFor(fixedFs));
   return async (call = {}) => {
     let gate = fixedGate;
@@ -215,10 +244,14 @@ async function callOption<T>(name: string, fn: (call: ToolCall) => T | Promise<T
   try {
     value = await fn(call);
   } catch (error) {
-    throw new Error(`The ${name} option of this call failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `The ${name} option of this call failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (value === undefined || value === null || typeof value !== "object") {
-    throw new Error(`The ${name} option of this call gave ${value === null ? "null" : typeof value}, not a ${name === "fs" ? "FileSystem" : "store"}`);
+    throw new Error(
+      `The ${name} option of this call gave ${value === null ? "null" : typeof value}, not a ${name === "fs" ? "FileSystem" : "store"}`,
+    );
   }
   return value;
 }

@@ -19,8 +19,7 @@ export interface ConversionInput {
 
 /** What a converter returns for a file it handles: parts for the model, or an error it can act on. */
 export type ConversionOutcome =
-  | { readonly parts: readonly ResultPart[] }
-  | { readonly error: Pick<ToolError, "code" | "message"> };
+  { readonly parts: readonly ResultPart[] } | { readonly error: Pick<ToolError, "code" | "message"> };
 
 /**
  * Turns some kinds of files into result parts. `read` asks its converters in order, for files

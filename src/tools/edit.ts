@@ -36,15 +36,24 @@ export const EDIT_SETTING_KEYS = [] as const;
 
 /** The fields of {@link EditInput}. */
 export const EDIT_INPUT_SPEC: InputSpec = {
-  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to edit, relative to the working directory or absolute." },
+  path: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "Path of the file to edit, relative to the working directory or absolute.",
+  },
   oldText: {
     type: "string",
     required: true,
     nonEmpty: true,
-    description: "The exact text to replace, including whitespace and indentation, without read's `N|` line prefixes. It must occur exactly once unless replaceAll is true.",
+    description:
+      "The exact text to replace, including whitespace and indentation, without read's `N|` line prefixes. It must occur exactly once unless replaceAll is true.",
   },
   newText: { type: "string", required: true, description: "The text to put in its place." },
-  replaceAll: { type: "boolean", description: "Replace every occurrence of oldText instead of exactly one. Default false." },
+  replaceAll: {
+    type: "boolean",
+    description: "Replace every occurrence of oldText instead of exactly one. Default false.",
+  },
 };
 
 /** The default description of the `edit` tool. */
@@ -88,72 +97,80 @@ export function createEditTool(options: EditToolOptions): CoreTool<EditInput, Mu
     description: EDIT_DESCRIPTION,
     inputSchema: specSchema(EDIT_INPUT_SPEC),
     validate,
-    execute: guardExecute<EditInput, MutationResult>("mutation", validate, async (input: EditInput, call?: ToolCall): Promise<MutationResult> => {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      const readable = await gate.check(input.path, "read");
-      if (!readable.ok) return errorResult("mutation", readable.error);
-      const checked = await gate.check(readable.path, "write");
-      if (!checked.ok) return errorResult("mutation", checked.error);
-      const path = checked.path;
-      const display = gate.display(path);
-      if (input.oldText === "") {
-        return errorResult("mutation", {
-          code: "EINPUT",
-          path,
-          message: "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
-        });
-      }
-      if (input.oldText === input.newText) {
-        return {
-          kind: "mutation",
-          ok: true,
-          parts: textParts(`No change: oldText and newText are identical, so ${display} was left as it was.`),
-          changes: [],
-        };
-      }
-      return ctx.locks.run([path], async () => {
-        let bytes: Uint8Array;
-        try {
-          bytes = await gate.fs.readFile(path);
-        } catch (error) {
-          const failure = toolErrorFromFs(error, path, display);
-          if (failure.code === "ENOENT") {
-            return errorResult("mutation", { ...failure, message: `${failure.message} To create a new file, write it whole instead of editing.` });
-          }
-          return errorResult("mutation", failure);
+    execute: guardExecute<EditInput, MutationResult>(
+      "mutation",
+      validate,
+      async (input: EditInput, call?: ToolCall): Promise<MutationResult> => {
+        const ctx = await resolve(call);
+        const { gate } = ctx;
+        const readable = await gate.check(input.path, "read");
+        if (!readable.ok) return errorResult("mutation", readable.error);
+        const checked = await gate.check(readable.path, "write");
+        if (!checked.ok) return errorResult("mutation", checked.error);
+        const path = checked.path;
+        const display = gate.display(path);
+        if (input.oldText === "") {
+          return errorResult("mutation", {
+            code: "EINPUT",
+            path,
+            message:
+              "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
+          });
         }
-        // Start the staleness digest now; it runs while the text is searched.
-        const fresh = checkFresh(ctx, path, display, bytes, "edit");
-        const outcome = planEdit(bytes, input, path, display);
-        // And the new content's digest (for the store), while the write runs.
-        const newDigest = ctx.state !== undefined && "data" in outcome ? ctx.digest(outcome.data) : undefined;
-        newDigest?.catch(() => undefined);
-        const stale = await fresh;
-        if (stale !== undefined) return errorResult("mutation", stale);
-        if ("error" in outcome) return errorResult("mutation", outcome.error);
-        try {
-          await gate.fs.writeFile(path, outcome.data);
-        } catch (error) {
-          return errorResult("mutation", toolErrorFromFs(error, path, display));
+        if (input.oldText === input.newText) {
+          return {
+            kind: "mutation",
+            ok: true,
+            parts: textParts(`No change: oldText and newText are identical, so ${display} was left as it was.`),
+            changes: [],
+          };
         }
-        // The file is written: nothing below may throw (a failed digest only leaves the record stale).
-        const message = `replaced ${formatCount(outcome.count)} ${outcome.count === 1 ? "occurrence" : "occurrences"} in ${display} ${whereLines(outcome.lines)}`;
-        if (newDigest !== undefined) {
+        return ctx.locks.run([path], async () => {
+          let bytes: Uint8Array;
           try {
-            await recordSeen(ctx, path, outcome.data, await newDigest);
-          } catch {
-            await Promise.resolve(ctx.state?.delete(path)).catch(() => undefined);
+            bytes = await gate.fs.readFile(path);
+          } catch (error) {
+            const failure = toolErrorFromFs(error, path, display);
+            if (failure.code === "ENOENT") {
+              return errorResult("mutation", {
+                ...failure,
+                message: `${failure.message} To create a new file, write it whole instead of editing.`,
+              });
+            }
+            return errorResult("mutation", failure);
           }
-        }
-        return {
-          kind: "mutation",
-          ok: true,
-          parts: textParts(message),
-          changes: [{ action: "updated", path, bytes: outcome.data.length }],
-        };
-      });
-    }),
+          // Start the staleness digest now; it runs while the text is searched.
+          const fresh = checkFresh(ctx, path, display, bytes, "edit");
+          const outcome = planEdit(bytes, input, path, display);
+          // And the new content's digest (for the store), while the write runs.
+          const newDigest = ctx.state !== undefined && "data" in outcome ? ctx.digest(outcome.data) : undefined;
+          newDigest?.catch(() => undefined);
+          const stale = await fresh;
+          if (stale !== undefined) return errorResult("mutation", stale);
+          if ("error" in outcome) return errorResult("mutation", outcome.error);
+          try {
+            await gate.fs.writeFile(path, outcome.data);
+          } catch (error) {
+            return errorResult("mutation", toolErrorFromFs(error, path, display));
+          }
+          // The file is written: nothing below may throw (a failed digest only leaves the record stale).
+          const message = `replaced ${formatCount(outcome.count)} ${outcome.count === 1 ? "occurrence" : "occurrences"} in ${display} ${whereLines(outcome.lines)}`;
+          if (newDigest !== undefined) {
+            try {
+              await recordSeen(ctx, path, outcome.data, await newDigest);
+            } catch {
+              await Promise.resolve(ctx.state?.delete(path)).catch(() => undefined);
+            }
+          }
+          return {
+            kind: "mutation",
+            ok: true,
+            parts: textParts(message),
+            changes: [{ action: "updated", path, bytes: outcome.data.length }],
+          };
+        });
+      },
+    ),
   };
 }
 
@@ -170,7 +187,8 @@ function whereLines(lines: LineSummary): string {
   return `at lines ${lines.distinct > lines.shown.length ? `${shown} and ${formatCount(lines.distinct - lines.shown.length)} more` : shown}`;
 }
 
-type EditPlan = { readonly data: Uint8Array; readonly count: number; readonly lines: LineSummary } | { readonly error: ToolError };
+type EditPlan =
+  { readonly data: Uint8Array; readonly count: number; readonly lines: LineSummary } | { readonly error: ToolError };
 
 /**
  * Work out the new bytes of an edit, or why it cannot be made. Matching happens on a view of
@@ -181,7 +199,13 @@ type EditPlan = { readonly data: Uint8Array; readonly count: number; readonly li
 export function planEdit(bytes: Uint8Array, input: EditInput, path: string, displayPath: string): EditPlan {
   const binary = sniffBinary(bytes);
   if (binary !== undefined) {
-    return { error: { code: "EBINARY", path, message: `Cannot edit ${displayPath}: it is a binary file (${binary.description}), not text.` } };
+    return {
+      error: {
+        code: "EBINARY",
+        path,
+        message: `Cannot edit ${displayPath}: it is a binary file (${binary.description}), not text.`,
+      },
+    };
   }
   const decoded = decodeUtf8(bytes);
   if (!decoded.ok) {
@@ -213,11 +237,19 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
   const newText = input.newText.includes("\r\n") ? input.newText.replaceAll("\r\n", "\n") : input.newText;
 
   const first = view.indexOf(oldText);
-  if (first < 0) return { error: { code: "ENOMATCH", path, message: notFoundMessage(view, oldText, displayPath, hasCrlf, input.oldText) } };
+  if (first < 0)
+    return {
+      error: { code: "ENOMATCH", path, message: notFoundMessage(view, oldText, displayPath, hasCrlf, input.oldText) },
+    };
 
   const starts: number[] = [first];
   if (input.replaceAll) {
-    for (let at = view.indexOf(oldText, first + oldText.length); at >= 0; at = view.indexOf(oldText, at + oldText.length)) starts.push(at);
+    for (
+      let at = view.indexOf(oldText, first + oldText.length);
+      at >= 0;
+      at = view.indexOf(oldText, at + oldText.length)
+    )
+      starts.push(at);
   } else if (view.indexOf(oldText, first + 1) >= 0) {
     // Overlapping matches count: `aa` occurs twice in `aaa`. Counted and summarized in one pass,
     // without keeping every position (a file may hold millions).
@@ -363,7 +395,13 @@ function squeezeBlanks(text: string): { text: string; map: number[] } {
 }
 
 /** The ENOMATCH message, with hints for the usual causes. */
-function notFoundMessage(view: string, oldText: string, displayPath: string, hasCrlf: boolean, givenOldText: string): string {
+function notFoundMessage(
+  view: string,
+  oldText: string,
+  displayPath: string,
+  hasCrlf: boolean,
+  givenOldText: string,
+): string {
   let message = `oldText was not found in ${displayPath}; the file was not changed.`;
   const hints: string[] = [];
   if (/^\s*\d+\|/.test(oldText)) {
@@ -385,7 +423,9 @@ function notFoundMessage(view: string, oldText: string, displayPath: string, has
     }
   }
   if (hasCrlf && givenOldText.includes("\n") && !givenOldText.includes("\r\n")) {
-    hints.push(`${displayPath} has CRLF line endings; oldText with LF line endings is matched against them, so line endings are not the difference.`);
+    hints.push(
+      `${displayPath} has CRLF line endings; oldText with LF line endings is matched against them, so line endings are not the difference.`,
+    );
   }
   if (hints.length === 0) hints.push("Read the file again and copy the text exactly, including indentation.");
   message += ` ${hints.join(" ")}`;

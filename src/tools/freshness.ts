@@ -57,7 +57,13 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** The digest of `bytes`, from the kept contents when they match, else computed. */
-async function digestOf(ctx: ToolContext, store: FileStateStore, path: string, bytes: Uint8Array, expected: string): Promise<string> {
+async function digestOf(
+  ctx: ToolContext,
+  store: FileStateStore,
+  path: string,
+  bytes: Uint8Array,
+  expected: string,
+): Promise<string> {
   const kept = seenByStore.get(store)?.get(path);
   if (kept !== undefined && kept.digest === expected && sameBytes(kept.bytes, bytes)) return kept.digest;
   return ctx.digest(bytes);
@@ -132,7 +138,12 @@ export async function checkFresh(
  * @param digest - the digest of `bytes` when the caller has it already (it is not recomputed).
  *   The bytes must not be changed afterwards: large ones are kept to spare a later hash.
  */
-export async function recordSeen(ctx: ToolContext, path: string, bytes: Uint8Array | string, digest?: string): Promise<void> {
+export async function recordSeen(
+  ctx: ToolContext,
+  path: string,
+  bytes: Uint8Array | string,
+  digest?: string,
+): Promise<void> {
   const store = ctx.state;
   if (store === undefined) return;
   const value = digest ?? (typeof bytes === "string" ? bytes : await ctx.digest(bytes));

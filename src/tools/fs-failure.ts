@@ -28,7 +28,11 @@ export function toolErrorFromFs(error: unknown, path: string, displayPath: strin
   }
   switch (error.code) {
     case "ENOENT":
-      return { code: "ENOENT", path, message: `File not found: ${displayPath}. Check the path: list its directory or search for the file name.` };
+      return {
+        code: "ENOENT",
+        path,
+        message: `File not found: ${displayPath}. Check the path: list its directory or search for the file name.`,
+      };
     case "EISDIR":
       return {
         code: "EISDIR",

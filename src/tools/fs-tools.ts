@@ -66,7 +66,9 @@ function settingsOf<T extends object>(options: FsToolsOptions, key: (typeof TOOL
   }
   for (const shared of CONTEXT_OPTION_KEYS) {
     if (Object.hasOwn(value, shared)) {
-      throw new TypeError(`${FACTORY} ${key}.${shared}: shared options (${CONTEXT_OPTION_KEYS.join(", ")}) go at the top level, not under ${key}`);
+      throw new TypeError(
+        `${FACTORY} ${key}.${shared}: shared options (${CONTEXT_OPTION_KEYS.join(", ")}) go at the top level, not under ${key}`,
+      );
     }
   }
   return value as T;
@@ -91,7 +93,12 @@ function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
       );
     }
     const option = /^create\w+ (\w[\w.[\]]*) (.*)$/s.exec(error.message);
-    if (option !== null && !(CONTEXT_OPTION_KEYS as readonly string[]).some((name) => option[1] === name || option[1]!.startsWith(`${name}.`) || option[1]!.startsWith(`${name}[`))) {
+    if (
+      option !== null &&
+      !(CONTEXT_OPTION_KEYS as readonly string[]).some(
+        (name) => option[1] === name || option[1]!.startsWith(`${name}.`) || option[1]!.startsWith(`${name}[`),
+      )
+    ) {
       throw new TypeError(`${FACTORY} ${key}.${option[1]} ${option[2]}`);
     }
     throw new TypeError(error.message.replace(/^create\w+/, FACTORY));
@@ -139,7 +146,11 @@ export function createFsTools(options: FsToolsOptions, fallbackRunner?: Fallback
     list: named("list", () => createListTool({ ...shared, ...settingsOf<ListToolSettings>(options, "list") })),
     glob: named("glob", () => createGlobTool({ ...shared, ...settingsOf<GlobToolSettings>(options, "glob") })),
     grep: named("grep", () => createGrepTool({ ...shared, ...settingsOf<GrepToolSettings>(options, "grep") })),
-    apply_patch: named("applyPatch", () => createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") })),
-    bash: named("bash", () => createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") }, fallbackRunner)),
+    apply_patch: named("applyPatch", () =>
+      createApplyPatchTool({ ...shared, ...settingsOf<ApplyPatchToolSettings>(options, "applyPatch") }),
+    ),
+    bash: named("bash", () =>
+      createBashTool({ ...shared, ...settingsOf<BashToolSettings>(options, "bash") }, fallbackRunner),
+    ),
   });
 }

@@ -45,9 +45,15 @@ export const GLOB_INPUT_SPEC: InputSpec = {
     type: "string",
     required: true,
     nonEmpty: true,
-    description: "Glob relative to path, e.g. `**/*.ts` (any depth) or `src/*.json` (one level); `*` does not cross `/`.",
+    description:
+      "Glob relative to path, e.g. `**/*.ts` (any depth) or `src/*.json` (one level); `*` does not cross `/`.",
   },
-  path: { type: "string", nonEmpty: true, description: "Directory to search from, relative to the working directory or absolute. Omit for the working directory." },
+  path: {
+    type: "string",
+    nonEmpty: true,
+    description:
+      "Directory to search from, relative to the working directory or absolute. Omit for the working directory.",
+  },
 };
 
 /** The default description of the `glob` tool. */
@@ -59,7 +65,9 @@ function checkPattern(pattern: string): void {
   try {
     picomatch.makeRe(pattern, { dot: true });
   } catch (error) {
-    throw new ToolInputError(`glob input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolInputError(
+      `glob input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -81,7 +89,12 @@ function checkPattern(pattern: string): void {
  */
 export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, SearchResult> {
   assertKnownOptions("createGlobTool", options, [...CONTEXT_OPTION_KEYS, ...GLOB_SETTING_KEYS]);
-  const maxResults = positiveIntegerOption("createGlobTool", "maxResults", options.maxResults, DEFAULT_MAX_GLOB_RESULTS);
+  const maxResults = positiveIntegerOption(
+    "createGlobTool",
+    "maxResults",
+    options.maxResults,
+    DEFAULT_MAX_GLOB_RESULTS,
+  );
   const settings = resolveSearchSettings("createGlobTool", options);
   const resolve = createContextResolver("createGlobTool", options);
   const validate = (input: unknown): GlobInput => {
@@ -94,68 +107,88 @@ export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, Se
     description: GLOB_DESCRIPTION,
     inputSchema: specSchema(GLOB_INPUT_SPEC),
     validate,
-    execute: guardExecute<GlobInput, SearchResult>("search", validate, async (input: GlobInput, call?: ToolCall): Promise<SearchResult> => {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      const basePath = input.path ?? ".";
-      const base = await gate.check(basePath, "list");
-      if (!base.ok) return errorResult("search", base.error);
-      const baseDisplay = gate.display(base.path) || ".";
-      try {
-        const stat = await walkFileSystem(gate, base).stat(base.path);
-        if (stat.type !== "directory") {
-          return errorResult("search", { code: "ENOTDIR", path: base.path, message: `${baseDisplay} is a file, not a directory; give a directory as path.` });
+    execute: guardExecute<GlobInput, SearchResult>(
+      "search",
+      validate,
+      async (input: GlobInput, call?: ToolCall): Promise<SearchResult> => {
+        const ctx = await resolve(call);
+        const { gate } = ctx;
+        const basePath = input.path ?? ".";
+        const base = await gate.check(basePath, "list");
+        if (!base.ok) return errorResult("search", base.error);
+        const baseDisplay = gate.display(base.path) || ".";
+        try {
+          const stat = await walkFileSystem(gate, base).stat(base.path);
+          if (stat.type !== "directory") {
+            return errorResult("search", {
+              code: "ENOTDIR",
+              path: base.path,
+              message: `${baseDisplay} is a file, not a directory; give a directory as path.`,
+            });
+          }
+        } catch (error) {
+          return errorResult("search", toolErrorFromFs(error, base.path, baseDisplay));
         }
-      } catch (error) {
-        return errorResult("search", toolErrorFromFs(error, base.path, baseDisplay));
-      }
 
-      // Walk only below the pattern's literal prefix: `src/**/*.ts` walks `src`.
-      const absolute = input.pattern.startsWith("/");
-      const scanned = picomatch.scan(input.pattern);
-      let matcher: (path: string) => boolean;
-      try {
-        matcher = picomatch(scanned.glob === "" ? input.pattern : scanned.glob, { dot: true });
-      } catch (error) {
-        return errorResult("search", { code: "EINPUT", message: `Invalid glob ${JSON.stringify(input.pattern)}: ${error instanceof Error ? error.message : String(error)}` });
-      }
-      const literal = scanned.glob === "";
-      const rootInput = absolute ? scanned.base || "/" : scanned.base === "" ? base.path : `${base.path}/${scanned.base}`;
-      const root = await gate.check(literal ? parentOf(rootInput) : rootInput, "list");
-      if (!root.ok) return errorResult("search", root.error);
-      const fs = walkFileSystem(gate, root);
-      const found: string[] = [];
-      const wanted = literal ? rootInput.slice(rootInput.lastIndexOf("/") + 1) : undefined;
-      try {
-        await walkFiles({
-          fs,
-          root: root.path,
-          concurrency: settings.concurrency,
-          signal: call?.abortSignal,
-          ignoreDirectories: settings.ignoreDirectories,
-          enterDirectory: () => wanted === undefined,
-          onEntry: (path, relative, entry) => {
-            if (entry.type === "other") return;
-            if (wanted !== undefined ? relative === wanted : matcher(relative)) found.push(gate.display(path));
-          },
-        });
-      } catch (error) {
-        if (!(FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR"))) {
-          return errorResult("search", toolErrorFromFs(error, root.path, gate.display(root.path)));
+        // Walk only below the pattern's literal prefix: `src/**/*.ts` walks `src`.
+        const absolute = input.pattern.startsWith("/");
+        const scanned = picomatch.scan(input.pattern);
+        let matcher: (path: string) => boolean;
+        try {
+          matcher = picomatch(scanned.glob === "" ? input.pattern : scanned.glob, { dot: true });
+        } catch (error) {
+          return errorResult("search", {
+            code: "EINPUT",
+            message: `Invalid glob ${JSON.stringify(input.pattern)}: ${error instanceof Error ? error.message : String(error)}`,
+          });
         }
-      }
-      if (found.length === 0) {
-        return { kind: "search", ok: true, parts: textParts(`No files match ${input.pattern} under ${baseDisplay}.`), count: 0 };
-      }
-      found.sort(compareCodeUnits);
-      const truncated = found.length > maxResults;
-      let text = (truncated ? found.slice(0, maxResults) : found).join("\n");
-      if (truncated) {
-        text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
-      }
-      if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-      return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
-    }),
+        const literal = scanned.glob === "";
+        const rootInput = absolute
+          ? scanned.base || "/"
+          : scanned.base === ""
+            ? base.path
+            : `${base.path}/${scanned.base}`;
+        const root = await gate.check(literal ? parentOf(rootInput) : rootInput, "list");
+        if (!root.ok) return errorResult("search", root.error);
+        const fs = walkFileSystem(gate, root);
+        const found: string[] = [];
+        const wanted = literal ? rootInput.slice(rootInput.lastIndexOf("/") + 1) : undefined;
+        try {
+          await walkFiles({
+            fs,
+            root: root.path,
+            concurrency: settings.concurrency,
+            signal: call?.abortSignal,
+            ignoreDirectories: settings.ignoreDirectories,
+            enterDirectory: () => wanted === undefined,
+            onEntry: (path, relative, entry) => {
+              if (entry.type === "other") return;
+              if (wanted !== undefined ? relative === wanted : matcher(relative)) found.push(gate.display(path));
+            },
+          });
+        } catch (error) {
+          if (!(FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR"))) {
+            return errorResult("search", toolErrorFromFs(error, root.path, gate.display(root.path)));
+          }
+        }
+        if (found.length === 0) {
+          return {
+            kind: "search",
+            ok: true,
+            parts: textParts(`No files match ${input.pattern} under ${baseDisplay}.`),
+            count: 0,
+          };
+        }
+        found.sort(compareCodeUnits);
+        const truncated = found.length > maxResults;
+        let text = (truncated ? found.slice(0, maxResults) : found).join("\n");
+        if (truncated) {
+          text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
+        }
+        if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+        return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
+      },
+    ),
   };
 }
 

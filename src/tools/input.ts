@@ -63,7 +63,9 @@ export function checkInput<T>(tool: string, input: unknown, spec: InputSpec): T 
     }
     if (field.type === "integer") {
       if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-        throw new ToolInputError(`${tool} input ${key} must be a safe integer ≤ ${Number.MAX_SAFE_INTEGER}, got ${String(value)}`);
+        throw new ToolInputError(
+          `${tool} input ${key} must be a safe integer ≤ ${Number.MAX_SAFE_INTEGER}, got ${String(value)}`,
+        );
       }
       if (typeof value !== "number" || !Number.isSafeInteger(value)) {
         throw new ToolInputError(`${tool} input ${key} must be an integer, got ${typeName(value)}`);

@@ -109,7 +109,11 @@ export function isAscii(bytes: Uint8Array, start: number): boolean {
  * @returns the text and the line count, or undefined when a line is too long or the bytes are not
  *   valid UTF-8 (the caller's slow path reports it).
  */
-export function numberLines(bytes: Uint8Array, start: number, maxLineBytes: number): { text: string; lines: number } | undefined {
+export function numberLines(
+  bytes: Uint8Array,
+  start: number,
+  maxLineBytes: number,
+): { text: string; lines: number } | undefined {
   const end = bytes.length;
   if (start >= end) return undefined;
   const { positions, count, ascii } = findNewlines(bytes, start);

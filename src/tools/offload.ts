@@ -66,7 +66,9 @@ export function checkOffloadOptions(factory: string, option: string, value: Offl
   for (const [key, number] of Object.entries(value)) {
     if (key === "id") continue;
     if (key !== "thresholdBytes" && key !== "previewBytes") {
-      throw new TypeError(`${factory} ${option} got an unknown option "${key}". Known options: thresholdBytes, previewBytes`);
+      throw new TypeError(
+        `${factory} ${option} got an unknown option "${key}". Known options: thresholdBytes, previewBytes`,
+      );
     }
     if (!Number.isSafeInteger(number) || (number as number) <= 0) {
       throw new TypeError(`${factory} ${option}.${key} must be a positive integer (bytes), got ${String(number)}`);
@@ -81,7 +83,9 @@ function cappedForFile(text: string, data: Uint8Array): Uint8Array {
   const lineEnd = text.lastIndexOf("\n", cut - 1);
   if (lineEnd > cut - 64 * 1024) cut = lineEnd;
   const kept = encodeUtf8(text.slice(0, cut));
-  const marker = encodeUtf8(`\n[Saved output cut at ${formatBytes(kept.length)}: ${formatBytes(data.length - kept.length)} more were not saved (cap: ${formatBytes(MAX_OFFLOAD_FILE_BYTES)}).]\n`);
+  const marker = encodeUtf8(
+    `\n[Saved output cut at ${formatBytes(kept.length)}: ${formatBytes(data.length - kept.length)} more were not saved (cap: ${formatBytes(MAX_OFFLOAD_FILE_BYTES)}).]\n`,
+  );
   const out = new Uint8Array(kept.length + marker.length);
   out.set(kept, 0);
   out.set(marker, kept.length);
@@ -115,7 +119,11 @@ export function isToolOutputPath(gate: Pick<Gate, "cwd">, path: string): boolean
  * // "src/a.ts:1:...\n...\n[Output is 1.2 MiB (...) ... saved to tool-outputs/call_1.txt ...]"
  * ```
  */
-export async function offloadOutput(ctx: OffloadContext, text: string, options: OffloadOptions = {}): Promise<OffloadedOutput> {
+export async function offloadOutput(
+  ctx: OffloadContext,
+  text: string,
+  options: OffloadOptions = {},
+): Promise<OffloadedOutput> {
   const thresholdBytes = options.thresholdBytes ?? DEFAULT_OFFLOAD_THRESHOLD_BYTES;
   const previewBytes = Math.min(options.previewBytes ?? DEFAULT_OFFLOAD_PREVIEW_BYTES, thresholdBytes);
   // Every character takes at least one byte: short strings need no encoding to be under the threshold.
@@ -132,7 +140,9 @@ export async function offloadOutput(ctx: OffloadContext, text: string, options: 
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) totalLines++;
   if (text.endsWith("\n")) totalLines--;
 
-  const id = sanitizeId(options.id ?? ctx.call?.toolCallId ?? `${ctx.clock()}-${Math.random().toString(36).slice(2, 8)}`);
+  const id = sanitizeId(
+    options.id ?? ctx.call?.toolCallId ?? `${ctx.clock()}-${Math.random().toString(36).slice(2, 8)}`,
+  );
   const requested = `${TOOL_OUTPUTS_DIR}/${id}.txt`;
   const summary = `Output is ${formatBytes(data.length)}, ${plural(totalLines, "line")}; showed the first ${plural(shownLines, "line")}.`;
   const checked = await ctx.gate.check(requested, "write");

@@ -65,7 +65,12 @@ export const READ_SETTING_KEYS = ["maxBytes", "maxLineLength", "converters"] as 
 
 /** The fields of {@link ReadInput}, as the default signature shows them. */
 export const READ_INPUT_SPEC: InputSpec = {
-  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to read, relative to the working directory or absolute." },
+  path: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "Path of the file to read, relative to the working directory or absolute.",
+  },
   offset: { type: "integer", min: 1, description: "First line to read, 1-based. Omit to start at line 1." },
   limit: { type: "integer", min: 1, description: "Most lines to read. Omit to read to the end (within the read cap)." },
 };
@@ -98,7 +103,12 @@ export const READ_DESCRIPTION =
 export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, ReadResult> {
   assertKnownOptions("createReadTool", options, [...CONTEXT_OPTION_KEYS, ...READ_SETTING_KEYS]);
   const maxBytes = positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
-  const maxLineLength = positiveIntegerOption("createReadTool", "maxLineLength", options.maxLineLength, DEFAULT_MAX_LINE_LENGTH);
+  const maxLineLength = positiveIntegerOption(
+    "createReadTool",
+    "maxLineLength",
+    options.maxLineLength,
+    DEFAULT_MAX_LINE_LENGTH,
+  );
   const converters = options.converters ?? [imageConverter()];
   if (!Array.isArray(converters) || converters.some((c) => typeof c?.convert !== "function")) {
     throw new TypeError("createReadTool converters must be an array of converters (objects with a convert function)");
@@ -111,135 +121,152 @@ export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, Re
     description: READ_DESCRIPTION,
     inputSchema: specSchema(READ_INPUT_SPEC),
     validate,
-    execute: guardExecute<ReadInput, ReadResult>("read", validate, async (input: ReadInput, call?: ToolCall): Promise<ReadResult> => {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      const checked = await gate.check(input.path, "read");
-      if (!checked.ok) return errorResult("read", checked.error);
-      const path = checked.path;
-      const display = gate.display(path);
+    execute: guardExecute<ReadInput, ReadResult>(
+      "read",
+      validate,
+      async (input: ReadInput, call?: ToolCall): Promise<ReadResult> => {
+        const ctx = await resolve(call);
+        const { gate } = ctx;
+        const checked = await gate.check(input.path, "read");
+        if (!checked.ok) return errorResult("read", checked.error);
+        const path = checked.path;
+        const display = gate.display(path);
 
-      let bytes: Uint8Array;
-      try {
-        const stat = await gate.fs.stat(path);
-        if (stat.type === "directory") {
+        let bytes: Uint8Array;
+        try {
+          const stat = await gate.fs.stat(path);
+          if (stat.type === "directory") {
+            return errorResult("read", {
+              code: "EISDIR",
+              path,
+              message: `${display} is a directory, not a file; list it to see what it contains.`,
+            });
+          }
+          if (stat.type !== "file") {
+            return errorResult("read", {
+              code: "EINVAL",
+              path,
+              message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.`,
+            });
+          }
+          bytes = await gate.fs.readFile(path);
+        } catch (error) {
+          return errorResult("read", toolErrorFromFs(error, path, display));
+        }
+
+        const binary = sniffBinary(bytes);
+        if (binary !== undefined) {
+          for (const converter of converters) {
+            const outcome = await converter.convert({ bytes, path, displayPath: display });
+            if (outcome === undefined) continue;
+            if ("error" in outcome) return errorResult("read", { ...outcome.error, path });
+            await recordSeen(ctx, path, bytes);
+            return { kind: "read", ok: true, path, parts: outcome.parts };
+          }
           return errorResult("read", {
-            code: "EISDIR",
+            code: "EBINARY",
             path,
-            message: `${display} is a directory, not a file; list it to see what it contains.`,
+            message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
           });
         }
-        if (stat.type !== "file") {
-          return errorResult("read", { code: "EINVAL", path, message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.` });
+
+        // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
+        // decoded once (strictly; invalid UTF-8 falls through to the report below).
+        if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
+          const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
+          // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
+          if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
+            await recordSeen(ctx, path, bytes);
+            return {
+              kind: "read",
+              ok: true,
+              path,
+              parts: textParts(fast.text),
+              totalLines: fast.lines,
+              startLine: 1,
+              endLine: fast.lines,
+              truncated: false,
+            };
+          }
         }
-        bytes = await gate.fs.readFile(path);
-      } catch (error) {
-        return errorResult("read", toolErrorFromFs(error, path, display));
-      }
-
-      const binary = sniffBinary(bytes);
-      if (binary !== undefined) {
-        for (const converter of converters) {
-          const outcome = await converter.convert({ bytes, path, displayPath: display });
-          if (outcome === undefined) continue;
-          if ("error" in outcome) return errorResult("read", { ...outcome.error, path });
-          await recordSeen(ctx, path, bytes);
-          return { kind: "read", ok: true, path, parts: outcome.parts };
-        }
-        return errorResult("read", {
-          code: "EBINARY",
-          path,
-          message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
-        });
-      }
-
-      // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
-      // decoded once (strictly; invalid UTF-8 falls through to the report below).
-      if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
-        const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
-        // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
-        if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
-          await recordSeen(ctx, path, bytes);
-          return { kind: "read", ok: true, path, parts: textParts(fast.text), totalLines: fast.lines, startLine: 1, endLine: fast.lines, truncated: false };
-        }
-      }
-      const decoded = decodeUtf8(bytes);
-      if (!decoded.ok) {
-        let line = 1;
-        for (let i = 0; i < decoded.offset; i++) if (bytes[i] === 10) line++;
-        const bad = bytes[decoded.offset] ?? 0;
-        return errorResult("read", {
-          code: "EILSEQ",
-          path,
-          message:
-            `Cannot read ${display}: it is not valid UTF-8 (byte 0x${bad.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${formatCount(decoded.offset)}, line ${formatCount(line)}). ` +
-            "It may use another encoding (Latin-1, Windows-1252, UTF-16); it is not shown, to avoid replacement characters.",
-        });
-      }
-
-      const text = decoded.text;
-      const ranged = input.offset !== undefined || input.limit !== undefined;
-      const exempt = isToolOutputPath(gate, path);
-
-      if (!ranged && !exempt && bytes.length > maxBytes) {
-        const scanned = scanLines(text);
-        const totalLines = scanned.count;
-        const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
-        let message =
-          `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
-          `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search its content for what you need.`;
-        if (scanned.longest > maxLineLength) {
-          message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so searching its content is the better way to find something in it.`;
-        }
-        return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
-      }
-
-      // One native split; the numbered lines are then written over the array in place.
-      const lines = text === "" ? [] : text.split("\n");
-      if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-      const totalLines = lines.length;
-      if (totalLines === 0) {
-        await recordSeen(ctx, path, bytes);
-        return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
-      }
-      const startLine = input.offset ?? 1;
-      if (startLine > totalLines) {
-        return {
-          ...errorResult("read", {
-            code: "EINPUT",
+        const decoded = decodeUtf8(bytes);
+        if (!decoded.ok) {
+          let line = 1;
+          for (let i = 0; i < decoded.offset; i++) if (bytes[i] === 10) line++;
+          const bad = bytes[decoded.offset] ?? 0;
+          return errorResult("read", {
+            code: "EILSEQ",
             path,
-            message: `offset ${startLine} is past the end of ${display}, which has ${plural(totalLines, "line")}.`,
-          }),
-          path,
-          totalLines,
-        };
-      }
-      const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
-      // Count bytes only when the output might not fit: every byte of the file is at most one byte
-      // out, plus each line's `N|` prefix (cut markers are counted line by line below).
-      const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
-      const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
-      await recordSeen(ctx, path, bytes);
+            message:
+              `Cannot read ${display}: it is not valid UTF-8 (byte 0x${bad.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${formatCount(decoded.offset)}, line ${formatCount(line)}). ` +
+              "It may use another encoding (Latin-1, Windows-1252, UTF-16); it is not shown, to avoid replacement characters.",
+          });
+        }
 
-      let out = page.text;
-      if (page.truncated) {
-        out += page.cutFirst
-          ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
-          : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
-      } else if (ranged && page.endLine < totalLines) {
-        out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
-      }
-      return {
-        kind: "read",
-        ok: true,
-        path,
-        parts: textParts(out),
-        totalLines,
-        startLine,
-        endLine: page.endLine,
-        truncated: page.truncated,
-      };
-    }),
+        const text = decoded.text;
+        const ranged = input.offset !== undefined || input.limit !== undefined;
+        const exempt = isToolOutputPath(gate, path);
+
+        if (!ranged && !exempt && bytes.length > maxBytes) {
+          const scanned = scanLines(text);
+          const totalLines = scanned.count;
+          const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
+          let message =
+            `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
+            `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search its content for what you need.`;
+          if (scanned.longest > maxLineLength) {
+            message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so searching its content is the better way to find something in it.`;
+          }
+          return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
+        }
+
+        // One native split; the numbered lines are then written over the array in place.
+        const lines = text === "" ? [] : text.split("\n");
+        if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+        const totalLines = lines.length;
+        if (totalLines === 0) {
+          await recordSeen(ctx, path, bytes);
+          return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
+        }
+        const startLine = input.offset ?? 1;
+        if (startLine > totalLines) {
+          return {
+            ...errorResult("read", {
+              code: "EINPUT",
+              path,
+              message: `offset ${startLine} is past the end of ${display}, which has ${plural(totalLines, "line")}.`,
+            }),
+            path,
+            totalLines,
+          };
+        }
+        const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
+        // Count bytes only when the output might not fit: every byte of the file is at most one byte
+        // out, plus each line's `N|` prefix (cut markers are counted line by line below).
+        const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
+        const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
+        await recordSeen(ctx, path, bytes);
+
+        let out = page.text;
+        if (page.truncated) {
+          out += page.cutFirst
+            ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
+            : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+        } else if (ranged && page.endLine < totalLines) {
+          out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+        }
+        return {
+          kind: "read",
+          ok: true,
+          path,
+          parts: textParts(out),
+          totalLines,
+          startLine,
+          endLine: page.endLine,
+          truncated: page.truncated,
+        };
+      },
+    ),
   };
 }
 
@@ -280,16 +307,25 @@ function formatLines(
     let body = lines[index]!;
     if (stripCr && body.charCodeAt(body.length - 1) === 13) body = body.slice(0, -1);
     let keep = body.length > maxLineLength ? cutIndexByChars(body, maxLineLength) : body.length;
-    const line = keep < body.length ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}` : `${index + 1}|${body}`;
+    const line =
+      keep < body.length
+        ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`
+        : `${index + 1}|${body}`;
     if (budget !== Infinity) {
       // What the model receives: the prefixed (and possibly cut) line and its newline, in UTF-8.
       const size = utf8Length(line) + 1;
       if (used + size > budget) {
-        if (index >= first) return { text: joinRange(lines, first - 1, index), endLine: index, truncated: true, cutFirst: false };
+        if (index >= first)
+          return { text: joinRange(lines, first - 1, index), endLine: index, truncated: true, cutFirst: false };
         // Room for the text: the cap less the prefix, the newline and the longest marker it could need.
         const room = budget - `${first}|`.length - 1 - utf8Length(cutMarker(body.length));
         keep = cutIndexByBytes(body.slice(0, keep), Math.max(0, room));
-        return { text: `${first}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`, endLine: first, truncated: true, cutFirst: true };
+        return {
+          text: `${first}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`,
+          endLine: first,
+          truncated: true,
+          cutFirst: true,
+        };
       }
       used += size;
     }

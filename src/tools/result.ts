@@ -102,10 +102,7 @@ export function textParts(text: string): readonly ResultPart[] {
  * errorResult("read", { code: "ENOENT", message: "File not found: /a.txt", path: "/a.txt" });
  * ```
  */
-export function errorResult<K extends ToolResult["kind"]>(
-  kind: K,
-  error: ToolError,
-): Extract<ToolResult, { kind: K }> {
+export function errorResult<K extends ToolResult["kind"]>(kind: K, error: ToolError): Extract<ToolResult, { kind: K }> {
   const base = { kind, ok: false, parts: textParts(error.message), error };
   const extra =
     kind === "mutation"

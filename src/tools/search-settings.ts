@@ -42,9 +42,16 @@ export function resolveSearchSettings(factory: string, settings: SearchSettings)
     throw new TypeError(`${factory} concurrency must be a positive integer, got ${String(concurrency)}`);
   }
   const ignoreDirectories = settings.ignoreDirectories ?? DEFAULT_IGNORED_DIRECTORIES;
-  if (!Array.isArray(ignoreDirectories) || ignoreDirectories.some((name) => typeof name !== "string" || name.includes("/"))) {
+  if (
+    !Array.isArray(ignoreDirectories) ||
+    ignoreDirectories.some((name) => typeof name !== "string" || name.includes("/"))
+  ) {
     throw new TypeError(`${factory} ignoreDirectories must be an array of directory names (no slashes)`);
   }
   checkOffloadOptions(factory, "offload", settings.offload);
-  return Object.freeze({ concurrency, ignoreDirectories: Object.freeze([...ignoreDirectories]), offload: settings.offload ?? {} });
+  return Object.freeze({
+    concurrency,
+    ignoreDirectories: Object.freeze([...ignoreDirectories]),
+    offload: settings.offload ?? {},
+  });
 }

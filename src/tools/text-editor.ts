@@ -14,7 +14,14 @@ import { createEditTool } from "./edit.js";
 import { checkFresh, recordSeen } from "./freshness.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { createReadTool } from "./read.js";
-import { errorResult, resultText, textParts, type MutationResult, type ReadResult, type SearchResult } from "./result.js";
+import {
+  errorResult,
+  resultText,
+  textParts,
+  type MutationResult,
+  type ReadResult,
+  type SearchResult,
+} from "./result.js";
 import { decodeUtf8, encodeUtf8 } from "./text.js";
 import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 import { createWriteTool } from "./write.js";
@@ -57,8 +64,15 @@ const KEYS = ["command", "path", "view_range", "file_text", "old_str", "new_str"
 const INPUT_SCHEMA: JsonSchema = {
   type: "object",
   properties: {
-    command: { type: "string", enum: COMMANDS, description: "The command to run: view, create, str_replace or insert." },
-    path: { type: "string", description: "Absolute path of the file or directory (relative paths resolve against the working directory)." },
+    command: {
+      type: "string",
+      enum: COMMANDS,
+      description: "The command to run: view, create, str_replace or insert.",
+    },
+    path: {
+      type: "string",
+      description: "Absolute path of the file or directory (relative paths resolve against the working directory).",
+    },
     view_range: {
       type: "array",
       items: { type: "integer" },
@@ -67,9 +81,16 @@ const INPUT_SCHEMA: JsonSchema = {
       description: "view: [first, last] line numbers, 1-based and inclusive; last -1 means to the end of the file.",
     },
     file_text: { type: "string", description: "create: the content of the new file." },
-    old_str: { type: "string", description: "str_replace: the exact text to replace; it must occur exactly once in the file." },
+    old_str: {
+      type: "string",
+      description: "str_replace: the exact text to replace; it must occur exactly once in the file.",
+    },
     new_str: { type: "string", description: "str_replace: the new text (omit to delete old_str)." },
-    insert_line: { type: "integer", minimum: 0, description: "insert: the line number after which to insert the text (0 for the top of the file)." },
+    insert_line: {
+      type: "integer",
+      minimum: 0,
+      description: "insert: the line number after which to insert the text (0 for the top of the file).",
+    },
     insert_text: { type: "string", description: "insert: the text to insert." },
   },
   required: ["command", "path"],
@@ -81,7 +102,11 @@ const DESCRIPTION =
   "`create` makes a new file (it cannot overwrite); `str_replace` replaces old_str, which must match exactly one place (whitespace included), with new_str; " +
   "`insert` adds insert_text after line insert_line.";
 
-function fail<K extends "read" | "mutation" | "search">(kind: K, message: string, code: "EINPUT" | "ENOENT" | "EISDIR" | "EEXIST" = "EINPUT") {
+function fail<K extends "read" | "mutation" | "search">(
+  kind: K,
+  message: string,
+  code: "EINPUT" | "ENOENT" | "EISDIR" | "EEXIST" = "EINPUT",
+) {
   return errorResult(kind, { code, message });
 }
 
@@ -92,7 +117,8 @@ function checkTextEditorInput(input: unknown): TextEditorInput {
   const record = input as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (!KEYS.includes(key)) throw new ToolInputError(`Unknown ${TEXT_EDITOR_TOOL_NAME} input key: ${key}. Expected ${KEYS.join(", ")}`);
+    if (!KEYS.includes(key))
+      throw new ToolInputError(`Unknown ${TEXT_EDITOR_TOOL_NAME} input key: ${key}. Expected ${KEYS.join(", ")}`);
     if (value !== null && value !== undefined) out[key] = value;
   }
   if (typeof out["command"] !== "string" || !COMMANDS.includes(out["command"] as TextEditorCommand)) {
@@ -100,15 +126,20 @@ function checkTextEditorInput(input: unknown): TextEditorInput {
       `Unrecognized command ${String(out["command"])}. The allowed commands for the ${TEXT_EDITOR_TOOL_NAME} tool are: ${COMMANDS.join(", ")}`,
     );
   }
-  if (typeof out["path"] !== "string" || out["path"] === "") throw new ToolInputError(`Parameter \`path\` is required (a string)`);
+  if (typeof out["path"] !== "string" || out["path"] === "")
+    throw new ToolInputError(`Parameter \`path\` is required (a string)`);
   for (const key of ["file_text", "old_str", "new_str", "insert_text"]) {
-    if (out[key] !== undefined && typeof out[key] !== "string") throw new ToolInputError(`Parameter \`${key}\` must be a string`);
+    if (out[key] !== undefined && typeof out[key] !== "string")
+      throw new ToolInputError(`Parameter \`${key}\` must be a string`);
   }
   if (out["insert_line"] !== undefined && !Number.isSafeInteger(out["insert_line"])) {
     throw new ToolInputError("Parameter `insert_line` must be an integer");
   }
   const range = out["view_range"];
-  if (range !== undefined && (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n)))) {
+  if (
+    range !== undefined &&
+    (!Array.isArray(range) || range.length !== 2 || !range.every((n) => Number.isSafeInteger(n)))
+  ) {
     throw new ToolInputError("Invalid `view_range`. It should be a list of two integers.");
   }
   return out as unknown as TextEditorInput;
@@ -137,7 +168,11 @@ function splitLines(text: string): { lines: string[]; endings: string[]; eol: st
 /** Core `read` wording in this dialect: `offset`/`limit` become `view_range`. */
 function viewRangeWords(message: string): string {
   return message
-    .replace(/with offset and limit \(in lines\), e\.g\. offset=(\d+) and limit=(\d+)/, (_, first: string, count: string) => `with view_range, e.g. view_range=[${first}, ${Number(first) + Number(count) - 1}]`)
+    .replace(
+      /with offset and limit \(in lines\), e\.g\. offset=(\d+) and limit=(\d+)/,
+      (_, first: string, count: string) =>
+        `with view_range, e.g. view_range=[${first}, ${Number(first) + Number(count) - 1}]`,
+    )
     .replace(/continue with offset=(\d+)/g, "continue with view_range=[$1, -1]")
     .replace(/Continue with offset=(\d+)/g, "Continue with view_range=[$1, -1]");
 }
@@ -173,7 +208,9 @@ function viewRangeWords(message: string): string {
  * await editor.execute({ command: "view", path: "/w/a.txt" }); // "Here's the result of running `cat -n` on /w/a.txt:\n     1\tone\n"
  * ```
  */
-export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<TextEditorInput, ReadResult | MutationResult | SearchResult> {
+export function createTextEditorTool(
+  options: TextEditorToolOptions,
+): CoreTool<TextEditorInput, ReadResult | MutationResult | SearchResult> {
   assertKnownOptions("createTextEditorTool", options, CONTEXT_OPTION_KEYS);
   // Locks: the host's, else the backend's own (shared with every other tool over it).
   const shared: ToolContextOptions = options;
@@ -189,7 +226,10 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
     return catNumbered(parseNumberedLines(resultText(result)).lines);
   }
 
-  async function kindOf(path: string, call: ToolCall | undefined): Promise<"file" | "directory" | "absent" | "denied" | "other"> {
+  async function kindOf(
+    path: string,
+    call: ToolCall | undefined,
+  ): Promise<"file" | "directory" | "absent" | "denied" | "other"> {
     const ctx = await resolve(call);
     const checked = await ctx.gate.check(path, "read");
     if (!checked.ok) return "denied";
@@ -203,9 +243,11 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
 
   async function view(input: TextEditorInput, call: ToolCall | undefined): Promise<ReadResult | SearchResult> {
     const kind = await kindOf(input.path, call);
-    if (kind === "absent") return fail("read", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
+    if (kind === "absent")
+      return fail("read", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
     if (kind === "directory") {
-      if (input.view_range !== undefined) return fail("search", "The `view_range` parameter is not allowed when `path` points to a directory.");
+      if (input.view_range !== undefined)
+        return fail("search", "The `view_range` parameter is not allowed when `path` points to a directory.");
       return viewDirectory(input.path, call);
     }
     const range = input.view_range;
@@ -219,15 +261,27 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
     if (!probe.ok) return renderView(probe, input.path);
     const total = probe.totalLines ?? 0;
     if (first < 1 || first > total) {
-      return fail("read", `Invalid \`view_range\`: ${shown}. Its first element \`${first}\` should be within the range of lines of the file: [1, ${total}]`);
+      return fail(
+        "read",
+        `Invalid \`view_range\`: ${shown}. Its first element \`${first}\` should be within the range of lines of the file: [1, ${total}]`,
+      );
     }
     if (last > total) {
-      return fail("read", `Invalid \`view_range\`: ${shown}. Its second element \`${last}\` should be smaller than the number of lines in the file: \`${total}\``);
+      return fail(
+        "read",
+        `Invalid \`view_range\`: ${shown}. Its second element \`${last}\` should be smaller than the number of lines in the file: \`${total}\``,
+      );
     }
     if (last !== -1 && last < first) {
-      return fail("read", `Invalid \`view_range\`: ${shown}. Its second element \`${last}\` should be larger or equal than its first \`${first}\``);
+      return fail(
+        "read",
+        `Invalid \`view_range\`: ${shown}. Its second element \`${last}\` should be larger or equal than its first \`${first}\``,
+      );
     }
-    const result = await read.execute(last === -1 ? { path: input.path, offset: first } : { path: input.path, offset: first, limit: last - first + 1 }, call);
+    const result = await read.execute(
+      last === -1 ? { path: input.path, offset: first } : { path: input.path, offset: first, limit: last - first + 1 },
+      call,
+    );
     return renderView(result, input.path);
   }
 
@@ -240,11 +294,14 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
     const { lines: numbered, notes: rawNotes } = parseNumberedLines(resultText(result));
     const lines = numbered;
     const notes = rawNotes.map(viewRangeWords);
-    if (lines.length === 0) return { ...result, parts: textParts(`Here's the result of running \`cat -n\` on ${path}:\n\n`) };
+    if (lines.length === 0)
+      return { ...result, parts: textParts(`Here's the result of running \`cat -n\` on ${path}:\n\n`) };
     const kept = notes.filter((note) => !note.startsWith("[Showed lines "));
     return {
       ...result,
-      parts: textParts(`Here's the result of running \`cat -n\` on ${path}:\n${catNumbered(lines)}\n${kept.length > 0 ? `${kept.join("\n")}\n` : ""}`),
+      parts: textParts(
+        `Here's the result of running \`cat -n\` on ${path}:\n${catNumbered(lines)}\n${kept.length > 0 ? `${kept.join("\n")}\n` : ""}`,
+      ),
     };
   }
 
@@ -256,7 +313,9 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
     const join = (a: string, b: string): string => (a.endsWith("/") ? `${a}${b}` : `${a}/${b}`);
     const out: string[] = [base];
     try {
-      const top = (await ctx.gate.fs.readdir(checked.path)).filter((entry) => !entry.name.startsWith(".")).sort((a, b) => (a.name < b.name ? -1 : 1));
+      const top = (await ctx.gate.fs.readdir(checked.path))
+        .filter((entry) => !entry.name.startsWith("."))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
       for (const entry of top) {
         out.push(join(base, entry.name));
         if (entry.type !== "directory") continue;
@@ -272,7 +331,9 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
       kind: "search",
       ok: true,
       count: out.length - 1,
-      parts: textParts(`Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${out.join("\n")}\n`),
+      parts: textParts(
+        `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${out.join("\n")}\n`,
+      ),
     };
   }
 
@@ -280,7 +341,11 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
     if (input.file_text === undefined) return fail("mutation", "Parameter `file_text` is required for command: create");
     const kind = await kindOf(input.path, call);
     if (kind === "file" || kind === "directory" || kind === "other") {
-      return fail("mutation", `File already exists at: ${input.path}. Cannot overwrite files using command \`create\`.`, "EEXIST");
+      return fail(
+        "mutation",
+        `File already exists at: ${input.path}. Cannot overwrite files using command \`create\`.`,
+        "EEXIST",
+      );
     }
     const result = await write.execute({ path: input.path, content: input.file_text }, call);
     if (!result.ok) return result;
@@ -288,30 +353,48 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
   }
 
   async function strReplace(input: TextEditorInput, call: ToolCall | undefined): Promise<MutationResult> {
-    if (input.old_str === undefined) return fail("mutation", "Parameter `old_str` is required for command: str_replace");
+    if (input.old_str === undefined)
+      return fail("mutation", "Parameter `old_str` is required for command: str_replace");
     const kind = await kindOf(input.path, call);
-    if (kind === "absent") return fail("mutation", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
+    if (kind === "absent")
+      return fail("mutation", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
     if (kind === "directory") {
-      return fail("mutation", `The path ${input.path} is a directory and only the \`view\` command can be used on directories`, "EISDIR");
+      return fail(
+        "mutation",
+        `The path ${input.path} is a directory and only the \`view\` command can be used on directories`,
+        "EISDIR",
+      );
     }
     const newStr = input.new_str ?? "";
     const result = await edit.execute({ path: input.path, oldText: input.old_str, newText: newStr }, call);
     if (!result.ok) {
       if (result.error?.code === "ENOMATCH") {
-        return { ...result, parts: textParts(`No replacement was performed, old_str \`${input.old_str}\` did not appear verbatim in ${input.path}.`) };
+        return {
+          ...result,
+          parts: textParts(
+            `No replacement was performed, old_str \`${input.old_str}\` did not appear verbatim in ${input.path}.`,
+          ),
+        };
       }
       if (result.error?.code === "EAMBIGUOUS") {
         const lines = /\(at lines? ([^)]*)\)/.exec(result.error.message)?.[1] ?? "";
         return {
           ...result,
-          parts: textParts(`No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${lines}]. Please ensure it is unique`),
+          parts: textParts(
+            `No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${lines}]. Please ensure it is unique`,
+          ),
         };
       }
       return result;
     }
     const at = Number(/at lines? (\d+)/.exec(resultText(result))?.[1] ?? "1");
     const added = newStr.split("\n").length;
-    const shown = await snippet(input.path, at - TEXT_EDITOR_SNIPPET_LINES, at + added - 1 + TEXT_EDITOR_SNIPPET_LINES, call);
+    const shown = await snippet(
+      input.path,
+      at - TEXT_EDITOR_SNIPPET_LINES,
+      at + added - 1 + TEXT_EDITOR_SNIPPET_LINES,
+      call,
+    );
     return {
       ...result,
       parts: textParts(
@@ -322,7 +405,8 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
   }
 
   async function insert(input: TextEditorInput, call: ToolCall | undefined): Promise<MutationResult> {
-    if (input.insert_line === undefined) return fail("mutation", "Parameter `insert_line` is required for command: insert");
+    if (input.insert_line === undefined)
+      return fail("mutation", "Parameter `insert_line` is required for command: insert");
     const insertText = input.insert_text ?? input.new_str;
     if (insertText === undefined) return fail("mutation", "Parameter `insert_text` is required for command: insert");
     const ctx = await resolve(call);
@@ -336,12 +420,17 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
       try {
         const stat = await ctx.gate.fs.stat(path);
         if (stat.type === "directory") {
-          return fail("mutation", `The path ${input.path} is a directory and only the \`view\` command can be used on directories`, "EISDIR");
+          return fail(
+            "mutation",
+            `The path ${input.path} is a directory and only the \`view\` command can be used on directories`,
+            "EISDIR",
+          );
         }
         bytes = await ctx.gate.fs.readFile(path);
       } catch (error) {
         const failure = toolErrorFromFs(error, path, input.path);
-        if (failure.code === "ENOENT") return fail("mutation", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
+        if (failure.code === "ENOENT")
+          return fail("mutation", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
         return errorResult("mutation", failure);
       }
       const decoded = decodeUtf8(bytes);
@@ -362,7 +451,11 @@ export function createTextEditorTool(options: TextEditorToolOptions): CoreTool<T
           `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${lines.length}]`,
         );
       }
-      const body = insertText.endsWith("\r\n") ? insertText.slice(0, -2) : insertText.endsWith("\n") ? insertText.slice(0, -1) : insertText;
+      const body = insertText.endsWith("\r\n")
+        ? insertText.slice(0, -2)
+        : insertText.endsWith("\n")
+          ? insertText.slice(0, -1)
+          : insertText;
       const added = body.split(/\r?\n/);
       const addedEndings = added.map(() => eol);
       if (line === lines.length && line > 0 && endings[line - 1] === "") {

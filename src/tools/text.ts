@@ -76,7 +76,9 @@ interface AsciiDecodingBuffer {
 const nodeBuffer: AsciiDecodingBuffer | undefined = (() => {
   const scope = globalThis as { Buffer?: AsciiDecodingBuffer; process?: { versions?: { node?: string } } };
   // Only Node's own Buffer: a browser polyfill decodes byte by byte, slower than TextDecoder.
-  return typeof scope.process?.versions?.node === "string" && typeof scope.Buffer?.from === "function" ? scope.Buffer : undefined;
+  return typeof scope.process?.versions?.node === "string" && typeof scope.Buffer?.from === "function"
+    ? scope.Buffer
+    : undefined;
 })();
 
 /**
@@ -191,7 +193,11 @@ const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
 
 /** Known signatures, tried in order. */
 const MAGICS: readonly Magic[] = [
-  { offset: 0, bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], kind: { mediaType: "image/png", description: "PNG image" } },
+  {
+    offset: 0,
+    bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+    kind: { mediaType: "image/png", description: "PNG image" },
+  },
   { offset: 0, bytes: [0xff, 0xd8, 0xff], kind: { mediaType: "image/jpeg", description: "JPEG image" } },
   { offset: 0, bytes: ascii("GIF87a"), kind: { mediaType: "image/gif", description: "GIF image" } },
   { offset: 0, bytes: ascii("GIF89a"), kind: { mediaType: "image/gif", description: "GIF image" } },
@@ -201,7 +207,12 @@ const MAGICS: readonly Magic[] = [
     also: { offset: 8, bytes: ascii("WEBP") },
     kind: { mediaType: "image/webp", description: "WebP image" },
   },
-  { offset: 0, bytes: ascii("BM"), kind: { mediaType: "image/bmp", description: "BMP image" }, also: { offset: 6, bytes: [0, 0, 0, 0] } },
+  {
+    offset: 0,
+    bytes: ascii("BM"),
+    kind: { mediaType: "image/bmp", description: "BMP image" },
+    also: { offset: 6, bytes: [0, 0, 0, 0] },
+  },
   { offset: 0, bytes: [0, 0, 1, 0], kind: { mediaType: "image/x-icon", description: "ICO image" } },
   { offset: 0, bytes: ascii("%PDF-"), kind: { mediaType: "application/pdf", description: "PDF document" } },
   { offset: 0, bytes: ascii("wOF2"), kind: { mediaType: "font/woff2", description: "WOFF2 font" } },
@@ -210,14 +221,42 @@ const MAGICS: readonly Magic[] = [
   { offset: 0, bytes: ascii("OTTO"), kind: { mediaType: "font/otf", description: "OpenType font" } },
   { offset: 0, bytes: [0x50, 0x4b, 0x03, 0x04], kind: { mediaType: "application/zip", description: "ZIP archive" } },
   { offset: 0, bytes: [0x1f, 0x8b], kind: { mediaType: "application/gzip", description: "gzip archive" } },
-  { offset: 0, bytes: [0x28, 0xb5, 0x2f, 0xfd], kind: { mediaType: "application/zstd", description: "Zstandard archive" } },
-  { offset: 0, bytes: ascii("7z\xbc\xaf\x27\x1c"), kind: { mediaType: "application/x-7z-compressed", description: "7-Zip archive" } },
+  {
+    offset: 0,
+    bytes: [0x28, 0xb5, 0x2f, 0xfd],
+    kind: { mediaType: "application/zstd", description: "Zstandard archive" },
+  },
+  {
+    offset: 0,
+    bytes: ascii("7z\xbc\xaf\x27\x1c"),
+    kind: { mediaType: "application/x-7z-compressed", description: "7-Zip archive" },
+  },
   { offset: 257, bytes: ascii("ustar"), kind: { mediaType: "application/x-tar", description: "tar archive" } },
-  { offset: 0, bytes: [0x00, 0x61, 0x73, 0x6d], kind: { mediaType: "application/wasm", description: "WebAssembly module" } },
-  { offset: 0, bytes: [0x7f, 0x45, 0x4c, 0x46], kind: { mediaType: "application/x-elf", description: "ELF executable" } },
-  { offset: 0, bytes: ascii("SQLite format 3\0"), kind: { mediaType: "application/vnd.sqlite3", description: "SQLite database" } },
-  { offset: 0, bytes: [0xff, 0xfe], kind: { mediaType: "text/plain; charset=utf-16le", description: "UTF-16 (little-endian) text" } },
-  { offset: 0, bytes: [0xfe, 0xff], kind: { mediaType: "text/plain; charset=utf-16be", description: "UTF-16 (big-endian) text" } },
+  {
+    offset: 0,
+    bytes: [0x00, 0x61, 0x73, 0x6d],
+    kind: { mediaType: "application/wasm", description: "WebAssembly module" },
+  },
+  {
+    offset: 0,
+    bytes: [0x7f, 0x45, 0x4c, 0x46],
+    kind: { mediaType: "application/x-elf", description: "ELF executable" },
+  },
+  {
+    offset: 0,
+    bytes: ascii("SQLite format 3\0"),
+    kind: { mediaType: "application/vnd.sqlite3", description: "SQLite database" },
+  },
+  {
+    offset: 0,
+    bytes: [0xff, 0xfe],
+    kind: { mediaType: "text/plain; charset=utf-16le", description: "UTF-16 (little-endian) text" },
+  },
+  {
+    offset: 0,
+    bytes: [0xfe, 0xff],
+    kind: { mediaType: "text/plain; charset=utf-16be", description: "UTF-16 (big-endian) text" },
+  },
 ];
 
 const GENERIC_BINARY: BinaryKind = { mediaType: "application/octet-stream", description: "binary data" };

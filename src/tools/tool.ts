@@ -60,7 +60,11 @@ export interface CoreTool<Input, Result extends ToolResult = ToolResult> {
  * A model-facing dialect of a core tool: its name, its parameters' JSON Schema, the mapping to
  * the core input, and optionally a different rendering of the result.
  */
-export interface ToolSignature<CoreInput, ModelInput = Record<string, unknown>, Result extends ToolResult = ToolResult> {
+export interface ToolSignature<
+  CoreInput,
+  ModelInput = Record<string, unknown>,
+  Result extends ToolResult = ToolResult,
+> {
   /** The tool name the model calls. */
   readonly name: string;
   /** The description the model reads; defaults to the core tool's. */
@@ -78,7 +82,11 @@ function isAbort(error: unknown, call: ToolCall | undefined): boolean {
   for (const signal of [call?.abortSignal, call?.host?.abortSignal]) {
     if (signal?.aborted === true && error === signal.reason) return true;
   }
-  return typeof error === "object" && error !== null && ((error as { name?: unknown }).name === "AbortError" || (error as { name?: unknown }).name === "TimeoutError");
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    ((error as { name?: unknown }).name === "AbortError" || (error as { name?: unknown }).name === "TimeoutError")
+  );
 }
 
 /**
@@ -113,17 +121,23 @@ export function guardExecute<Input, Result extends ToolResult>(
     try {
       checked = validate(input);
     } catch (error) {
-      if (ToolInputError.isInstance(error)) return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
+      if (ToolInputError.isInstance(error))
+        return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
       throw error;
     }
     try {
       return await run(checked, call);
     } catch (error) {
       if (isAbort(error, call)) throw error;
-      if (FsError.isInstance(error)) return errorResult(kind, { code: error.code, message: error.message }) as unknown as Result;
-      if (ToolInputError.isInstance(error)) return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
+      if (FsError.isInstance(error))
+        return errorResult(kind, { code: error.code, message: error.message }) as unknown as Result;
+      if (ToolInputError.isInstance(error))
+        return errorResult(kind, { code: "EINPUT", message: error.message }) as unknown as Result;
       const message = error instanceof Error ? error.message : String(error);
-      return errorResult(kind, { code: "EIO", message: message === "" ? "The tool failed with an unexplained error." : message }) as unknown as Result;
+      return errorResult(kind, {
+        code: "EIO",
+        message: message === "" ? "The tool failed with an unexplained error." : message,
+      }) as unknown as Result;
     }
   };
 }

@@ -31,7 +31,13 @@ export const WRITE_SETTING_KEYS = [] as const;
 
 /** The fields of {@link WriteInput}. */
 export const WRITE_INPUT_SPEC: InputSpec = {
-  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to write, relative to the working directory or absolute. Missing parent directories are created." },
+  path: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description:
+      "Path of the file to write, relative to the working directory or absolute. Missing parent directories are created.",
+  },
   content: { type: "string", required: true, description: "The complete new content of the file." },
 };
 
@@ -68,51 +74,55 @@ export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput,
     description: WRITE_DESCRIPTION,
     inputSchema: specSchema(WRITE_INPUT_SPEC),
     validate,
-    execute: guardExecute<WriteInput, MutationResult>("mutation", validate, async (input: WriteInput, call?: ToolCall): Promise<MutationResult> => {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      const checked = await gate.check(input.path, "write");
-      if (!checked.ok) return errorResult("mutation", checked.error);
-      const path = checked.path;
-      const display = gate.display(path);
-      // What this session knew of the file when the call began: the check below, inside the
-      // lock, refuses to overwrite what another call wrote while this one waited.
-      const before = { record: await recordBefore(ctx, path) };
-      return ctx.locks.run([path], async () => {
-        let existed = false;
-        try {
-          const stat = await gate.fs.stat(path);
-          if (stat.type === "directory") {
-            return errorResult("mutation", {
-              code: "EISDIR",
-              path,
-              message: `Cannot write ${display}: it is a directory. Choose a file path inside it.`,
-            });
+    execute: guardExecute<WriteInput, MutationResult>(
+      "mutation",
+      validate,
+      async (input: WriteInput, call?: ToolCall): Promise<MutationResult> => {
+        const ctx = await resolve(call);
+        const { gate } = ctx;
+        const checked = await gate.check(input.path, "write");
+        if (!checked.ok) return errorResult("mutation", checked.error);
+        const path = checked.path;
+        const display = gate.display(path);
+        // What this session knew of the file when the call began: the check below, inside the
+        // lock, refuses to overwrite what another call wrote while this one waited.
+        const before = { record: await recordBefore(ctx, path) };
+        return ctx.locks.run([path], async () => {
+          let existed = false;
+          try {
+            const stat = await gate.fs.stat(path);
+            if (stat.type === "directory") {
+              return errorResult("mutation", {
+                code: "EISDIR",
+                path,
+                message: `Cannot write ${display}: it is a directory. Choose a file path inside it.`,
+              });
+            }
+            existed = true;
+            if (ctx.state !== undefined) {
+              const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite", before);
+              if (stale !== undefined) return errorResult("mutation", stale);
+            }
+          } catch (error) {
+            if (!(FsError.isInstance(error) && error.code === "ENOENT")) {
+              return errorResult("mutation", toolErrorFromFs(error, path, display));
+            }
           }
-          existed = true;
-          if (ctx.state !== undefined) {
-            const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite", before);
-            if (stale !== undefined) return errorResult("mutation", stale);
-          }
-        } catch (error) {
-          if (!(FsError.isInstance(error) && error.code === "ENOENT")) {
+          const data = encodeUtf8(input.content);
+          try {
+            await gate.fs.writeFile(path, data);
+          } catch (error) {
             return errorResult("mutation", toolErrorFromFs(error, path, display));
           }
-        }
-        const data = encodeUtf8(input.content);
-        try {
-          await gate.fs.writeFile(path, data);
-        } catch (error) {
-          return errorResult("mutation", toolErrorFromFs(error, path, display));
-        }
-        await recordSeen(ctx, path, data);
-        return {
-          kind: "mutation",
-          ok: true,
-          parts: textParts(`wrote ${data.length} ${data.length === 1 ? "byte" : "bytes"} to ${display}`),
-          changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
-        };
-      });
-    }),
+          await recordSeen(ctx, path, data);
+          return {
+            kind: "mutation",
+            ok: true,
+            parts: textParts(`wrote ${data.length} ${data.length === 1 ? "byte" : "bytes"} to ${display}`),
+            changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
+          };
+        });
+      },
+    ),
   };
 }

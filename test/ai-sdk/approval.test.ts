@@ -11,7 +11,9 @@ import { memoryLocks } from "../../src/contract/locks.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 function approvalRead(permissions?: PermissionOptions) {
-  const fs = memoryFileSystem({ files: { "/w/a.txt": "inside\n", "/outside/secret.txt": "secret\n", "/allowed/x.txt": "x\n" } });
+  const fs = memoryFileSystem({
+    files: { "/w/a.txt": "inside\n", "/outside/secret.txt": "secret\n", "/allowed/x.txt": "x\n" },
+  });
   const contextOptions = { fs, cwd: "/w", locks: memoryLocks(), permissions };
   const made: PermissionOptions[] = [];
   const tool = adaptCoreTool(
@@ -80,7 +82,10 @@ describe("needsApproval wired to the gate", () => {
       messages: [...messages, { role: "tool", content: approve(false) }],
       stopWhen: isStepCount(5),
     });
-    expect(toolOutputsSentAt(deniedModel, 0).at(-1)).toStrictEqual({ toolName: "read", output: { type: "execution-denied", reason: undefined } });
+    expect(toolOutputsSentAt(deniedModel, 0).at(-1)).toStrictEqual({
+      toolName: "read",
+      output: { type: "execution-denied", reason: undefined },
+    });
     expect(made).toHaveLength(1);
   });
 
@@ -116,7 +121,8 @@ describe("needsApproval wired to the gate", () => {
     expect(approvalTargets("edit", { path: "a", oldText: "x" })).toStrictEqual([{ path: "a", access: "write" }]);
     expect(
       approvalTargets("apply_patch", {
-        patch: "*** Begin Patch\n*** Add File: n.txt\n+x\n*** Update File: /o/u.txt\n*** Move to: m.txt\n@@\n-a\n+b\n*** Delete File: d.txt\n*** End Patch",
+        patch:
+          "*** Begin Patch\n*** Add File: n.txt\n+x\n*** Update File: /o/u.txt\n*** Move to: m.txt\n@@\n-a\n+b\n*** Delete File: d.txt\n*** End Patch",
       }),
     ).toStrictEqual([
       { path: "n.txt", access: "write" },
@@ -125,7 +131,10 @@ describe("needsApproval wired to the gate", () => {
       { path: "d.txt", access: "write" },
     ]);
     expect(approvalTargets("bash", { command: "ls /" })).toStrictEqual([{ command: "ls /" }]);
-    expect(approvalTargets("bash", { command: "ls", cwd: "/o" })).toStrictEqual([{ path: "/o", access: "list" }, { command: "ls" }]);
+    expect(approvalTargets("bash", { command: "ls", cwd: "/o" })).toStrictEqual([
+      { path: "/o", access: "list" },
+      { command: "ls" },
+    ]);
     expect(approvalTargets("read", "x")).toStrictEqual([]);
   });
 
@@ -170,7 +179,9 @@ describe("needsApproval on the bundle", () => {
     const messages: ModelMessage[] = [{ role: "user", content: "write" }];
     const first = await generateText({ model, tools, messages, stopWhen: isStepCount(5) });
     const requests = first.content.filter((part) => part.type === "tool-approval-request");
-    expect(requests.map((part) => [part.toolCall.toolName, part.toolCall.input])).toStrictEqual([["write", { path: "/etc/out.txt", content: "out\n" }]]);
+    expect(requests.map((part) => [part.toolCall.toolName, part.toolCall.input])).toStrictEqual([
+      ["write", { path: "/etc/out.txt", content: "out\n" }],
+    ]);
     expect(new TextDecoder().decode(await fs.readFile("/w/in.txt"))).toBe("in\n");
     await expect(fs.readFile("/etc/out.txt")).rejects.toThrow("ENOENT");
 
@@ -181,7 +192,14 @@ describe("needsApproval on the bundle", () => {
       messages: [
         ...messages,
         ...first.responseMessages,
-        { role: "tool", content: requests.map((part) => ({ type: "tool-approval-response" as const, approvalId: part.approvalId, approved: true })) },
+        {
+          role: "tool",
+          content: requests.map((part) => ({
+            type: "tool-approval-response" as const,
+            approvalId: part.approvalId,
+            approved: true,
+          })),
+        },
       ],
       stopWhen: isStepCount(3),
     });

@@ -2,7 +2,12 @@ import { generateText, isStepCount, simulateReadableStream, streamText } from "a
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
-import { createAiSdkApplyPatchTool, createAiSdkFsTools, createAiSdkReadTool, toAiSdkOutput } from "../../src/ai-sdk/index.js";
+import {
+  createAiSdkApplyPatchTool,
+  createAiSdkFsTools,
+  createAiSdkReadTool,
+  toAiSdkOutput,
+} from "../../src/ai-sdk/index.js";
 import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
@@ -62,19 +67,37 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
         },
       },
     ]);
-    expect(outputs.map((output) => (output as { toolName: string }).toolName)).toStrictEqual(["read", "read", "edit", "write", "read"]);
-    expect(result.steps[2]?.toolResults[0]?.output).toMatchObject({ kind: "mutation", ok: true, changes: [{ action: "updated", path: "/w/notes.txt" }] });
-    expect(result.steps[3]?.toolResults[0]?.output).toMatchObject({ kind: "mutation", ok: true, changes: [{ action: "added", path: "/w/new/hello.txt" }] });
+    expect(outputs.map((output) => (output as { toolName: string }).toolName)).toStrictEqual([
+      "read",
+      "read",
+      "edit",
+      "write",
+      "read",
+    ]);
+    expect(result.steps[2]?.toolResults[0]?.output).toMatchObject({
+      kind: "mutation",
+      ok: true,
+      changes: [{ action: "updated", path: "/w/notes.txt" }],
+    });
+    expect(result.steps[3]?.toolResults[0]?.output).toMatchObject({
+      kind: "mutation",
+      ok: true,
+      changes: [{ action: "added", path: "/w/new/hello.txt" }],
+    });
     expect(decoder.decode(await fs.readFile("/w/notes.txt"))).toBe("one\ndeux\n");
     expect(decoder.decode(await fs.readFile("/w/new/hello.txt"))).toBe("hi\n");
-
   });
 
   test("read of /notes.txt holding one\\n gives the issue's model output", async () => {
     const read = createAiSdkReadTool({ fs: memoryFileSystem({ files: { "/notes.txt": "one\n" } }) });
     const output = await read.execute?.({ path: "/notes.txt" }, { toolCallId: "c1", messages: [], context: {} });
-    expect(toAiSdkOutput(output as ReadResult)).toStrictEqual({ type: "content", value: [{ type: "text", text: "1|one" }] });
-    expect(await read.toModelOutput?.({ toolCallId: "c1", input: { path: "/notes.txt" }, output: output as never })).toStrictEqual({
+    expect(toAiSdkOutput(output as ReadResult)).toStrictEqual({
+      type: "content",
+      value: [{ type: "text", text: "1|one" }],
+    });
+    expect(
+      await read.toModelOutput?.({ toolCallId: "c1", input: { path: "/notes.txt" }, output: output as never }),
+    ).toStrictEqual({
       type: "content",
       value: [{ type: "text", text: "1|one" }],
     });
@@ -91,7 +114,10 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
       contextSchema: z.object({ user: z.enum(["alice", "bob"]) }),
     });
     for (const user of ["alice", "bob"] as const) {
-      const model = scriptedModel([{ calls: [{ tool: "read", input: { path: "who.txt", offset: null, limit: null } }] }, { text: "ok" }]);
+      const model = scriptedModel([
+        { calls: [{ tool: "read", input: { path: "who.txt", offset: null, limit: null } }] },
+        { text: "ok" },
+      ]);
       await generateText({
         model,
         tools,
@@ -106,7 +132,9 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
   test("state: false turns the read-before-write check off", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
     const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: false });
-    expect(await tools.write.execute?.({ path: "a.txt", content: "new\n" }, { toolCallId: "c", messages: [], context: {} })).toMatchObject({ ok: true });
+    expect(
+      await tools.write.execute?.({ path: "a.txt", content: "new\n" }, { toolCallId: "c", messages: [], context: {} }),
+    ).toMatchObject({ ok: true });
   });
 
   test("the bundle shares one store (a fresh memoryStore by default): a write of an existing file needs a read first", async () => {
@@ -132,7 +160,10 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     });
     const options = (conversation: "c1" | "c2") => ({ toolCallId: "c", messages: [], context: { conversation } });
     await tools.read.execute?.({ path: "a.txt" }, options("c1"));
-    expect(await tools.write.execute?.({ path: "a.txt", content: "c2\n" }, options("c2"))).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });
+    expect(await tools.write.execute?.({ path: "a.txt", content: "c2\n" }, options("c2"))).toMatchObject({
+      ok: false,
+      error: { code: "ENOTREAD" },
+    });
     expect(await tools.write.execute?.({ path: "a.txt", content: "c1\n" }, options("c1"))).toMatchObject({ ok: true });
     expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("c1\n");
   });
@@ -141,11 +172,20 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
     const apply_patch = createAiSdkApplyPatchTool({ fs, cwd: "/w", signature: freeformPatchSignature() });
     const model = scriptedModel([
-      { calls: [{ tool: "apply_patch", input: { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch" } }] },
+      {
+        calls: [
+          {
+            tool: "apply_patch",
+            input: { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** End Patch" },
+          },
+        ],
+      },
       { text: "ok" },
     ]);
     await generateText({ model, tools: { apply_patch }, prompt: "x", stopWhen: isStepCount(3) });
-    expect(toolOutputsSentAt(model, 1)).toStrictEqual([{ toolName: "apply_patch", output: text("Success. Updated the following files:\nM a.txt") }]);
+    expect(toolOutputsSentAt(model, 1)).toStrictEqual([
+      { toolName: "apply_patch", output: text("Success. Updated the following files:\nM a.txt") },
+    ]);
     expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("two\n");
   });
 
@@ -156,10 +196,25 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
       inputSchema: { type: "object", properties: { file: { type: "string" } }, required: ["file"] },
       toInput: (input) => ({ path: input.file }),
     };
-    const runner = { name: "fake", describe: () => "A fake runner.", run: async () => ({ stdout: "", stderr: "", exitCode: 0, timedOut: false }) };
-    const { tools } = createAiSdkFsTools({ fs, applyPatch: true, bash: { runner, env: {} }, read: { signature: renamed } });
+    const runner = {
+      name: "fake",
+      describe: () => "A fake runner.",
+      run: async () => ({ stdout: "", stderr: "", exitCode: 0, timedOut: false }),
+    };
+    const { tools } = createAiSdkFsTools({
+      fs,
+      applyPatch: true,
+      bash: { runner, env: {} },
+      read: { signature: renamed },
+    });
     expect(Object.keys(tools)).toStrictEqual(["view", "edit", "write", "apply_patch", "bash"]);
-    expect(Object.values(tools).map((tool) => (tool as { strict?: boolean }).strict)).toStrictEqual([true, true, true, true, true]);
+    expect(Object.values(tools).map((tool) => (tool as { strict?: boolean }).strict)).toStrictEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -186,22 +241,38 @@ describe("createAiSdkFsTools option errors", () => {
       name: "two tools with one name",
       options: {
         fs,
-        edit: { signature: { name: "read", inputSchema: { type: "object", properties: {} }, toInput: (input: unknown) => input } },
+        edit: {
+          signature: {
+            name: "read",
+            inputSchema: { type: "object", properties: {} },
+            toInput: (input: unknown) => input,
+          },
+        },
       },
       message: 'createAiSdkFsTools has two tools named "read" (read and edit options): give one signature another name',
     },
     {
       name: "bash: true",
       options: { fs, bash: true },
-      message: "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+      message:
+        "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
     },
     {
       name: "bash without a runner",
       options: { fs, bash: { env: {} } },
-      message: "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+      message:
+        "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
     },
-    { name: "read that is not an object", options: { fs, read: 1 }, message: "createAiSdkFsTools read must be an object of options" },
-    { name: "missing fs", options: {}, message: "createAiSdkFsTools needs an fs option (a FileSystem, or a function of the call returning one)" },
+    {
+      name: "read that is not an object",
+      options: { fs, read: 1 },
+      message: "createAiSdkFsTools read must be an object of options",
+    },
+    {
+      name: "missing fs",
+      options: {},
+      message: "createAiSdkFsTools needs an fs option (a FileSystem, or a function of the call returning one)",
+    },
   ];
   test.each(cases)("$name", ({ options, message }) => {
     expect(() => createAiSdkFsTools(options as never)).toThrow(new TypeError(message));
@@ -215,18 +286,34 @@ describe("createAiSdkFsTools with streamText", () => {
     const finish = (unified: "tool-calls" | "stop") => ({
       type: "finish" as const,
       finishReason: { unified, raw: undefined },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 1, text: 1, reasoning: undefined },
+      },
     });
     const model = new MockLanguageModelV4({
       doStream: [
         {
           stream: simulateReadableStream({
-            chunks: [{ type: "tool-call", toolCallId: "s1", toolName: "read", input: '{"path":"a.txt","offset":null,"limit":null}' }, finish("tool-calls")],
+            chunks: [
+              {
+                type: "tool-call",
+                toolCallId: "s1",
+                toolName: "read",
+                input: '{"path":"a.txt","offset":null,"limit":null}',
+              },
+              finish("tool-calls"),
+            ],
           }),
         },
         {
           stream: simulateReadableStream({
-            chunks: [{ type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "done" }, { type: "text-end", id: "t" }, finish("stop")],
+            chunks: [
+              { type: "text-start", id: "t" },
+              { type: "text-delta", id: "t", delta: "done" },
+              { type: "text-end", id: "t" },
+              finish("stop"),
+            ],
           }),
         },
       ],
@@ -234,7 +321,9 @@ describe("createAiSdkFsTools with streamText", () => {
     const result = streamText({ model, tools, prompt: "x", stopWhen: isStepCount(3) });
     expect(await result.text).toBe("done");
     const prompt = model.doStreamCalls[1]?.prompt ?? [];
-    const outputs = prompt.flatMap((message) => (message.role === "tool" ? message.content : [])).map((part) => (part.type === "tool-result" ? part.output : part));
+    const outputs = prompt
+      .flatMap((message) => (message.role === "tool" ? message.content : []))
+      .map((part) => (part.type === "tool-result" ? part.output : part));
     expect(outputs).toStrictEqual([text("1|streamed")]);
   });
 });

@@ -4,7 +4,8 @@
  */
 import { MockLanguageModelV4 } from "ai/test";
 
-export type ScriptedStep = { readonly calls: ReadonlyArray<{ readonly tool: string; readonly input: unknown }> } | { readonly text: string };
+export type ScriptedStep =
+  { readonly calls: ReadonlyArray<{ readonly tool: string; readonly input: unknown }> } | { readonly text: string };
 
 const USAGE = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -20,7 +21,12 @@ export function scriptedModel(steps: readonly ScriptedStep[]): MockLanguageModel
       const stepIndex = index;
       index += 1;
       if ("text" in step) {
-        return { content: [{ type: "text", text: step.text }], finishReason: { unified: "stop", raw: undefined }, usage: USAGE, warnings: [] };
+        return {
+          content: [{ type: "text", text: step.text }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage: USAGE,
+          warnings: [],
+        };
       }
       return {
         content: step.calls.map((call, callIndex) => ({

@@ -27,16 +27,25 @@ import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 const fs = memoryFileSystem();
 
 /** The JSON schema the AI SDK sends for a core tool under a signature. */
-async function sent(core: CoreTool<unknown, ToolResult>, signature?: ToolSignature<unknown, never, ToolResult>): Promise<unknown> {
+async function sent(
+  core: CoreTool<unknown, ToolResult>,
+  signature?: ToolSignature<unknown, never, ToolResult>,
+): Promise<unknown> {
   const tool = toAiSdkTool(core, signature === undefined ? {} : { signature });
-  return { name: signature?.name ?? core.name, strict: tool.strict, schema: await (tool.inputSchema as { jsonSchema: unknown }).jsonSchema };
+  return {
+    name: signature?.name ?? core.name,
+    strict: tool.strict,
+    schema: await (tool.inputSchema as { jsonSchema: unknown }).jsonSchema,
+  };
 }
 
 describe("strict schemas of the default preset (each core tool as it is)", () => {
   test("read: the issue's schema (descriptions aside)", async () => {
     const read = createReadTool({ fs });
     const { schema } = (await sent(read)) as { schema: Record<string, unknown> };
-    const withoutDescriptions = JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === "description" ? undefined : value)));
+    const withoutDescriptions = JSON.parse(
+      JSON.stringify(schema, (key, value: unknown) => (key === "description" ? undefined : value)),
+    );
     const int = { type: ["integer", "null"], minimum: 1, maximum: 9007199254740991 };
     expect(withoutDescriptions).toStrictEqual({
       type: "object",
@@ -331,10 +340,13 @@ describe("strict schemas of the line-range preset", () => {
   test("listDir, writeFile, editFile, runBash", async () => {
     const schemas = [preset.list, preset.write, preset.edit, preset.bash].map((signature) => ({
       name: signature.name,
-      schema: toAiSdkTool({ ...createReadTool({ fs }), validate: (input: unknown) => input } as never, { signature: signature as never }),
+      schema: toAiSdkTool({ ...createReadTool({ fs }), validate: (input: unknown) => input } as never, {
+        signature: signature as never,
+      }),
     }));
     const out: Record<string, unknown> = {};
-    for (const { name, schema } of schemas) out[name] = await (schema.inputSchema as { jsonSchema: unknown }).jsonSchema;
+    for (const { name, schema } of schemas)
+      out[name] = await (schema.inputSchema as { jsonSchema: unknown }).jsonSchema;
     expect(out).toMatchInlineSnapshot(`
       {
         "editFile": {
@@ -426,7 +438,9 @@ describe("strict schemas of the offset/limit preset", () => {
     const out: Record<string, unknown> = {};
     for (const signature of [preset.read, preset.list, preset.grep, preset.write, preset.edit]) {
       if (signature === undefined) continue;
-      const tool = toAiSdkTool({ ...createReadTool({ fs }), validate: (input: unknown) => input } as never, { signature: signature as never });
+      const tool = toAiSdkTool({ ...createReadTool({ fs }), validate: (input: unknown) => input } as never, {
+        signature: signature as never,
+      });
       out[signature.name] = await (tool.inputSchema as { jsonSchema: unknown }).jsonSchema;
     }
     expect(out).toMatchInlineSnapshot(`
@@ -670,7 +684,12 @@ describe("a renamed line-range read end to end", () => {
       signature: lineRangeSignature({ name: "view", names: { path: "file", start: "from", end: "to" } }),
     });
     const model = scriptedModel([
-      { calls: [{ tool: "view", input: { file: "a.txt", from: 2, to: 3 } }, { tool: "view", input: { path: "a.txt", from: null, to: null } }] },
+      {
+        calls: [
+          { tool: "view", input: { file: "a.txt", from: 2, to: 3 } },
+          { tool: "view", input: { path: "a.txt", from: null, to: null } },
+        ],
+      },
       { text: "ok" },
     ]);
     await generateText({ model, tools: { view }, prompt: "x", stopWhen: isStepCount(3) });

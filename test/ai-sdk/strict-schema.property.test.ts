@@ -18,10 +18,18 @@ interface Shape {
 
 const identity = (value: JsonValue): JsonValue => value;
 const leaf: fc.Arbitrary<Shape> = fc.oneof(
-  fc.constant<Shape>({ schema: { type: "string", minLength: 1 }, value: fc.string({ minLength: 1 }), strictify: identity }),
+  fc.constant<Shape>({
+    schema: { type: "string", minLength: 1 },
+    value: fc.string({ minLength: 1 }),
+    strictify: identity,
+  }),
   fc.constant<Shape>({ schema: { type: "integer", minimum: 0 }, value: fc.nat(), strictify: identity }),
   fc.constant<Shape>({ schema: { type: "boolean" }, value: fc.boolean(), strictify: identity }),
-  fc.constant<Shape>({ schema: { type: "string", enum: ["a", "b"] }, value: fc.constantFrom("a", "b"), strictify: identity }),
+  fc.constant<Shape>({
+    schema: { type: "string", enum: ["a", "b"] },
+    value: fc.constantFrom("a", "b"),
+    strictify: identity,
+  }),
   fc.constant<Shape>({ schema: { const: "x", type: "string" }, value: fc.constant("x"), strictify: identity }),
 );
 
@@ -34,17 +42,18 @@ function objectOf(children: fc.Arbitrary<Shape>): fc.Arbitrary<Shape> {
       const properties: Record<string, JsonSchema> = {};
       for (const [name, child] of entries) properties[name] = child.schema;
       const required = entries.filter(([, , isRequired]) => isRequired).map(([name]) => name);
-      const value = fc.record(
-        Object.fromEntries(entries.map(([name, child]) => [name, child.value])),
-        { requiredKeys: required, noNullPrototype: true },
-      ) as fc.Arbitrary<JsonValue>;
+      const value = fc.record(Object.fromEntries(entries.map(([name, child]) => [name, child.value])), {
+        requiredKeys: required,
+        noNullPrototype: true,
+      }) as fc.Arbitrary<JsonValue>;
       return {
         schema: { type: "object", properties, required },
         value,
         strictify: (input) => {
           const record = input as Record<string, JsonValue>;
           const out: Record<string, JsonValue> = {};
-          for (const [name, child] of entries) out[name] = name in record ? child.strictify(record[name] as JsonValue) : null;
+          for (const [name, child] of entries)
+            out[name] = name in record ? child.strictify(record[name] as JsonValue) : null;
           return out;
         },
       };
@@ -69,7 +78,8 @@ function nodes(schema: JsonValue, visit: (node: Record<string, JsonValue>) => vo
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return;
   const node = schema as Record<string, JsonValue>;
   visit(node);
-  for (const child of Object.values((node["properties"] as Record<string, JsonValue> | undefined) ?? {})) nodes(child, visit);
+  for (const child of Object.values((node["properties"] as Record<string, JsonValue> | undefined) ?? {}))
+    nodes(child, visit);
   for (const child of (node["anyOf"] as JsonValue[] | undefined) ?? []) nodes(child, visit);
   if (node["items"] !== undefined) nodes(node["items"], visit);
 }

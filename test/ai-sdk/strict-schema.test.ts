@@ -4,7 +4,11 @@ import type { JsonSchema } from "../../src/tools/tool.js";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-const obj = (properties: JsonSchema, required: string[] = Object.keys(properties), extra: JsonSchema = {}): JsonSchema => ({
+const obj = (
+  properties: JsonSchema,
+  required: string[] = Object.keys(properties),
+  extra: JsonSchema = {},
+): JsonSchema => ({
   type: "object",
   properties,
   required,
@@ -39,7 +43,12 @@ describe("toStrictSchema: conversion rules", () => {
     {
       rule: "an object without additionalProperties is closed; no required means all optional",
       input: { type: "object", properties: { a: { type: "string" } } },
-      output: { type: "object", properties: { a: { type: ["string", "null"] } }, required: ["a"], additionalProperties: false },
+      output: {
+        type: "object",
+        properties: { a: { type: ["string", "null"] } },
+        required: ["a"],
+        additionalProperties: false,
+      },
     },
     {
       rule: "an object with no properties",
@@ -54,7 +63,9 @@ describe("toStrictSchema: conversion rules", () => {
     {
       rule: "optional enum: null joins type and enum",
       input: obj({ mode: { type: "string", enum: ["a", "b"] } }, []),
-      output: obj({ mode: { type: ["string", "null"], enum: ["a", "b", null] } }, ["mode"], { additionalProperties: false }),
+      output: obj({ mode: { type: ["string", "null"], enum: ["a", "b", null] } }, ["mode"], {
+        additionalProperties: false,
+      }),
     },
     {
       rule: "optional enum without type: null joins enum",
@@ -64,13 +75,21 @@ describe("toStrictSchema: conversion rules", () => {
     {
       rule: "optional type array gains null once; already nullable stays",
       input: obj({ a: { type: ["string", "integer"] }, b: { type: ["string", "null"] } }, []),
-      output: obj({ a: { type: ["string", "integer", "null"], maximum: MAX }, b: { type: ["string", "null"] } }, ["a", "b"], {
-        additionalProperties: false,
-      }),
+      output: obj(
+        { a: { type: ["string", "integer", "null"], maximum: MAX }, b: { type: ["string", "null"] } },
+        ["a", "b"],
+        {
+          additionalProperties: false,
+        },
+      ),
     },
     {
       rule: "optional $ref is wrapped in anyOf with null, description hoisted",
-      input: { type: "object", properties: { p: { $ref: "#/$defs/P", description: "the p" } }, $defs: { P: { type: "string" } } },
+      input: {
+        type: "object",
+        properties: { p: { $ref: "#/$defs/P", description: "the p" } },
+        $defs: { P: { type: "string" } },
+      },
       output: {
         type: "object",
         properties: { p: { description: "the p", anyOf: [{ $ref: "#/$defs/P" }, { type: "null" }] } },
@@ -81,19 +100,44 @@ describe("toStrictSchema: conversion rules", () => {
     },
     {
       rule: "optional anyOf gains a null branch",
-      input: obj({ v: { anyOf: [{ type: "string" }, { type: "integer" }], description: "v" }, w: { anyOf: [{ type: "string" }, { type: "null" }] } }, []),
-      output: obj({ v: { description: "v", anyOf: [{ type: "string" }, { type: "integer", maximum: MAX }, { type: "null" }] }, w: { anyOf: [{ type: "string" }, { type: "null" }] } }, ["v", "w"], {
-        additionalProperties: false,
-      }),
+      input: obj(
+        {
+          v: { anyOf: [{ type: "string" }, { type: "integer" }], description: "v" },
+          w: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
+        [],
+      ),
+      output: obj(
+        {
+          v: { description: "v", anyOf: [{ type: "string" }, { type: "integer", maximum: MAX }, { type: "null" }] },
+          w: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
+        ["v", "w"],
+        {
+          additionalProperties: false,
+        },
+      ),
     },
     {
       rule: "oneOf becomes anyOf, branches converted",
-      input: obj({ v: { oneOf: [{ type: "object", properties: { x: { type: "number" } } }, { type: "string", minLength: 1 }] } }),
+      input: obj({
+        v: {
+          oneOf: [
+            { type: "object", properties: { x: { type: "number" } } },
+            { type: "string", minLength: 1 },
+          ],
+        },
+      }),
       output: obj(
         {
           v: {
             anyOf: [
-              { type: "object", properties: { x: { type: ["number", "null"] } }, required: ["x"], additionalProperties: false },
+              {
+                type: "object",
+                properties: { x: { type: ["number", "null"] } },
+                required: ["x"],
+                additionalProperties: false,
+              },
               { type: "string" },
             ],
           },
@@ -123,9 +167,19 @@ describe("toStrictSchema: conversion rules", () => {
     },
     {
       rule: "an integer without an upper bound gets the safe-integer maximum; a given bound is kept",
-      input: obj({ a: { type: "integer" }, b: { type: "integer", maximum: 5 }, c: { type: "integer", exclusiveMaximum: 5 }, d: { type: "number" } }),
+      input: obj({
+        a: { type: "integer" },
+        b: { type: "integer", maximum: 5 },
+        c: { type: "integer", exclusiveMaximum: 5 },
+        d: { type: "number" },
+      }),
       output: obj(
-        { a: { type: "integer", maximum: MAX }, b: { type: "integer", maximum: 5 }, c: { type: "integer", exclusiveMaximum: 5 }, d: { type: "number" } },
+        {
+          a: { type: "integer", maximum: MAX },
+          b: { type: "integer", maximum: 5 },
+          c: { type: "integer", exclusiveMaximum: 5 },
+          d: { type: "number" },
+        },
         ["a", "b", "c", "d"],
         { additionalProperties: false },
       ),
@@ -137,7 +191,12 @@ describe("toStrictSchema: conversion rules", () => {
     },
     {
       rule: "root definitions become $defs and their references follow",
-      input: { type: "object", properties: { p: { $ref: "#/definitions/P" } }, required: ["p"], definitions: { P: { type: "string" } } },
+      input: {
+        type: "object",
+        properties: { p: { $ref: "#/definitions/P" } },
+        required: ["p"],
+        definitions: { P: { type: "string" } },
+      },
       output: {
         type: "object",
         properties: { p: { $ref: "#/$defs/P" } },
@@ -148,10 +207,19 @@ describe("toStrictSchema: conversion rules", () => {
     },
     {
       rule: "rules apply inside $defs, items and nested objects",
-      input: obj({
-        list: { type: "array", items: { $ref: "#/$defs/Item" }, minItems: 1, maxItems: 3, uniqueItems: true },
-        nested: { type: "object", properties: { deep: { type: "array", items: { type: "object", properties: { z: { type: "boolean" } } } } } },
-      }, [], { $defs: { Item: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } } }),
+      input: obj(
+        {
+          list: { type: "array", items: { $ref: "#/$defs/Item" }, minItems: 1, maxItems: 3, uniqueItems: true },
+          nested: {
+            type: "object",
+            properties: { deep: { type: "array", items: { type: "object", properties: { z: { type: "boolean" } } } } },
+          },
+        },
+        [],
+        {
+          $defs: { Item: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"] } },
+        },
+      ),
       output: {
         type: "object",
         properties: {
@@ -161,7 +229,12 @@ describe("toStrictSchema: conversion rules", () => {
             properties: {
               deep: {
                 type: ["array", "null"],
-                items: { type: "object", properties: { z: { type: ["boolean", "null"] } }, required: ["z"], additionalProperties: false },
+                items: {
+                  type: "object",
+                  properties: { z: { type: ["boolean", "null"] } },
+                  required: ["z"],
+                  additionalProperties: false,
+                },
               },
             },
             required: ["deep"],
@@ -171,27 +244,36 @@ describe("toStrictSchema: conversion rules", () => {
         required: ["list", "nested"],
         additionalProperties: false,
         $defs: {
-          Item: { type: "object", properties: { id: { type: "string", format: "uuid" } }, required: ["id"], additionalProperties: false },
+          Item: {
+            type: "object",
+            properties: { id: { type: "string", format: "uuid" } },
+            required: ["id"],
+            additionalProperties: false,
+          },
         },
       },
     },
     {
       rule: "only strict keywords are kept; format only where strict mode lists it",
-      input: obj({
-        s: {
-          type: "string",
-          title: "S",
-          description: "d",
-          minLength: 1,
-          maxLength: 9,
-          default: "x",
-          examples: ["x"],
-          pattern: "^x",
-          format: "uri",
+      input: obj(
+        {
+          s: {
+            type: "string",
+            title: "S",
+            description: "d",
+            minLength: 1,
+            maxLength: 9,
+            default: "x",
+            examples: ["x"],
+            pattern: "^x",
+            format: "uri",
+          },
+          t: { type: "string", format: "date-time" },
+          n: { type: "number", minimum: 0, maximum: 1, exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.5 },
         },
-        t: { type: "string", format: "date-time" },
-        n: { type: "number", minimum: 0, maximum: 1, exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.5 },
-      }, ["s", "t", "n"], { $schema: "http://json-schema.org/draft-07/schema#", title: "root" }),
+        ["s", "t", "n"],
+        { $schema: "http://json-schema.org/draft-07/schema#", title: "root" },
+      ),
       output: {
         type: "object",
         properties: {
@@ -213,9 +295,17 @@ describe("toStrictSchema: conversion rules", () => {
 
 describe("toStrictSchema: schemas strict mode cannot express", () => {
   const cases: Array<{ form: string; input: JsonSchema; message: string }> = [
-    { form: "root is not a schema object", input: [] as unknown as JsonSchema, message: "a root that is not an object at #" },
+    {
+      form: "root is not a schema object",
+      input: [] as unknown as JsonSchema,
+      message: "a root that is not an object at #",
+    },
     { form: "root is a string", input: { type: "string" }, message: "a root that is not an object at #" },
-    { form: "root is nullable", input: { type: ["object", "null"], properties: {} }, message: "a root that is not an object at #" },
+    {
+      form: "root is nullable",
+      input: { type: ["object", "null"], properties: {} },
+      message: "a root that is not an object at #",
+    },
     { form: "root is an anyOf", input: { anyOf: [{ type: "object" }] }, message: "a root that is not an object at #" },
     {
       form: "open object (true)",
@@ -228,8 +318,16 @@ describe("toStrictSchema: schemas strict mode cannot express", () => {
       message: "an object that allows other properties at #/properties/m/additionalProperties",
     },
     { form: "no type", input: obj({ x: {} }), message: "a schema with no type at #/properties/x" },
-    { form: "not", input: obj({ x: { type: "string", not: { const: "a" } } }), message: "the keyword not at #/properties/x/not" },
-    { form: "if", input: obj({ x: { type: "string", if: { const: "a" }, then: {} } }), message: "the keyword if at #/properties/x/if" },
+    {
+      form: "not",
+      input: obj({ x: { type: "string", not: { const: "a" } } }),
+      message: "the keyword not at #/properties/x/not",
+    },
+    {
+      form: "if",
+      input: obj({ x: { type: "string", if: { const: "a" }, then: {} } }),
+      message: "the keyword if at #/properties/x/if",
+    },
     {
       form: "patternProperties",
       input: { type: "object", patternProperties: { "^a": { type: "string" } } },
@@ -257,12 +355,23 @@ describe("toStrictSchema: schemas strict mode cannot express", () => {
     },
     {
       form: "allOf over two objects",
-      input: obj({ v: { allOf: [{ type: "object", properties: { a: { type: "string" } } }, { type: "object", properties: { b: { type: "string" } } }] } }),
+      input: obj({
+        v: {
+          allOf: [
+            { type: "object", properties: { a: { type: "string" } } },
+            { type: "object", properties: { b: { type: "string" } } },
+          ],
+        },
+      }),
       message: "allOf over two objects at #/properties/v/allOf/1",
     },
     {
       form: "allOf with a $ref",
-      input: { type: "object", properties: { v: { allOf: [{ $ref: "#/$defs/A" }] } }, $defs: { A: { type: "string" } } },
+      input: {
+        type: "object",
+        properties: { v: { allOf: [{ $ref: "#/$defs/A" }] } },
+        $defs: { A: { type: "string" } },
+      },
       message: "allOf with a $ref at #/properties/v/allOf/0/$ref",
     },
     {
@@ -313,7 +422,10 @@ describe("toStrictSchema: stripNulls maps model input back", () => {
         path: { type: "string" },
         note: { type: ["string", "null"] },
         offset: { type: "integer" },
-        items: { type: "array", items: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] } },
+        items: {
+          type: "array",
+          items: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] },
+        },
       },
       ["path", "note"],
     ),
@@ -321,11 +433,22 @@ describe("toStrictSchema: stripNulls maps model input back", () => {
   );
   test("null for an optional parameter becomes absent, in items too; a required nullable keeps null", () => {
     expect(
-      stripNulls({ path: "/a", note: null, offset: null, items: [{ a: "x", b: null }, { a: null, b: "y" }] }),
+      stripNulls({
+        path: "/a",
+        note: null,
+        offset: null,
+        items: [
+          { a: "x", b: null },
+          { a: null, b: "y" },
+        ],
+      }),
     ).toStrictEqual({ path: "/a", note: null, items: [{ a: "x" }, { a: null, b: "y" }] });
   });
   test("parameters and required parameters of the root, allOf merged", () => {
-    const strict = toStrictSchema({ type: "object", allOf: [{ properties: { a: { type: "string" }, b: { type: "string" } }, required: ["b"] }] }, "t");
+    const strict = toStrictSchema(
+      { type: "object", allOf: [{ properties: { a: { type: "string" }, b: { type: "string" } }, required: ["b"] }] },
+      "t",
+    );
     expect([strict.parameters, strict.requiredParameters]).toStrictEqual([["a", "b"], ["b"]]);
   });
   test("non-objects pass through", () => {

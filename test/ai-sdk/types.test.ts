@@ -11,7 +11,11 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
  */
 test("the ai-sdk adapter, its tests and its type tests (test/ai-sdk/*.test-d.ts) compile", async () => {
   const tsc = fileURLToPath(new URL("../../node_modules/typescript/bin/tsc", import.meta.url));
-  const output = await promisify(execFile)(process.execPath, [tsc, "-p", "test/ai-sdk/tsconfig.json", "--pretty", "false"], { cwd: root }).then(
+  const output = await promisify(execFile)(
+    process.execPath,
+    [tsc, "-p", "test/ai-sdk/tsconfig.json", "--pretty", "false"],
+    { cwd: root },
+  ).then(
     (result) => result.stdout,
     (error: { stdout?: string; message?: string }) => error.stdout || `tsc did not run: ${error.message}`,
   );

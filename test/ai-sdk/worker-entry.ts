@@ -14,7 +14,14 @@ self.onmessage = async () => {
     const { tools } = createAiSdkFsTools({ fs, state: memoryStore(), applyPatch: true });
     const model = scriptedModel([
       { calls: [{ tool: "read", input: { path: "/notes.txt", offset: null, limit: null } }] },
-      { calls: [{ tool: "apply_patch", input: { patch: "*** Begin Patch\n*** Update File: /notes.txt\n@@\n-one\n+uno\n*** End Patch" } }] },
+      {
+        calls: [
+          {
+            tool: "apply_patch",
+            input: { patch: "*** Begin Patch\n*** Update File: /notes.txt\n@@\n-one\n+uno\n*** End Patch" },
+          },
+        ],
+      },
       { text: "done" },
     ]);
     const result = await generateText({ model, tools, prompt: "go", stopWhen: isStepCount(5) });
@@ -23,7 +30,9 @@ self.onmessage = async () => {
       text: result.text,
       outputs: toolOutputsSentAt(model, 2),
       content,
-      isWorker: typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === "function" && typeof (globalThis as { window?: unknown }).window === "undefined",
+      isWorker:
+        typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === "function" &&
+        typeof (globalThis as { window?: unknown }).window === "undefined",
     });
   } catch (error) {
     self.postMessage({ error: String(error) });

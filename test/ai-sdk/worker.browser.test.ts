@@ -14,7 +14,13 @@ test("the adapter runs inside a dedicated Worker (Chromium): read then apply_pat
       content: "uno\n",
       outputs: [
         { toolName: "read", output: { type: "content", value: [{ type: "text", text: "1|one" }] } },
-        { toolName: "apply_patch", output: { type: "content", value: [{ type: "text", text: "Success. Updated the following files:\nM notes.txt" }] } },
+        {
+          toolName: "apply_patch",
+          output: {
+            type: "content",
+            value: [{ type: "text", text: "Success. Updated the following files:\nM notes.txt" }],
+          },
+        },
       ],
     });
   } finally {

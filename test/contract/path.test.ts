@@ -33,12 +33,18 @@ describe("checkPathInput", () => {
     expect(checkPathInput(null)).toEqual({ code: "EINVAL", reason: "a path must be a string, got null" });
   });
 
-  it.each(["a.txt", "report..final.md", "data ", '"data"', "%2e%2e/x", "．．/x", "/abs/ok", "a".repeat(MAX_NAME_BYTES)])(
-    "accepts %j",
-    (input) => {
-      expect(checkPathInput(input)).toBe(undefined);
-    },
-  );
+  it.each([
+    "a.txt",
+    "report..final.md",
+    "data ",
+    '"data"',
+    "%2e%2e/x",
+    "．．/x",
+    "/abs/ok",
+    "a".repeat(MAX_NAME_BYTES),
+  ])("accepts %j", (input) => {
+    expect(checkPathInput(input)).toBe(undefined);
+  });
 
   it("counts bytes, not characters (a 3-byte character)", () => {
     expect(checkPathInput("é".repeat(127))).toBe(undefined); // 254 bytes
@@ -85,16 +91,22 @@ describe("isWithin, relativeTo, parentPath, baseName", () => {
   });
 
   it("relativeTo", () => {
-    expect([relativeTo("/w", "/w/src/a.ts"), relativeTo("/w", "/w"), relativeTo("/w", "/etc/hosts"), relativeTo("/", "/a/b")]).toEqual([
-      "src/a.ts",
-      ".",
-      undefined,
-      "a/b",
-    ]);
+    expect([
+      relativeTo("/w", "/w/src/a.ts"),
+      relativeTo("/w", "/w"),
+      relativeTo("/w", "/etc/hosts"),
+      relativeTo("/", "/a/b"),
+    ]).toEqual(["src/a.ts", ".", undefined, "a/b"]);
   });
 
   it("parentPath and baseName", () => {
-    expect([parentPath("/a/b"), parentPath("/a"), parentPath("/"), baseName("/a/b"), baseName("/")]).toEqual(["/a", "/", "/", "b", ""]);
+    expect([parentPath("/a/b"), parentPath("/a"), parentPath("/"), baseName("/a/b"), baseName("/")]).toEqual([
+      "/a",
+      "/",
+      "/",
+      "b",
+      "",
+    ]);
   });
 });
 
@@ -146,9 +158,15 @@ describe("checkPathInput byte counting", () => {
   it("counts a surrogate pair as 4 bytes and a lone surrogate as 3, as TextEncoder does", () => {
     const emoji = "😀"; // 4 bytes
     expect(checkPathInput(emoji.repeat(63))).toBe(undefined); // 252 bytes
-    expect(checkPathInput(emoji.repeat(64))).toEqual({ code: "ENAMETOOLONG", reason: "a name in the path is 256 bytes long; the limit is 255 bytes" });
+    expect(checkPathInput(emoji.repeat(64))).toEqual({
+      code: "ENAMETOOLONG",
+      reason: "a name in the path is 256 bytes long; the limit is 255 bytes",
+    });
     expect(new TextEncoder().encode("\ud800".repeat(86)).length).toBe(258);
-    expect(checkPathInput("\ud800".repeat(86))).toEqual({ code: "ENAMETOOLONG", reason: "a name in the path is 258 bytes long; the limit is 255 bytes" });
+    expect(checkPathInput("\ud800".repeat(86))).toEqual({
+      code: "ENAMETOOLONG",
+      reason: "a name in the path is 258 bytes long; the limit is 255 bytes",
+    });
   });
 });
 
@@ -163,7 +181,13 @@ describe("resolvePath properties (fast-check)", () => {
       fc.property(relative, fc.boolean(), (path, absolute) => {
         const out = resolvePath("/w", absolute ? `/${path}` : path);
         expect(out.startsWith("/")).toBe(true);
-        if (out !== "/") expect(out.slice(1).split("/").every((part) => part !== "" && part !== "." && part !== "..")).toBe(true);
+        if (out !== "/")
+          expect(
+            out
+              .slice(1)
+              .split("/")
+              .every((part) => part !== "" && part !== "." && part !== ".."),
+          ).toBe(true);
       }),
     );
   });
@@ -189,7 +213,8 @@ describe("resolvePath properties (fast-check)", () => {
       fc.property(fc.constantFrom("/w", "/w/a", "/"), relative, (root, path) => {
         const out = resolvePath("/w", path);
         const within = isWithin(root, out);
-        const reference = root === "/" || out === root || out.split("/").slice(0, root.split("/").length).join("/") === root;
+        const reference =
+          root === "/" || out === root || out.split("/").slice(0, root.split("/").length).join("/") === root;
         expect(within).toBe(reference);
       }),
     );
@@ -261,16 +286,30 @@ describe("lookupRealPath with a resolution cache", () => {
       { path: "/", exists: true },
     ]);
     for (const [index, path] of paths.entries()) expect(cached[index]?.path).toBe(await resolveRealPath(fs, path));
-    expect(await lookupRealPath(fs, "/w/leaf", { followLeaf: false, cache })).toStrictEqual({ path: "/w/leaf", exists: true });
-    expect(await lookupRealPath(fs, "/w/gone", { followLeaf: false, cache })).toStrictEqual({ path: "/w/gone", exists: false });
-    expect([cache.exists("/w"), cache.exists("/w/new"), cache.exists("/etc"), cache.exists("/nowhere")]).toStrictEqual([true, false, true, undefined]);
+    expect(await lookupRealPath(fs, "/w/leaf", { followLeaf: false, cache })).toStrictEqual({
+      path: "/w/leaf",
+      exists: true,
+    });
+    expect(await lookupRealPath(fs, "/w/gone", { followLeaf: false, cache })).toStrictEqual({
+      path: "/w/gone",
+      exists: false,
+    });
+    expect([cache.exists("/w"), cache.exists("/w/new"), cache.exists("/etc"), cache.exists("/nowhere")]).toStrictEqual([
+      true,
+      false,
+      true,
+      undefined,
+    ]);
   });
 
   it("without a cache, exists is known except for followLeaf: false", async () => {
     const fs = await fixture();
     expect(await lookupRealPath(fs, "/w/a.txt")).toStrictEqual({ path: "/w/a.txt", exists: true });
     expect(await lookupRealPath(fs, "/w/new.txt")).toStrictEqual({ path: "/w/new.txt", exists: false });
-    expect(await lookupRealPath(fs, "/w/a.txt", { followLeaf: false })).toStrictEqual({ path: "/w/a.txt", exists: undefined });
+    expect(await lookupRealPath(fs, "/w/a.txt", { followLeaf: false })).toStrictEqual({
+      path: "/w/a.txt",
+      exists: undefined,
+    });
   });
 
   it("resolves each directory once; names under a missing directory cost no call", async () => {
@@ -308,40 +347,74 @@ describe("lookupRealPath with a resolution cache", () => {
       (found) => found.path,
       (error: { code?: string }) => error.code,
     );
-    expect(outcome).toBe(await resolveRealPath(fs, "/w/self/y.txt").then((path) => path, (error: { code?: string }) => error.code));
+    expect(outcome).toBe(
+      await resolveRealPath(fs, "/w/self/y.txt").then(
+        (path) => path,
+        (error: { code?: string }) => error.code,
+      ),
+    );
   });
 
   it("agrees with the uncached resolution for random trees of symlinks and paths (fast-check)", async () => {
     const name = fc.constantFrom("..", "a", "b", "l1", "l2", "x.txt", "new");
-    const target = fc.constantFrom("/", "/w", "/w/a", "/etc", "..", "../..", "a", "b/..", "/w/l1", "/w/l2", "/w/a/l1", "new/deeper", "x.txt", "l1");
+    const target = fc.constantFrom(
+      "/",
+      "/w",
+      "/w/a",
+      "/etc",
+      "..",
+      "../..",
+      "a",
+      "b/..",
+      "/w/l1",
+      "/w/l2",
+      "/w/a/l1",
+      "new/deeper",
+      "x.txt",
+      "l1",
+    );
     const path = fc.array(name, { minLength: 1, maxLength: 5 }).map((names) => resolvePath("/w", names.join("/")));
     await fc.assert(
-      fc.asyncProperty(target, target, fc.array(path, { minLength: 1, maxLength: 6 }), fc.boolean(), async (first, second, paths, followLeaf) => {
-        const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w/b/x.txt": "y", "/etc/x.txt": "h" } });
-        await fs.symlink(first, "/w/l1");
-        await fs.symlink(second, "/w/a/l2");
-        const outcome = (promise: Promise<{ path: string; exists: boolean | undefined } | string>) =>
-          promise.then(
-            (found) => found,
-            (error: { code?: string }) => `error ${error.code}`,
+      fc.asyncProperty(
+        target,
+        target,
+        fc.array(path, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (first, second, paths, followLeaf) => {
+          const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w/b/x.txt": "y", "/etc/x.txt": "h" } });
+          await fs.symlink(first, "/w/l1");
+          await fs.symlink(second, "/w/a/l2");
+          const outcome = (promise: Promise<{ path: string; exists: boolean | undefined } | string>) =>
+            promise.then(
+              (found) => found,
+              (error: { code?: string }) => `error ${error.code}`,
+            );
+          const cache = createResolutionCache();
+          const cached = await Promise.all(
+            paths.map((item) => outcome(lookupRealPath(fs, item, { followLeaf, cache }))),
           );
-        const cache = createResolutionCache();
-        const cached = await Promise.all(paths.map((item) => outcome(lookupRealPath(fs, item, { followLeaf, cache }))));
-        for (const [index, item] of paths.entries()) {
-          const plain = await outcome(lookupRealPath(fs, item, { followLeaf }));
-          const got = cached[index];
-          if (typeof plain === "string" || typeof got === "string") {
-            expect(got).toBe(plain);
-            continue;
+          for (const [index, item] of paths.entries()) {
+            const plain = await outcome(lookupRealPath(fs, item, { followLeaf }));
+            const got = cached[index];
+            if (typeof plain === "string" || typeof got === "string") {
+              expect(got).toBe(plain);
+              continue;
+            }
+            expect(got?.path).toBe(plain.path);
+            const exists = await fs.lstat(plain.path).then(
+              (stat) =>
+                followLeaf && stat.type === "symlink"
+                  ? fs.stat(plain.path).then(
+                      () => true,
+                      () => false,
+                    )
+                  : true,
+              () => false,
+            );
+            expect(got?.exists).toBe(exists);
           }
-          expect(got?.path).toBe(plain.path);
-          const exists = await fs.lstat(plain.path).then(
-            (stat) => (followLeaf && stat.type === "symlink" ? fs.stat(plain.path).then(() => true, () => false) : true),
-            () => false,
-          );
-          expect(got?.exists).toBe(exists);
-        }
-      }),
+        },
+      ),
       { numRuns: 400 },
     );
   });

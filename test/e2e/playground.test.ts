@@ -52,9 +52,14 @@ async function open(): Promise<void> {
 
 /** The text of a workspace file as the viewer shows it (one span per line). */
 async function viewerText(path: string): Promise<string> {
-  const renders = await page.evaluate(() => Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0));
+  const renders = await page.evaluate(() =>
+    Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0),
+  );
   await page.click(`#tree [data-path="${path}"]`);
-  await page.waitForFunction((before) => Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0) > before, renders);
+  await page.waitForFunction(
+    (before) => Number(document.querySelector<HTMLElement>("#viewer")!.dataset["fileRenders"] ?? 0) > before,
+    renders,
+  );
   const code = page.locator(`#viewer .code[data-file="${path}"]`);
   await code.waitFor();
   const lines = await code.locator(".tx").allTextContents();
@@ -83,14 +88,23 @@ async function terminalRun(command: string): Promise<void> {
 /** Screenshot one panel, unfocused; run times (agent header, console status) are masked: they differ run to run. */
 async function screenshot(selector: string, name: string): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.locator(selector).screenshot({ path: join(SCREENSHOTS, `${name}.png`), mask: [page.locator("#chat-state, #console-status")], maskColor: "#eef0f4" });
+  await page.locator(selector).screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    mask: [page.locator("#chat-state, #console-status")],
+    maskColor: "#eef0f4",
+  });
 }
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), "playground-e2e-dist-"));
   profileDir = await mkdtemp(join(tmpdir(), "playground-e2e-profile-"));
   await mkdir(SCREENSHOTS, { recursive: true });
-  await build({ root: DEMO, configFile: join(DEMO, "vite.config.ts"), logLevel: "error", build: { outDir, emptyOutDir: true } });
+  await build({
+    root: DEMO,
+    configFile: join(DEMO, "vite.config.ts"),
+    logLevel: "error",
+    build: { outDir, emptyOutDir: true },
+  });
   server = await preview({
     root: DEMO,
     configFile: join(DEMO, "vite.config.ts"),
@@ -123,9 +137,13 @@ describe("playground", () => {
     const sample = await sampleFiles();
     const bytes = [...sample.values()].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     expect(await page.textContent("#tree-count")).toBe(`${sample.size} files · ${formatBytes(bytes)}`);
-    expect(new Set(await page.locator("#tree [data-path]").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))))).toEqual(
-      new Set(sample.keys()),
-    );
+    expect(
+      new Set(
+        await page
+          .locator("#tree [data-path]")
+          .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))),
+      ),
+    ).toEqual(new Set(sample.keys()));
     expect(await page.textContent("#viewer-title")).toBe("README.md");
     expect(await viewerText("README.md")).toBe(sample.get("README.md"));
     expect(await page.textContent("#model-name")).toBe("offline scripted");
@@ -137,7 +155,9 @@ describe("playground", () => {
     await page.waitForSelector("#chat-state[data-state=done]");
     expect(await page.textContent("#chat-state")).toMatch(/^done: 10 steps in \d+\.\d s$/);
     const calls = page.locator("#chat-log .call");
-    expect(await calls.evaluateAll((cards) => cards.map((card) => `${card.getAttribute("data-tool")}:${card.className}`))).toEqual([
+    expect(
+      await calls.evaluateAll((cards) => cards.map((card) => `${card.getAttribute("data-tool")}:${card.className}`)),
+    ).toEqual([
       "list:call ok",
       "read:call ok",
       "grep:call ok",
@@ -155,18 +175,28 @@ describe("playground", () => {
 
     // The viewer shows each change as a diff, newest first.
     expect(await page.textContent("#change-count")).toBe("3");
-    expect(await page.locator("#viewer .change .path").allTextContents()).toEqual(["AGENT_REPORT.md", "CHANGELOG.md", "src/lib/validate.ts"]);
-    expect(await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.add').allTextContents()).toEqual([
+    expect(await page.locator("#viewer .change .path").allTextContents()).toEqual([
+      "AGENT_REPORT.md",
+      "CHANGELOG.md",
+      "src/lib/validate.ts",
+    ]);
+    expect(
+      await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.add').allTextContents(),
+    ).toEqual([
       "+  if (title.trim().length > MAX_TITLE_LENGTH) {",
       "+    throw new Error(`title must be at most ${MAX_TITLE_LENGTH} characters`);",
       "+  }",
     ]);
-    expect(await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.del').allTextContents()).toEqual([
-      "-  // TODO: reject titles longer than MAX_TITLE_LENGTH",
-    ]);
+    expect(
+      await page.locator('#viewer .change[data-change-path="src/lib/validate.ts"] .diff-line.del').allTextContents(),
+    ).toEqual(["-  // TODO: reject titles longer than MAX_TITLE_LENGTH"]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
-    await page.screenshot({ path: join(SCREENSHOTS, "page.png"), mask: [page.locator("#chat-state, #console-status")], maskColor: "#eef0f4" });
+    await page.screenshot({
+      path: join(SCREENSHOTS, "page.png"),
+      mask: [page.locator("#chat-state, #console-status")],
+      maskColor: "#eef0f4",
+    });
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
@@ -180,7 +210,10 @@ describe("playground", () => {
     expect(await viewerText("CHANGELOG.md")).toBe(
       sample
         .get("CHANGELOG.md")!
-        .replace("## Unreleased\n\n", "## Unreleased\n\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n"),
+        .replace(
+          "## Unreleased\n\n",
+          "## Unreleased\n\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n",
+        ),
     );
     expect(await viewerText("AGENT_REPORT.md")).toBe(
       [
@@ -235,7 +268,9 @@ describe("playground", () => {
     await page.fill("#chat-input", "Check /etc/hosts first, then review the project.");
     await page.click("#chat-send");
     await page.waitForSelector("#approval-dialog[open]");
-    expect(await page.textContent("#approval-text")).toBe("Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?");
+    expect(await page.textContent("#approval-text")).toBe(
+      "Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?",
+    );
     await page.click("#approval-deny");
     await page.waitForSelector("#chat-state[data-state=done]");
     const first = page.locator("#chat-log .call").first();
@@ -260,10 +295,21 @@ describe("playground", () => {
     expect(await page.textContent("#chat-state")).toBe("stopped");
     expect(await page.locator("#chat-log .msg.error").allTextContents()).toEqual(["Stopped."]);
     expect(await page.isDisabled("#chat-stop")).toBe(true);
-    expect(await consoleRun("write", { path: "scratch.txt", content: "temporary\n" })).toEqual({ type: "content", text: "wrote 10 bytes to scratch.txt" });
+    expect(await consoleRun("write", { path: "scratch.txt", content: "temporary\n" })).toEqual({
+      type: "content",
+      text: "wrote 10 bytes to scratch.txt",
+    });
     await page.click("#reset");
-    await page.waitForFunction(() => document.querySelector("#status")!.textContent === "Workspace reset to the sample project.");
-    expect(new Set(await page.locator("#tree [data-path]").evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))))).toEqual(new Set(sample.keys()));
+    await page.waitForFunction(
+      () => document.querySelector("#status")!.textContent === "Workspace reset to the sample project.",
+    );
+    expect(
+      new Set(
+        await page
+          .locator("#tree [data-path]")
+          .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path"))),
+      ),
+    ).toEqual(new Set(sample.keys()));
     expect(await page.textContent("#change-count")).toBe("0");
   });
 
@@ -277,14 +323,32 @@ describe("playground", () => {
         .map((line, index) => `${index + 1}|${line}`)
         .join("\n");
 
-    expect(await consoleRun("read", { path: "src/lib/id.ts", offset: null, limit: null })).toEqual({ type: "content", text: numbered(sample.get("src/lib/id.ts")!) });
-    expect(await consoleRun("write", { path: "notes/hello.md", content: "# Hello\n" })).toEqual({ type: "content", text: "wrote 8 bytes to notes/hello.md" });
-    expect(await consoleRun("read", { path: "src/config.ts", offset: 8, limit: 1 })).toEqual({ type: "content", text: "8|export const DEFAULT_PORT = 3000;\n[Showed lines 8-8 of 17. Continue with offset=9.]" });
-    expect(await consoleRun("edit", { path: "src/config.ts", oldText: "DEFAULT_PORT = 3000", newText: "DEFAULT_PORT = 8080", replaceAll: null })).toEqual({
+    expect(await consoleRun("read", { path: "src/lib/id.ts", offset: null, limit: null })).toEqual({
+      type: "content",
+      text: numbered(sample.get("src/lib/id.ts")!),
+    });
+    expect(await consoleRun("write", { path: "notes/hello.md", content: "# Hello\n" })).toEqual({
+      type: "content",
+      text: "wrote 8 bytes to notes/hello.md",
+    });
+    expect(await consoleRun("read", { path: "src/config.ts", offset: 8, limit: 1 })).toEqual({
+      type: "content",
+      text: "8|export const DEFAULT_PORT = 3000;\n[Showed lines 8-8 of 17. Continue with offset=9.]",
+    });
+    expect(
+      await consoleRun("edit", {
+        path: "src/config.ts",
+        oldText: "DEFAULT_PORT = 3000",
+        newText: "DEFAULT_PORT = 8080",
+        replaceAll: null,
+      }),
+    ).toEqual({
       type: "content",
       text: "replaced 1 occurrence in src/config.ts at line 8",
     });
-    expect(await consoleRun("apply_patch", { patch: "*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n*** End Patch" })).toEqual({
+    expect(
+      await consoleRun("apply_patch", { patch: "*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n*** End Patch" }),
+    ).toEqual({
       type: "content",
       text: "Success. Updated the following files:\nA docs/faq.md",
     });
@@ -300,14 +364,19 @@ describe("playground", () => {
       type: "content",
       text: "src/lib/validate.ts:3:export const MAX_TITLE_LENGTH = 200;\nsrc/lib/validate.ts:9:  // TODO: reject titles longer than MAX_TITLE_LENGTH",
     });
-    expect(await consoleRun("bash", { command: "cat data/seed.json | wc -l", timeout: null, cwd: null })).toEqual({ type: "content", text: "7\n[exit code 0]" });
+    expect(await consoleRun("bash", { command: "cat data/seed.json | wc -l", timeout: null, cwd: null })).toEqual({
+      type: "content",
+      text: "7\n[exit code 0]",
+    });
     // Input the strict schema refuses reaches the model as a tool error naming the parameters.
     expect(await consoleRun("read", { file: "README.md" })).toEqual({
       type: "error-text",
       text: 'AI_InvalidToolInputError: Invalid input for tool read: AI_TypeValidationError: Type validation failed: Value: {"file":"README.md"}.\nError message: ToolInputError: Unknown read input key: file. Expected path, offset, limit',
     });
     // The console's edit shows up in the tree and as a diff.
-    expect(await viewerText("src/config.ts")).toBe(sample.get("src/config.ts")!.replace("DEFAULT_PORT = 3000", "DEFAULT_PORT = 8080"));
+    expect(await viewerText("src/config.ts")).toBe(
+      sample.get("src/config.ts")!.replace("DEFAULT_PORT = 3000", "DEFAULT_PORT = 8080"),
+    );
     expect(await viewerText("docs/faq.md")).toBe("# FAQ\n");
     await page.selectOption("#console-tool", "grep");
     await page.fill("#console-input", JSON.stringify({ pattern: "MAX_TITLE_LENGTH", path: "src" }, null, 2));
@@ -353,7 +422,9 @@ describe("playground", () => {
     await page.evaluate(() => delete document.querySelector<HTMLElement>("#console-output")!.dataset["outputType"]);
     await page.click("#console-run");
     await page.waitForSelector("#approval-dialog[open]");
-    expect(await page.textContent("#approval-text")).toBe("Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?");
+    expect(await page.textContent("#approval-text")).toBe(
+      "Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?",
+    );
     await page.locator("#approval-dialog").screenshot({ path: join(SCREENSHOTS, "approval.png") });
     await page.click("#approval-deny");
     await page.locator("#console-output[data-output-type]").waitFor();
@@ -374,10 +445,22 @@ describe("playground", () => {
     await page.waitForSelector("#progress", { state: "hidden" });
     expect(await page.textContent("#status")).toMatch(/^Exported workspace\.zip \(\d+\.\d KB\)\.$/);
 
-    const zip = zipSync({ "imported/a.txt": strToU8("alpha\n"), "imported/deep/b.md": strToU8("# b\n"), "../evil.txt": strToU8("x") });
-    await page.setInputFiles("#zip-input", { name: "incoming.zip", mimeType: "application/zip", buffer: Buffer.from(zip) });
-    await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing incoming.zip:"));
-    expect(await page.textContent("#status")).toBe("Importing incoming.zip: 2 files, 11 B; skipped ../evil.txt: unsafe name.");
+    const zip = zipSync({
+      "imported/a.txt": strToU8("alpha\n"),
+      "imported/deep/b.md": strToU8("# b\n"),
+      "../evil.txt": strToU8("x"),
+    });
+    await page.setInputFiles("#zip-input", {
+      name: "incoming.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from(zip),
+    });
+    await page.waitForFunction(() =>
+      document.querySelector("#status")!.textContent!.startsWith("Importing incoming.zip:"),
+    );
+    expect(await page.textContent("#status")).toBe(
+      "Importing incoming.zip: 2 files, 11 B; skipped ../evil.txt: unsafe name.",
+    );
     expect(await viewerText("imported/a.txt")).toBe("alpha\n");
     expect(await viewerText("imported/deep/b.md")).toBe("# b\n");
     expect(await page.locator('#tree [data-path="evil.txt"]').count()).toBe(0);
@@ -411,7 +494,13 @@ describe("playground", () => {
     const requests: Array<{ url: string; headers: Record<string, string> }> = [];
     await context.route(/^https:\/\/api\.(openai|anthropic)\.com\//, async (route) => {
       requests.push({ url: route.request().url(), headers: route.request().headers() });
-      await route.fulfill({ status: 401, contentType: "application/json", body: JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }) });
+      await route.fulfill({
+        status: 401,
+        contentType: "application/json",
+        body: JSON.stringify({
+          error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+        }),
+      });
     });
     try {
       const choose = async (provider: string, key: string, remember: boolean) => {
@@ -419,17 +508,23 @@ describe("playground", () => {
         await page.selectOption("#settings-provider", provider);
         await page.fill("#settings-key", key);
         await page.setChecked("#settings-remember", remember);
-        if (provider === "openai") await page.locator("#settings-dialog").screenshot({ path: join(SCREENSHOTS, "settings.png") });
+        if (provider === "openai")
+          await page.locator("#settings-dialog").screenshot({ path: join(SCREENSHOTS, "settings.png") });
         await page.click("#settings-save");
         // The dialog's close event (which applies the settings) fires after the click returns.
-        await page.waitForFunction((name) => document.querySelector("#model-name")!.textContent!.startsWith(name), provider);
+        await page.waitForFunction(
+          (name) => document.querySelector("#model-name")!.textContent!.startsWith(name),
+          provider,
+        );
       };
       await choose("openai", "sk-test-openai", false);
       expect(await page.textContent("#model-name")).toBe("openai · gpt-5-mini");
       expect(await page.evaluate(() => localStorage.getItem("playground.apiKey"))).toBe(null);
       await page.click("#chat-send");
       await page.waitForSelector("#chat-state[data-state=failed]");
-      expect(requests.map((request) => [request.url, request.headers["authorization"]])).toEqual([["https://api.openai.com/v1/responses", "Bearer sk-test-openai"]]);
+      expect(requests.map((request) => [request.url, request.headers["authorization"]])).toEqual([
+        ["https://api.openai.com/v1/responses", "Bearer sk-test-openai"],
+      ]);
       expect(await page.locator("#chat-log .msg.error").last().textContent()).toBe("Incorrect API key provided");
 
       await choose("anthropic", "sk-ant-test", true);
@@ -437,9 +532,15 @@ describe("playground", () => {
       expect(await page.evaluate(() => localStorage.getItem("playground.apiKey"))).toBe("sk-ant-test");
       await page.click("#chat-send");
       await page.waitForSelector("#chat-state[data-state=failed]");
-      expect(requests.slice(1).map((request) => [request.url, request.headers["x-api-key"], request.headers["anthropic-dangerous-direct-browser-access"]])).toEqual([
-        ["https://api.anthropic.com/v1/messages", "sk-ant-test", "true"],
-      ]);
+      expect(
+        requests
+          .slice(1)
+          .map((request) => [
+            request.url,
+            request.headers["x-api-key"],
+            request.headers["anthropic-dangerous-direct-browser-access"],
+          ]),
+      ).toEqual([["https://api.anthropic.com/v1/messages", "sk-ant-test", "true"]]);
     } finally {
       await page.click("#model-settings");
       await page.setChecked("#settings-remember", false);
@@ -455,10 +556,17 @@ describe("playground", () => {
   it("cancels a large zip import part way, with progress in files and bytes", async () => {
     await open();
     const files: Record<string, Uint8Array> = {};
-    for (let index = 0; index < 3000; index += 1) files[`bulk/file-${String(index).padStart(4, "0")}.txt`] = strToU8(`${"x".repeat(1000)}\n`);
-    await page.setInputFiles("#zip-input", { name: "bulk.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(files)) });
+    for (let index = 0; index < 3000; index += 1)
+      files[`bulk/file-${String(index).padStart(4, "0")}.txt`] = strToU8(`${"x".repeat(1000)}\n`);
+    await page.setInputFiles("#zip-input", {
+      name: "bulk.zip",
+      mimeType: "application/zip",
+      buffer: Buffer.from(zipSync(files)),
+    });
     await page.waitForFunction(() => /files · /.test(document.querySelector("#progress-label")!.textContent!));
-    expect(await page.textContent("#progress-label")).toMatch(/^Importing bulk\.zip: \d+ \/ 3000 files · [\d.]+ (B|KB|MB) \/ 2\.9 MB$/);
+    expect(await page.textContent("#progress-label")).toMatch(
+      /^Importing bulk\.zip: \d+ \/ 3000 files · [\d.]+ (B|KB|MB) \/ 2\.9 MB$/,
+    );
     await page.click("#progress-cancel");
     await page.waitForSelector("#progress", { state: "hidden" });
     expect(await page.textContent("#status")).toBe("Importing bulk.zip cancelled.");

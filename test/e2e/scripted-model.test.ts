@@ -8,15 +8,30 @@ import { describe, expect, it } from "vitest";
 import { createScriptedModel } from "../../demo/src/agent/scripted-model.js";
 import { createAiSdkFsTools, toAiSdkTool } from "../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
-import { createGlobTool, createGrepTool, createListTool, memoryLocks, memoryStore, type FileSystem } from "../../src/index.js";
+import {
+  createGlobTool,
+  createGrepTool,
+  createListTool,
+  memoryLocks,
+  memoryStore,
+  type FileSystem,
+} from "../../src/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 
 const ROOT = "/workspace";
 
-function workspace(files: Record<string, string>): { fs: FileSystem; tools: ToolSet; text(path: string): Promise<string> } {
+function workspace(files: Record<string, string>): {
+  fs: FileSystem;
+  tools: ToolSet;
+  text(path: string): Promise<string>;
+} {
   const fs = memoryFileSystem({ files, cwd: ROOT });
   const shared = { fs, cwd: ROOT, allowedRoots: [ROOT], state: memoryStore(), locks: memoryLocks() };
-  const { tools } = createAiSdkFsTools({ ...shared, applyPatch: true, bash: { runner: justBashCommandRunner({ fs, cwd: ROOT }), env: { PATH: "/usr/bin:/bin" } } });
+  const { tools } = createAiSdkFsTools({
+    ...shared,
+    applyPatch: true,
+    bash: { runner: justBashCommandRunner({ fs, cwd: ROOT }), env: { PATH: "/usr/bin:/bin" } },
+  });
   return {
     fs,
     tools: {
@@ -34,9 +49,15 @@ describe("scripted model", () => {
     const { tools, text } = workspace({
       "README.md": "# tiny\n\nA project.\n",
       "CHANGELOG.md": "# Changelog\n\n## Unreleased\n\n- First.\n",
-      "src/validate.ts": "export function check(title: string) {\n  // TODO: reject titles longer than MAX_TITLE_LENGTH\n  return title;\n}\n",
+      "src/validate.ts":
+        "export function check(title: string) {\n  // TODO: reject titles longer than MAX_TITLE_LENGTH\n  return title;\n}\n",
     });
-    const result = await generateText({ model: createScriptedModel({ chunkDelayMs: 0 }), tools, prompt: "Review", stopWhen: isStepCount(20) });
+    const result = await generateText({
+      model: createScriptedModel({ chunkDelayMs: 0 }),
+      tools,
+      prompt: "Review",
+      stopWhen: isStepCount(20),
+    });
     expect(result.steps.map((step) => step.toolCalls.map((call) => call.toolName).join(","))).toEqual([
       "list",
       "read",
@@ -52,7 +73,9 @@ describe("scripted model", () => {
     expect(await text("src/validate.ts")).toBe(
       "export function check(title: string) {\n  if (title.trim().length > MAX_TITLE_LENGTH) {\n    throw new Error(`title must be at most ${MAX_TITLE_LENGTH} characters`);\n  }\n  return title;\n}\n",
     );
-    expect(await text("CHANGELOG.md")).toBe("# Changelog\n\n## Unreleased\n\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n- First.\n");
+    expect(await text("CHANGELOG.md")).toBe(
+      "# Changelog\n\n## Unreleased\n\n- Reject todo titles longer than MAX_TITLE_LENGTH (200 characters).\n- First.\n",
+    );
     expect(await text("AGENT_REPORT.md")).toBe(
       [
         "# Agent report",
@@ -68,16 +91,41 @@ describe("scripted model", () => {
         "",
       ].join("\n"),
     );
-    expect(result.text).toBe("Done. I made 9 tool calls, fixed the first TODO with an edit, updated the changelog with a patch, and wrote AGENT_REPORT.md.");
+    expect(result.text).toBe(
+      "Done. I made 9 tool calls, fixed the first TODO with an edit, updated the changelog with a patch, and wrote AGENT_REPORT.md.",
+    );
   });
 
   it("on another project it triages an unknown TODO and adds notes instead of a changelog entry", async () => {
-    const { tools, text } = workspace({ "notes.txt": "plain\n", "lib/a.py": "def f():\n    # TODO: handle None\n    return 1\n" });
-    const result = await generateText({ model: createScriptedModel({ chunkDelayMs: 0 }), tools, prompt: "Review", stopWhen: isStepCount(20) });
-    expect(result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName))).toEqual(["list", "read", "grep", "read", "edit", "apply_patch", "bash", "write"]);
-    expect(await text("lib/a.py")).toBe("def f():\n    # NOTE (triaged by the playground agent): handle None\n    return 1\n");
-    expect(result.text).toBe("Done. I made 8 tool calls, marked the first TODO as triaged with an edit, added AGENT_NOTES.md with a patch, and wrote AGENT_REPORT.md.");
-    expect(await text("AGENT_NOTES.md")).toBe("# Agent notes\n\n- Triaged the first open to-do comment found by the playground agent.\n");
+    const { tools, text } = workspace({
+      "notes.txt": "plain\n",
+      "lib/a.py": "def f():\n    # TODO: handle None\n    return 1\n",
+    });
+    const result = await generateText({
+      model: createScriptedModel({ chunkDelayMs: 0 }),
+      tools,
+      prompt: "Review",
+      stopWhen: isStepCount(20),
+    });
+    expect(result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName))).toEqual([
+      "list",
+      "read",
+      "grep",
+      "read",
+      "edit",
+      "apply_patch",
+      "bash",
+      "write",
+    ]);
+    expect(await text("lib/a.py")).toBe(
+      "def f():\n    # NOTE (triaged by the playground agent): handle None\n    return 1\n",
+    );
+    expect(result.text).toBe(
+      "Done. I made 8 tool calls, marked the first TODO as triaged with an edit, added AGENT_NOTES.md with a patch, and wrote AGENT_REPORT.md.",
+    );
+    expect(await text("AGENT_NOTES.md")).toBe(
+      "# Agent notes\n\n- Triaged the first open to-do comment found by the playground agent.\n",
+    );
   });
 
   it("streams the same run, text deltas before each tool call, and is deterministic", async () => {
@@ -86,9 +134,15 @@ describe("scripted model", () => {
     for (let round = 0; round < 2; round += 1) {
       const { tools } = workspace(files);
       const parts: string[] = [];
-      const result = streamText({ model: createScriptedModel({ chunkDelayMs: 0 }), tools, prompt: "Review", stopWhen: isStepCount(20) });
+      const result = streamText({
+        model: createScriptedModel({ chunkDelayMs: 0 }),
+        tools,
+        prompt: "Review",
+        stopWhen: isStepCount(20),
+      });
       for await (const part of result.stream) {
-        if (part.type === "tool-call") parts.push(`call ${part.toolCallId} ${part.toolName} ${JSON.stringify(part.input)}`);
+        if (part.type === "tool-call")
+          parts.push(`call ${part.toolCallId} ${part.toolName} ${JSON.stringify(part.input)}`);
         if (part.type === "text-delta") parts.push(`text ${part.text}`);
       }
       runs.push(parts);

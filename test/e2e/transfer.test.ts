@@ -4,7 +4,15 @@
  */
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { exportZip, importEntries, inputFolderEntries, safeRelativePath, TRANSFER_CONCURRENCY, zipEntries, type TransferProgress } from "../../demo/src/workspace/transfer.js";
+import {
+  exportZip,
+  importEntries,
+  inputFolderEntries,
+  safeRelativePath,
+  TRANSFER_CONCURRENCY,
+  zipEntries,
+  type TransferProgress,
+} from "../../demo/src/workspace/transfer.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGate } from "../../src/index.js";
 
@@ -13,7 +21,9 @@ const decode = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes
 
 describe("transfer", () => {
   it("exports every file under the root with paths relative to it, reporting files and bytes", async () => {
-    const fs = memoryFileSystem({ files: { "/workspace/a.txt": "alpha\n", "/workspace/src/b.ts": "export {};\n", "/outside.txt": "no" } });
+    const fs = memoryFileSystem({
+      files: { "/workspace/a.txt": "alpha\n", "/workspace/src/b.ts": "export {};\n", "/outside.txt": "no" },
+    });
     const progress: TransferProgress[] = [];
     const zip = await exportZip(fs, ROOT, { onProgress: (step) => progress.push(step) });
     const files = unzipSync(zip);
@@ -47,7 +57,13 @@ describe("transfer", () => {
     const fs = memoryFileSystem();
     const gate = createGate({ fs, cwd: ROOT, allowedRoots: [ROOT] });
     const binary = new Uint8Array(256).map((_, index) => index);
-    const zip = zipSync({ "docs/readme.md": strToU8("# r\n"), "bin/all.bin": binary, "../escape.txt": strToU8("x"), "/abs.txt": strToU8("y"), "dir/": new Uint8Array(0) });
+    const zip = zipSync({
+      "docs/readme.md": strToU8("# r\n"),
+      "bin/all.bin": binary,
+      "../escape.txt": strToU8("x"),
+      "/abs.txt": strToU8("y"),
+      "dir/": new Uint8Array(0),
+    });
     const progress: TransferProgress[] = [];
     const summary = await importEntries(gate.fs, ROOT, zipEntries(zip), { onProgress: (step) => progress.push(step) });
     expect(summary).toEqual({ files: 2, bytes: 262, skipped: ["../escape.txt: unsafe name", "/abs.txt: unsafe name"] });
@@ -85,8 +101,14 @@ describe("transfer", () => {
   });
 
   it("folder entries drop the chosen folder's name, .git and node_modules", async () => {
-    const file = (path: string, text: string) => Object.assign(new File([text], path.split("/").pop()!), { webkitRelativePath: path }) as File;
-    const entries = inputFolderEntries([file("site/index.html", "<p>\n"), file("site/.git/HEAD", "ref\n"), file("site/node_modules/x/i.js", "1\n"), file("site/css/a.css", "a{}\n")]);
+    const file = (path: string, text: string) =>
+      Object.assign(new File([text], path.split("/").pop()!), { webkitRelativePath: path }) as File;
+    const entries = inputFolderEntries([
+      file("site/index.html", "<p>\n"),
+      file("site/.git/HEAD", "ref\n"),
+      file("site/node_modules/x/i.js", "1\n"),
+      file("site/css/a.css", "a{}\n"),
+    ]);
     expect(entries.map((entry) => [entry.path, entry.size])).toEqual([
       ["index.html", 4],
       ["css/a.css", 4],
@@ -95,7 +117,11 @@ describe("transfer", () => {
   });
 
   it("safeRelativePath refuses absolute paths, .., backslashes and NUL, and normalises the rest", () => {
-    expect(["a/b.txt", "./a//b.txt", "../a", "/a", "a\\b", "a\0b", "a/../../b", ".", "report..final.md"].map(safeRelativePath)).toEqual([
+    expect(
+      ["a/b.txt", "./a//b.txt", "../a", "/a", "a\\b", "a\0b", "a/../../b", ".", "report..final.md"].map(
+        safeRelativePath,
+      ),
+    ).toEqual([
       "a/b.txt",
       "a/b.txt",
       undefined,

@@ -27,7 +27,11 @@ describe("createGate: paths inside", () => {
     expect(await gate.check("a.txt", "read")).toEqual({ ok: true, path: "/w/a.txt", outside: false });
     expect(await gate.check("/w/sub/../a.txt", "read")).toEqual({ ok: true, path: "/w/a.txt", outside: false });
     expect(await gate.check("new/dir/c.txt", "write")).toEqual({ ok: true, path: "/w/new/dir/c.txt", outside: false });
-    expect(await gate.check("report..final.md", "write")).toEqual({ ok: true, path: "/w/report..final.md", outside: false });
+    expect(await gate.check("report..final.md", "write")).toEqual({
+      ok: true,
+      path: "/w/report..final.md",
+      outside: false,
+    });
     expect(await gate.check(".", "list")).toEqual({ ok: true, path: "/w", outside: false });
   });
 
@@ -41,17 +45,24 @@ describe("createGate: paths inside", () => {
     const a = createGate({ fs, allowedRoots: ["/w/", "/x"] });
     const b = createGate({ fs, cwd: "/w/sub" });
     const c = createGate({ fs });
-    expect([a.cwd, a.allowedRoots, b.cwd, b.allowedRoots, c.cwd, c.allowedRoots]).toEqual(["/w", ["/w", "/x"], "/w/sub", ["/w/sub"], "/", ["/"]]);
+    expect([a.cwd, a.allowedRoots, b.cwd, b.allowedRoots, c.cwd, c.allowedRoots]).toEqual([
+      "/w",
+      ["/w", "/x"],
+      "/w/sub",
+      ["/w/sub"],
+      "/",
+      ["/"],
+    ]);
   });
 
   it("display: relative inside cwd, absolute outside", async () => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
-    expect([gate.display("/w/sub/b.txt"), gate.display("/w"), gate.display("/etc/hosts"), gate.display("/w-evil/x")]).toEqual([
-      "sub/b.txt",
-      ".",
-      "/etc/hosts",
-      "/w-evil/x",
-    ]);
+    expect([
+      gate.display("/w/sub/b.txt"),
+      gate.display("/w"),
+      gate.display("/etc/hosts"),
+      gate.display("/w-evil/x"),
+    ]).toEqual(["sub/b.txt", ".", "/etc/hosts", "/w-evil/x"]);
   });
 });
 
@@ -97,16 +108,31 @@ describe("createGate: refusals", () => {
         path: "/etc/hosts",
       },
     });
-    expect(await gate.check("etc-link/passwd", "write")).toMatchObject({ ok: false, error: { code: "EDENIED", path: "/etc/passwd" } });
+    expect(await gate.check("etc-link/passwd", "write")).toMatchObject({
+      ok: false,
+      error: { code: "EDENIED", path: "/etc/passwd" },
+    });
     // The link itself (lstat, rm) is inside.
-    expect(await gate.check("hosts-link", "write", { followSymlinks: false })).toEqual({ ok: true, path: "/w/hosts-link", outside: false });
+    expect(await gate.check("hosts-link", "write", { followSymlinks: false })).toEqual({
+      ok: true,
+      path: "/w/hosts-link",
+      outside: false,
+    });
   });
 
   it.each([
     ["a\0b", "EINVAL", 'Invalid path "a\\u0000b": NUL bytes are not allowed in paths. Allowed roots: /w.'],
-    ["..\\etc\\hosts", "EINVAL", 'Invalid path "..\\\\etc\\\\hosts": backslashes are not allowed (use / to separate directories). Allowed roots: /w.'],
+    [
+      "..\\etc\\hosts",
+      "EINVAL",
+      'Invalid path "..\\\\etc\\\\hosts": backslashes are not allowed (use / to separate directories). Allowed roots: /w.',
+    ],
     ["", "EINVAL", 'Invalid path "": the path is empty. Allowed roots: /w.'],
-    ["x".repeat(300), "ENAMETOOLONG", `Invalid path "${"x".repeat(300)}": a name in the path is 300 bytes long; the limit is 255 bytes. Allowed roots: /w.`],
+    [
+      "x".repeat(300),
+      "ENAMETOOLONG",
+      `Invalid path "${"x".repeat(300)}": a name in the path is 300 bytes long; the limit is 255 bytes. Allowed roots: /w.`,
+    ],
   ])("refuses %j up front with %s, naming the path and the roots", async (path, code, message) => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
     expect(await gate.check(path, "read")).toEqual({ ok: false, error: { code, message } });
@@ -119,7 +145,11 @@ describe("createGate: refusals", () => {
     const gate = createGate({ fs, cwd: "/w" });
     expect(await gate.check("loop-a", "read")).toEqual({
       ok: false,
-      error: { code: "ELOOP", message: 'Cannot resolve "loop-a": too many symbolic links (a symlink loop?). Allowed roots: /w.', path: "/w/loop-a" },
+      error: {
+        code: "ELOOP",
+        message: 'Cannot resolve "loop-a": too many symbolic links (a symlink loop?). Allowed roots: /w.',
+        path: "/w/loop-a",
+      },
     });
   });
 
@@ -127,7 +157,10 @@ describe("createGate: refusals", () => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
     expect(await gate.check(undefined as unknown as string, "read")).toEqual({
       ok: false,
-      error: { code: "EINVAL", message: "Invalid path undefined: a path must be a string, got undefined. Allowed roots: /w." },
+      error: {
+        code: "EINVAL",
+        message: "Invalid path undefined: a path must be a string, got undefined. Allowed roots: /w.",
+      },
     });
   });
 });
@@ -141,12 +174,20 @@ describe("createGate: rules and approval", () => {
     });
     expect(await gate.check("/etc/hosts", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
     expect(await gate.check("hosts-link", "read")).toEqual({ ok: true, path: "/etc/hosts", outside: true });
-    expect(await gate.check("/etc/hosts", "write")).toMatchObject({ ok: false, error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile") } });
+    expect(await gate.check("/etc/hosts", "write")).toMatchObject({
+      ok: false,
+      error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile") },
+    });
     expect(await gate.check("/w-evil/secret", "read")).toMatchObject({ ok: false });
   });
 
   it("a rule on the link's own path does not admit what it points to", async () => {
-    const gate = createGate({ fs: await fixture(), cwd: "/", allowedRoots: ["/w"], permissions: { allow: [{ tool: "readFile", path: "/w/**" }] } });
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/",
+      allowedRoots: ["/w"],
+      permissions: { allow: [{ tool: "readFile", path: "/w/**" }] },
+    });
     expect(await gate.check("/w/hosts-link", "read")).toMatchObject({ ok: false, error: { path: "/etc/hosts" } });
   });
 
@@ -168,23 +209,44 @@ describe("createGate: rules and approval", () => {
       ok: false,
       error: {
         code: "EDENIED",
-        message: "Permission denied: /w-evil/secret is outside the workspace and the user did not approve writeFile. Allowed roots: /w.",
+        message:
+          "Permission denied: /w-evil/secret is outside the workspace and the user did not approve writeFile. Allowed roots: /w.",
         path: "/w-evil/secret",
       },
     });
     expect(asked).toEqual([
-      { tool: "readFile", path: "/etc/hosts", reason: "readFile of /etc/hosts, which is outside the workspace (allowed roots: /w)" },
-      { tool: "writeFile", path: "/w-evil/secret", reason: "writeFile of /w-evil/secret, which is outside the workspace (allowed roots: /w)" },
+      {
+        tool: "readFile",
+        path: "/etc/hosts",
+        reason: "readFile of /etc/hosts, which is outside the workspace (allowed roots: /w)",
+      },
+      {
+        tool: "writeFile",
+        path: "/w-evil/secret",
+        reason: "writeFile of /w-evil/secret, which is outside the workspace (allowed roots: /w)",
+      },
     ]);
   });
 
   it("an approve callback that throws refuses", async () => {
-    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { approve: () => { throw new Error("boom"); } } });
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: {
+        approve: () => {
+          throw new Error("boom");
+        },
+      },
+    });
     expect(await gate.check("/etc/hosts", "read")).toMatchObject({ ok: false, error: { code: "EDENIED" } });
   });
 
   it("an edit outside is gated as a read and as a write", async () => {
-    const readOnlyRule = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+    const readOnlyRule = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] },
+    });
     expect(await checkAccesses(readOnlyRule, "/etc/hosts", ["read", "write"])).toEqual({
       ok: false,
       error: { code: "EDENIED", message: FAIL_CLOSED("/etc/hosts", "writeFile"), path: "/etc/hosts" },
@@ -192,25 +254,53 @@ describe("createGate: rules and approval", () => {
     const both = createGate({
       fs: await fixture(),
       cwd: "/w",
-      permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }, { tool: "writeFile", path: "/etc/hosts" }] },
+      permissions: {
+        allow: [
+          { tool: "readFile", path: "/etc/hosts" },
+          { tool: "writeFile", path: "/etc/hosts" },
+        ],
+      },
     });
-    expect(await checkAccesses(both, "/etc/hosts", ["read", "write"])).toEqual({ ok: true, path: "/etc/hosts", outside: true });
-    const writeOnly = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "writeFile", path: "/etc/hosts" }] } });
-    expect(await checkAccesses(writeOnly, "/etc/hosts", ["read", "write"])).toMatchObject({ ok: false, error: { message: FAIL_CLOSED("/etc/hosts", "readFile") } });
+    expect(await checkAccesses(both, "/etc/hosts", ["read", "write"])).toEqual({
+      ok: true,
+      path: "/etc/hosts",
+      outside: true,
+    });
+    const writeOnly = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "writeFile", path: "/etc/hosts" }] },
+    });
+    expect(await checkAccesses(writeOnly, "/etc/hosts", ["read", "write"])).toMatchObject({
+      ok: false,
+      error: { message: FAIL_CLOSED("/etc/hosts", "readFile") },
+    });
   });
 
   it("validates options at creation, naming the option", () => {
     const fs = memoryFileSystem();
-    expect(() => createGate({ fs, cwd: "w" })).toThrow(new TypeError('createGate cwd must be an absolute POSIX path, got "w"'));
-    expect(() => createGate({ fs, allowedRoots: ["/ok", "rel"] })).toThrow(new TypeError('createGate allowedRoots[1] must be an absolute POSIX path, got "rel"'));
-    expect(() => createGate({ fs, permissions: { allow: [{ tool: "deleteFile" as "readFile", path: "/x" }] } })).toThrow(
-      new TypeError('createGate permissions.allow[0].tool must be one of readFile, writeFile, listDir, runBash, got "deleteFile"'),
+    expect(() => createGate({ fs, cwd: "w" })).toThrow(
+      new TypeError('createGate cwd must be an absolute POSIX path, got "w"'),
+    );
+    expect(() => createGate({ fs, allowedRoots: ["/ok", "rel"] })).toThrow(
+      new TypeError('createGate allowedRoots[1] must be an absolute POSIX path, got "rel"'),
+    );
+    expect(() =>
+      createGate({ fs, permissions: { allow: [{ tool: "deleteFile" as "readFile", path: "/x" }] } }),
+    ).toThrow(
+      new TypeError(
+        'createGate permissions.allow[0].tool must be one of readFile, writeFile, listDir, runBash, got "deleteFile"',
+      ),
     );
     expect(() => createGate({ fs, permissions: { allow: [{ tool: "readFile", path: "etc/*" }] } })).toThrow(
-      new TypeError('createGate permissions.allow[0].path must be an absolute glob (e.g. "/etc/**") for a readFile rule, got "etc/*"'),
+      new TypeError(
+        'createGate permissions.allow[0].path must be an absolute glob (e.g. "/etc/**") for a readFile rule, got "etc/*"',
+      ),
     );
     expect(() => createGate({ fs, permissions: { allow: [{ tool: "runBash" }] } })).toThrow(
-      new TypeError("createGate permissions.allow[0].command must be a non-empty command prefix or glob for a runBash rule"),
+      new TypeError(
+        "createGate permissions.allow[0].command must be a non-empty command prefix or glob for a runBash rule",
+      ),
     );
     expect(() => createGate({} as never)).toThrow(new TypeError("createGate needs an fs option (a FileSystem)"));
   });
@@ -220,14 +310,23 @@ describe("createGate: commands", () => {
   it("with no runBash rule every command is admitted", async () => {
     const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });
     expect(await gate.checkCommand("rm -rf / ; curl x | sh")).toEqual({ ok: true });
-    expect(await gate.checkCommand("  ")).toEqual({ ok: false, error: { code: "EINVAL", message: "Invalid command: the command is empty." } });
+    expect(await gate.checkCommand("  ")).toEqual({
+      ok: false,
+      error: { code: "EINVAL", message: "Invalid command: the command is empty." },
+    });
   });
 
   it("rules admit by prefix (whole words) or glob, every simple command of the line", async () => {
     const gate = createGate({
       fs: memoryFileSystem(),
       cwd: "/w",
-      permissions: { allow: [{ tool: "runBash", command: "git status" }, { tool: "runBash", command: "npm run *" }, { tool: "runBash", command: "ls" }] },
+      permissions: {
+        allow: [
+          { tool: "runBash", command: "git status" },
+          { tool: "runBash", command: "npm run *" },
+          { tool: "runBash", command: "ls" },
+        ],
+      },
     });
     const verdicts = await Promise.all(
       [
@@ -281,13 +380,16 @@ describe("createGate: commands", () => {
     expect(await gate.checkCommand("make")).toEqual({ ok: true });
     expect(await gate.checkCommand("make install")).toEqual({
       ok: false,
-      error: { code: "EDENIED", message: 'Permission denied: the command "make install" is not allowed and the user did not approve it.' },
+      error: {
+        code: "EDENIED",
+        message: 'Permission denied: the command "make install" is not allowed and the user did not approve it.',
+      },
     });
   });
 
   it("splitCommandLine", () => {
     expect(splitCommandLine("a && b || c; d | e & f\ng")).toEqual(["a", "b", "c", "d", "e", "f", "g"]);
-    expect(splitCommandLine('echo "a;b" \'c|d\'')).toEqual(['echo "a;b" \'c|d\'']);
+    expect(splitCommandLine("echo \"a;b\" 'c|d'")).toEqual(["echo \"a;b\" 'c|d'"]);
     expect(splitCommandLine("cat < x")).toBe(undefined);
     expect(splitCommandLine('echo "$(id)"')).toBe(undefined);
     expect(splitCommandLine('echo "open')).toBe(undefined);
@@ -296,7 +398,11 @@ describe("createGate: commands", () => {
 
 describe("gate.fs", () => {
   it("stat, lstat, realpath and readlink of an outside path are admitted by any file rule for it", async () => {
-    const gate = createGate({ fs: await fixture(), cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] },
+    });
     expect((await gate.fs.stat("/etc/hosts")).size).toBe(20);
     expect((await gate.fs.lstat("/etc/hosts")).type).toBe("file");
     expect(await gate.fs.realpath("hosts-link")).toBe("/etc/hosts");
@@ -304,7 +410,9 @@ describe("gate.fs", () => {
     await expect(gate.fs.readdir("/etc")).rejects.toThrow(
       `EACCES: permission denied, scandir '/etc' (${FAIL_CLOSED("/etc", "listDir")})`,
     );
-    await expect(gate.fs.stat("/etc")).rejects.toThrow(`EACCES: permission denied, stat '/etc' (${FAIL_CLOSED("/etc", "listDir")})`);
+    await expect(gate.fs.stat("/etc")).rejects.toThrow(
+      `EACCES: permission denied, stat '/etc' (${FAIL_CLOSED("/etc", "listDir")})`,
+    );
     await expect(gate.fs.writeFile("/etc/hosts", encode("x"))).rejects.toMatchObject({ code: "EACCES" });
   });
 
@@ -321,7 +429,14 @@ describe("gate.fs", () => {
     await gate.fs.writeFile("new/c.txt", encode("c"));
     expect(text(await gate.fs.readFile("new/c.txt"))).toBe("c");
     expect(text(await gate.fs.readFile("inside-link"))).toBe("a");
-    expect((await gate.fs.readdir(".")).map((entry) => entry.name).sort()).toEqual(["a.txt", "etc-link", "hosts-link", "inside-link", "new", "sub"]);
+    expect((await gate.fs.readdir(".")).map((entry) => entry.name).sort()).toEqual([
+      "a.txt",
+      "etc-link",
+      "hosts-link",
+      "inside-link",
+      "new",
+      "sub",
+    ]);
     expect((await gate.fs.lstat("hosts-link")).type).toBe("symlink");
     expect(await gate.fs.readlink!("hosts-link")).toBe("/etc/hosts");
     await gate.fs.rm("hosts-link");
@@ -357,9 +472,24 @@ describe("check with a resolution cache", () => {
     const gate = createGate({ fs, cwd: "/w" });
     const cache = createResolutionCache();
     expect(await gate.check("a.txt", "write")).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false });
-    expect(await gate.check("a.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/a.txt", outside: false, exists: true });
-    expect(await gate.check("new/b.txt", "write", { cache })).toStrictEqual({ ok: true, path: "/w/new/b.txt", outside: false, exists: false });
-    expect(await gate.check("link", "write", { cache, followSymlinks: false })).toStrictEqual({ ok: true, path: "/w/link", outside: false, exists: true });
+    expect(await gate.check("a.txt", "write", { cache })).toStrictEqual({
+      ok: true,
+      path: "/w/a.txt",
+      outside: false,
+      exists: true,
+    });
+    expect(await gate.check("new/b.txt", "write", { cache })).toStrictEqual({
+      ok: true,
+      path: "/w/new/b.txt",
+      outside: false,
+      exists: false,
+    });
+    expect(await gate.check("link", "write", { cache, followSymlinks: false })).toStrictEqual({
+      ok: true,
+      path: "/w/link",
+      outside: false,
+      exists: true,
+    });
     const refused = await gate.check("link/hosts", "read", { cache });
     expect(refused).toStrictEqual(await gate.check("link/hosts", "read"));
     expect(refused.ok).toBe(false);
@@ -369,7 +499,20 @@ describe("check with a resolution cache", () => {
 describe("gate properties (fast-check)", () => {
   it("whatever the path and symlinks, an admitted path lies under the root, or is outside and flagged", async () => {
     const name = fc.constantFrom("..", ".", "a", "b", "l1", "l2", "w", "w-evil", "x.txt");
-    const target = fc.constantFrom("/", "/w", "/w/a", "/w-evil", "/etc", "..", "../..", "a", "b/..", "/w/l1", "/w/l2", "/w/a/l1");
+    const target = fc.constantFrom(
+      "/",
+      "/w",
+      "/w/a",
+      "/w-evil",
+      "/etc",
+      "..",
+      "../..",
+      "a",
+      "b/..",
+      "/w/l1",
+      "/w/l2",
+      "/w/a/l1",
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(name, { maxLength: 8 }), target, target, async (names, first, second) => {
         const fs = memoryFileSystem({ files: { "/w/a/x.txt": "x", "/w-evil/x.txt": "e", "/etc/x.txt": "h" } });
@@ -378,7 +521,9 @@ describe("gate properties (fast-check)", () => {
         const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/**" }] } });
         const checked = await gate.check(names.join("/") || ".", "read");
         // A resolution cache changes the cost, never the decision or the path.
-        const { exists: _exists, ...cached } = (await gate.check(names.join("/") || ".", "read", { cache: createResolutionCache() })) as { exists?: boolean };
+        const { exists: _exists, ...cached } = (await gate.check(names.join("/") || ".", "read", {
+          cache: createResolutionCache(),
+        })) as { exists?: boolean };
         expect(cached).toStrictEqual(checked);
         if (!checked.ok) return;
         if (checked.outside) expect(checked.path.startsWith("/etc/") || checked.path === "/etc").toBe(true);

@@ -9,7 +9,9 @@ const sha = (value: string | Uint8Array) => createHash("sha256").update(value).d
 
 describe("hashFiles", () => {
   it("hashes the sorted record of matching paths, sizes and content digests", async () => {
-    const fs = memoryFileSystem({ files: { "/w/src/b.ts": "b", "/w/src/a.ts": "a", "/w/README.md": "r", "/w/.env": "e" } });
+    const fs = memoryFileSystem({
+      files: { "/w/src/b.ts": "b", "/w/src/a.ts": "a", "/w/README.md": "r", "/w/.env": "e" },
+    });
     const expected = sha(`"src/a.ts" 1 ${sha("a")}\n"src/b.ts" 1 ${sha("b")}\n`);
     expect(await hashFiles(fs, ["src/**/*.ts"], { cwd: "/w" })).toBe(expected);
     expect(await hashFiles(fs, [".env"], { cwd: "/w" })).toBe(sha(`".env" 1 ${sha("e")}\n`));
@@ -20,7 +22,9 @@ describe("hashFiles", () => {
     const two = memoryFileSystem({ files: { "/w/b": "2", "/w/a": "1" } });
     const renamed = memoryFileSystem({ files: { "/w/a2": "1", "/w/b": "2" } });
     const edited = memoryFileSystem({ files: { "/w/a": "3", "/w/b": "2" } });
-    const [h1, h2, h3, h4] = await Promise.all([one, two, renamed, edited].map((fs) => hashFiles(fs, ["**"], { cwd: "/w" })));
+    const [h1, h2, h3, h4] = await Promise.all(
+      [one, two, renamed, edited].map((fs) => hashFiles(fs, ["**"], { cwd: "/w" })),
+    );
     expect(h1).toBe(h2);
     expect(new Set([h1, h3, h4]).size).toBe(3);
   });
@@ -42,7 +46,9 @@ describe("hashFiles", () => {
   });
 
   it("refuses bad globs", async () => {
-    await expect(hashFiles(memoryFileSystem(), "**" as never)).rejects.toThrow(new TypeError("hashFiles globs must be an array of non-empty glob strings"));
+    await expect(hashFiles(memoryFileSystem(), "**" as never)).rejects.toThrow(
+      new TypeError("hashFiles globs must be an array of non-empty glob strings"),
+    );
   });
 });
 

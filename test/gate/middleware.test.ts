@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { compose, readOnly, withFilesystemLogging, withQuota, type FileSystemMiddleware } from "../../src/gate/middleware.js";
+import {
+  compose,
+  readOnly,
+  withFilesystemLogging,
+  withQuota,
+  type FileSystemMiddleware,
+} from "../../src/gate/middleware.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGate } from "../../src/gate/gate.js";
 import { type FileSystem } from "../../src/contract/types.js";
@@ -19,7 +25,14 @@ async function rejection(promise: Promise<unknown>): Promise<FsError> {
 }
 
 // Each middleware keeps the contract: the conformance suite through it.
-testFileSystem({ name: "memory + logging + quota", create: async () => compose(withFilesystemLogging({ destination: () => {} }), withQuota({ maxBytes: 64 * 1024 * 1024 }))(memoryFileSystem()) });
+testFileSystem({
+  name: "memory + logging + quota",
+  create: async () =>
+    compose(
+      withFilesystemLogging({ destination: () => {} }),
+      withQuota({ maxBytes: 64 * 1024 * 1024 }),
+    )(memoryFileSystem()),
+});
 
 describe("compose", () => {
   it("applies the first middleware outermost", async () => {
@@ -88,7 +101,11 @@ describe("withFilesystemLogging", () => {
     const base = memoryFileSystem();
     const { symlink: _symlink, readlink: _readlink, watch: _watch, ...plain } = base;
     const logged = withFilesystemLogging({ destination: () => {} })(plain as FileSystem);
-    expect([typeof logged.symlink, typeof logged.readlink, typeof logged.watch]).toEqual(["undefined", "undefined", "undefined"]);
+    expect([typeof logged.symlink, typeof logged.readlink, typeof logged.watch]).toEqual([
+      "undefined",
+      "undefined",
+      "undefined",
+    ]);
     expect(() => withFilesystemLogging({ destination: "stderr" as unknown as () => void })).toThrow(
       new TypeError("withFilesystemLogging destination must be a function of one line (string)"),
     );
@@ -152,8 +169,16 @@ describe("withQuota", () => {
 
   it("concurrent writes cannot overshoot together", async () => {
     const fs = withQuota({ maxBytes: 100 })(memoryFileSystem());
-    const results = await Promise.allSettled(Array.from({ length: 5 }, (_, index) => fs.writeFile(`/f${index}`, new Uint8Array(30))));
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "fulfilled", "fulfilled", "rejected", "rejected"]);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, index) => fs.writeFile(`/f${index}`, new Uint8Array(30))),
+    );
+    expect(results.map((result) => result.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      "fulfilled",
+      "rejected",
+      "rejected",
+    ]);
   });
 
   it("through the gate: refusals and quota compose", async () => {
@@ -162,8 +187,14 @@ describe("withQuota", () => {
   });
 
   it("validates options", () => {
-    expect(() => withQuota({ maxBytes: -1 })).toThrow(new TypeError("withQuota maxBytes must be a non-negative integer (bytes), got -1"));
-    expect(() => withQuota({} as never)).toThrow(new TypeError("withQuota maxBytes must be a non-negative integer (bytes), got undefined"));
-    expect(() => withQuota({ maxBytes: 1, root: "w" })).toThrow(new TypeError('withQuota root must be an absolute path, got "w"'));
+    expect(() => withQuota({ maxBytes: -1 })).toThrow(
+      new TypeError("withQuota maxBytes must be a non-negative integer (bytes), got -1"),
+    );
+    expect(() => withQuota({} as never)).toThrow(
+      new TypeError("withQuota maxBytes must be a non-negative integer (bytes), got undefined"),
+    );
+    expect(() => withQuota({ maxBytes: 1, root: "w" })).toThrow(
+      new TypeError('withQuota root must be an absolute path, got "w"'),
+    );
   });
 });

@@ -46,7 +46,9 @@ describe("createWorkspace", () => {
     expect(await message(workspace.readFile("../etc/hosts"))).toBe(
       `EACCES EACCES: permission denied, open '../etc/hosts' (Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.)`,
     );
-    expect(await message(workspace.writeFile("etc/hosts", "pwned"))).toMatch(/^EACCES EACCES: permission denied, open 'etc\/hosts'/);
+    expect(await message(workspace.writeFile("etc/hosts", "pwned"))).toMatch(
+      /^EACCES EACCES: permission denied, open 'etc\/hosts'/,
+    );
     expect(await message(workspace.listDir("../w-evil"))).toMatch(/^EACCES /);
     expect(await message(workspace.readFile("a\0b"))).toBe(
       "EINVAL EINVAL: invalid argument, open 'a\u0000b' (Invalid path \"a\\u0000b\": NUL bytes are not allowed in paths. Allowed roots: /w.)",
@@ -57,7 +59,10 @@ describe("createWorkspace", () => {
   });
 
   it("maxBytes caps reads; invalid UTF-8 is refused by readFile", async () => {
-    const workspace = createWorkspace({ fs: memoryFileSystem({ files: { "/w/a.txt": "0123456789", "/w/bad": new Uint8Array([0xc3, 0x28]) } }), root: "/w" });
+    const workspace = createWorkspace({
+      fs: memoryFileSystem({ files: { "/w/a.txt": "0123456789", "/w/bad": new Uint8Array([0xc3, 0x28]) } }),
+      root: "/w",
+    });
     expect(await workspace.readFile("a.txt", { maxBytes: 10 })).toBe("0123456789");
     expect(await message(workspace.readFile("a.txt", { maxBytes: 9 }))).toBe(
       "EFBIG EFBIG: file too large, open 'a.txt' (the file is 10 bytes, over maxBytes 9)",
@@ -70,17 +75,24 @@ describe("createWorkspace", () => {
   });
 
   it("middleware under it applies (read-only)", async () => {
-    const workspace = createWorkspace({ fs: compose(readOnly())(memoryFileSystem({ files: { "/w/a": "a" } })), root: "/w" });
+    const workspace = createWorkspace({
+      fs: compose(readOnly())(memoryFileSystem({ files: { "/w/a": "a" } })),
+      root: "/w",
+    });
     expect(await message(workspace.writeFile("a", "b"))).toBe("EROFS EROFS: read-only file system, open '/w/a'");
     expect(await workspace.readFile("a")).toBe("a");
   });
 
   it("validates options at creation", () => {
     const fs = memoryFileSystem();
-    expect(() => createWorkspace({ fs, root: "w" })).toThrow(new TypeError('createWorkspace root must be an absolute path, got "w"'));
+    expect(() => createWorkspace({ fs, root: "w" })).toThrow(
+      new TypeError('createWorkspace root must be an absolute path, got "w"'),
+    );
     expect(() => createWorkspace({ fs, root: "/w", cwd: "/w" } as never)).toThrow(
       new TypeError('createWorkspace got an unknown option "cwd". Known options: fs, root, allowedRoots, permissions'),
     );
-    expect(() => createWorkspace({ root: "/w" } as never)).toThrow(new TypeError("createWorkspace needs an fs option (a FileSystem)"));
+    expect(() => createWorkspace({ root: "/w" } as never)).toThrow(
+      new TypeError("createWorkspace needs an fs option (a FileSystem)"),
+    );
   });
 });

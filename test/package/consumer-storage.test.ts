@@ -229,7 +229,9 @@ function collectingLogger(messages: string[]): Logger {
  * Loads a page in a fresh Chromium, then loads it again with `?reload` (same origin storage), and
  * returns what main.js reported each time, plus page errors and failed requests (sorted).
  */
-async function runPage(url: string): Promise<{ result: unknown; reloaded: unknown; pageErrors: string[]; failedRequests: string[] }> {
+async function runPage(
+  url: string,
+): Promise<{ result: unknown; reloaded: unknown; pageErrors: string[]; failedRequests: string[] }> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
   try {
     const page = await browser.newPage();
@@ -249,7 +251,12 @@ async function runPage(url: string): Promise<{ result: unknown; reloaded: unknow
     const reloaded = await report(`${url}?reload`);
     // The deliberately missing Worker script is the point of `brokenWorker`; how Chromium reports
     // it varies (404 then failed on build, sometimes failed on dev's HTML fallback), so it is left out.
-    return { result, reloaded, pageErrors, failedRequests: failedRequests.filter((entry) => !entry.endsWith(" /no-such-worker.js")).sort() };
+    return {
+      result,
+      reloaded,
+      pageErrors,
+      failedRequests: failedRequests.filter((entry) => !entry.endsWith(" /no-such-worker.js")).sort(),
+    };
   } finally {
     await browser.close();
   }

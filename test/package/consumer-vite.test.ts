@@ -132,7 +132,11 @@ describe("a Vite app using the packed package with no configuration", () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const name of scripts) {
       const code = await readFile(join(assets, name), "utf8");
-      expect({ name, nodeImports: code.match(/["']node:[a-z_/]+["']/g) ?? [], external: code.includes("__vite-browser-external") }).toEqual({
+      expect({
+        name,
+        nodeImports: code.match(/["']node:[a-z_/]+["']/g) ?? [],
+        external: code.includes("__vite-browser-external"),
+      }).toEqual({
         name,
         nodeImports: [],
         external: false,

@@ -33,7 +33,12 @@ function sourceOf(target: string): string | undefined {
 describe("exports map", () => {
   it("has the package fields a published ESM package needs", () => {
     const fields = packageJson as unknown as Record<string, unknown>;
-    expect({ type: fields.type, sideEffects: fields.sideEffects, files: fields.files, build: (fields.scripts as Record<string, string>).build }).toEqual({
+    expect({
+      type: fields.type,
+      sideEffects: fields.sideEffects,
+      files: fields.files,
+      build: (fields.scripts as Record<string, string>).build,
+    }).toEqual({
       type: "module",
       sideEffects: false,
       files: ["dist"],
@@ -52,7 +57,9 @@ describe("exports map", () => {
       expect(conditions.filter((condition) => !["types", "browser", "import"].includes(condition))).toEqual([]);
       const targets = Object.values(target as Record<string, string>);
       const sources = targets.map(sourceOf);
-      expect(sources.filter((source) => source === undefined || !existsSync(join(REPOSITORY_ROOT, source)))).toEqual([]);
+      expect(sources.filter((source) => source === undefined || !existsSync(join(REPOSITORY_ROOT, source)))).toEqual(
+        [],
+      );
       // All conditions of one subpath are forms of the same source file.
       expect(new Set(sources).size).toBe(1);
     });
@@ -67,7 +74,10 @@ describe("exports map", () => {
     }
     const wrong = codeSubpaths(packageJson)
       .map((subpath) => [subpath, packageJson.exports[subpath] as Record<string, string>] as const)
-      .filter(([, target]) => target.browser !== undefined && target.browser !== target.import?.replace(/\.js$/, ".browser.js"))
+      .filter(
+        ([, target]) =>
+          target.browser !== undefined && target.browser !== target.import?.replace(/\.js$/, ".browser.js"),
+      )
       .map(([subpath]) => subpath);
     expect(wrong).toEqual([]);
   });

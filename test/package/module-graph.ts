@@ -65,7 +65,12 @@ export function specifiersOf(code: string): { specifier: string; dynamic: boolea
         const callee = current.callee as Node | undefined;
         const args = current.arguments as unknown[] | undefined;
         const first = literal(args?.[0]);
-        if (callee?.type === "Identifier" && callee.name === "URL" && first !== undefined && isImportMetaUrl(args?.[1])) {
+        if (
+          callee?.type === "Identifier" &&
+          callee.name === "URL" &&
+          first !== undefined &&
+          isImportMetaUrl(args?.[1])
+        ) {
           if (first.endsWith(".js")) found.push({ specifier: first, dynamic: true });
         }
         break;

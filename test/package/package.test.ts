@@ -93,9 +93,13 @@ describe("tarball", () => {
     const result = await publint({
       strict: true,
       level: "warning",
-      pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) as ArrayBuffer },
+      pack: {
+        tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) as ArrayBuffer,
+      },
     });
-    expect(result.messages.map((message) => `${message.type}: ${formatMessage(message, result.pkg) ?? message.code}`)).toEqual([]);
+    expect(
+      result.messages.map((message) => `${message.type}: ${formatMessage(message, result.pkg) ?? message.code}`),
+    ).toEqual([]);
   });
 });
 
@@ -141,7 +145,9 @@ describe("a fresh TypeScript consumer", () => {
   const tsc = join(REPOSITORY_ROOT, "node_modules", "typescript", "bin", "tsc");
   const source = () =>
     [
-      ...subpaths.map((subpath, index) => `import * as entry${index} from ${JSON.stringify(specifier(packageJson, subpath))};`),
+      ...subpaths.map(
+        (subpath, index) => `import * as entry${index} from ${JSON.stringify(specifier(packageJson, subpath))};`,
+      ),
       `import { memoryFileSystem, type MemoryFileSystemOptions } from "better-fs-tools/memory";`,
       `import { FsError, type FileSystem } from "better-fs-tools";`,
       `const options: MemoryFileSystemOptions = { files: { "/a.txt": "a", "/b.bin": new Uint8Array([1]) } };`,
@@ -152,7 +158,10 @@ describe("a fresh TypeScript consumer", () => {
 
   it.each([
     ["NodeNext", { module: "NodeNext", moduleResolution: "NodeNext" }],
-    ["Bundler with the browser condition", { module: "ESNext", moduleResolution: "Bundler", customConditions: ["browser"] }],
+    [
+      "Bundler with the browser condition",
+      { module: "ESNext", moduleResolution: "Bundler", customConditions: ["browser"] },
+    ],
   ])("tsc --noEmit over every subpath import passes (%s resolution)", async (name, resolution) => {
     const slug = name.split(" ")[0]?.toLowerCase() ?? "check";
     await writeFile(join(consumer, `check-${slug}.ts`), source());
@@ -172,7 +181,9 @@ describe("a fresh TypeScript consumer", () => {
         files: [`check-${slug}.ts`],
       }),
     );
-    const output = await command(process.execPath, [tsc, "-p", `tsconfig.${slug}.json`], consumer).catch((error: Error) => error.message);
+    const output = await command(process.execPath, [tsc, "-p", `tsconfig.${slug}.json`], consumer).catch(
+      (error: Error) => error.message,
+    );
     expect(output).toBe("");
   });
 });
@@ -188,7 +199,9 @@ describe("module graphs of the built entries", () => {
       expect(target).toBeDefined();
       const graph = await walkModuleGraph(installed, [join(installed, target ?? "")]);
       // Neither node: modules nor a library the build bundles for browsers (it would bring node:).
-      expect(graph.bare.filter((edge) => isNodeBuiltin(edge.specifier) || BUNDLED_LIBRARIES.has(packageOf(edge.specifier)))).toEqual([]);
+      expect(
+        graph.bare.filter((edge) => isNodeBuiltin(edge.specifier) || BUNDLED_LIBRARIES.has(packageOf(edge.specifier))),
+      ).toEqual([]);
     });
   }
 
@@ -235,7 +248,8 @@ describe("module graphs of the built entries", () => {
   it("optional peers are declared optional and installed here as devDependencies", () => {
     const peers = Object.keys(packageJson.peerDependencies ?? {}).sort();
     expect(peers).toEqual(Object.keys(PEER_SUBPATHS).sort());
-    const meta = (packageJson as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {};
+    const meta =
+      (packageJson as { peerDependenciesMeta?: Record<string, { optional?: boolean }> }).peerDependenciesMeta ?? {};
     expect(peers.filter((name) => meta[name]?.optional !== true)).toEqual([]);
     expect(peers.filter((name) => packageJson.devDependencies?.[name] === undefined)).toEqual([]);
     expect(peers.filter((name) => packageJson.dependencies?.[name] !== undefined)).toEqual([]);

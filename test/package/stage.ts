@@ -123,7 +123,11 @@ export async function buildAndPack(): Promise<PackedPackage> {
  *
  * @returns the consumer's directory.
  */
-export async function createConsumer(packed: PackedPackage, name: string, extra: readonly string[] = []): Promise<string> {
+export async function createConsumer(
+  packed: PackedPackage,
+  name: string,
+  extra: readonly string[] = [],
+): Promise<string> {
   const directory = join(packed.directory, name);
   await mkdir(directory);
   await writeFile(
@@ -132,7 +136,16 @@ export async function createConsumer(packed: PackedPackage, name: string, extra:
   );
   await command(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", "--loglevel=error", packed.tarball, ...extra],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--loglevel=error",
+      packed.tarball,
+      ...extra,
+    ],
     directory,
   );
   return directory;

@@ -42,7 +42,13 @@ describe("fromSandboxSession", () => {
 
   it("its runner runs commands with cwd, env and stdin", async () => {
     const { runner } = roundTrip({ "/w/a.txt": "hello\n" });
-    const output = await runner.run({ command: "cat a.txt; echo $NAME; cat", cwd: "/w", env: { NAME: "n" }, timeoutMs: 10_000, stdin: "in\n" });
+    const output = await runner.run({
+      command: "cat a.txt; echo $NAME; cat",
+      cwd: "/w",
+      env: { NAME: "n" },
+      timeoutMs: 10_000,
+      stdin: "in\n",
+    });
     expect(output).toEqual({ stdout: "hello\nn\nin\n", stderr: "", exitCode: 0, timedOut: false });
     expect(runner.describe()).toContain("just-bash");
   });

@@ -38,7 +38,9 @@ describe("toSandboxSession", () => {
     expect(text(await fs.readFile("/w/deep/new/a.txt"))).toBe("hé");
     expect([...(await fs.readFile("/w/b.bin"))]).toEqual([0, 255]);
     expect(text(await fs.readFile("/w/c.txt"))).toBe("streamed");
-    await expect(s.writeTextFile({ path: "dir", content: "y" })).rejects.toThrow("EISDIR: illegal operation on a directory, open '/w/dir'");
+    await expect(s.writeTextFile({ path: "dir", content: "y" })).rejects.toThrow(
+      "EISDIR: illegal operation on a directory, open '/w/dir'",
+    );
     await expect(s.writeTextFile({ path: "a.txt", content: "y", encoding: "latin1" })).rejects.toThrow(
       "ENOTSUP: operation not supported, writeTextFile (encoding latin1: only utf-8 is supported)",
     );
@@ -57,7 +59,9 @@ describe("toSandboxSession", () => {
     expect(await s.deleteFile({ path: "link.txt" })).toBe(true);
     expect(text(await fs.readFile("/w/real.txt"))).toBe("12345");
     expect(await s.deleteFile({ path: "link.txt" })).toBe(false);
-    await expect(s.deleteFile({ path: "d" })).rejects.toThrow("EISDIR: illegal operation on a directory, unlink '/w/d'");
+    await expect(s.deleteFile({ path: "d" })).rejects.toThrow(
+      "EISDIR: illegal operation on a directory, unlink '/w/d'",
+    );
   });
 
   it("run and spawn with workingDirectory, env, stdin and abort", async () => {
@@ -91,19 +95,35 @@ describe("toSandboxSession", () => {
         const last = prompt.at(-1);
         if (last?.role === "tool") {
           seen = last.content[0];
-          return { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage: usage(), warnings: [] };
+          return {
+            content: [{ type: "text", text: "done" }],
+            finishReason: { unified: "stop", raw: "stop" },
+            usage: usage(),
+            warnings: [],
+          };
         }
         return {
-          content: [{ type: "tool-call", toolCallId: "c1", toolName: "shell", input: JSON.stringify({ command: "cat a.txt" }) }],
+          content: [
+            { type: "tool-call", toolCallId: "c1", toolName: "shell", input: JSON.stringify({ command: "cat a.txt" }) },
+          ],
           finishReason: { unified: "tool-calls", raw: "tool_calls" },
           usage: usage(),
           warnings: [],
         };
       },
     });
-    const result = await generateText({ model, tools: { shell }, experimental_sandbox: s, prompt: "go", stopWhen: stepCountIs(3) });
+    const result = await generateText({
+      model,
+      tools: { shell },
+      experimental_sandbox: s,
+      prompt: "go",
+      stopWhen: stepCountIs(3),
+    });
     expect(result.text).toBe("done");
-    expect(seen).toMatchObject({ type: "tool-result", output: { type: "json", value: { exitCode: 0, stdout: "from the sandbox\n", stderr: "" } } });
+    expect(seen).toMatchObject({
+      type: "tool-result",
+      output: { type: "json", value: { exitCode: 0, stdout: "from the sandbox\n", stderr: "" } },
+    });
   });
 
   it("keeps every file call inside the gate: the one passed, or one confined to cwd", async () => {
@@ -113,9 +133,15 @@ describe("toSandboxSession", () => {
     expect(run.stdout).toBe("");
     expect(run.exitCode).toBe(1);
     const fs = memoryFileSystem({ files: { "/secret/key": "hunter2\n", "/w/a.txt": "a" } });
-    const confined = toSandboxSession({ fs, runner: justBashCommandRunner({ fs: createGate({ fs, cwd: "/w" }) }), cwd: "/w" });
+    const confined = toSandboxSession({
+      fs,
+      runner: justBashCommandRunner({ fs: createGate({ fs, cwd: "/w" }) }),
+      cwd: "/w",
+    });
     await expect(confined.readBinaryFile({ path: "../secret/key" })).rejects.toMatchObject({ code: "EACCES" });
-    await expect(confined.writeTextFile({ path: "/secret/key", content: "x" })).rejects.toMatchObject({ code: "EACCES" });
+    await expect(confined.writeTextFile({ path: "/secret/key", content: "x" })).rejects.toMatchObject({
+      code: "EACCES",
+    });
     expect(await confined.readTextFile({ path: "a.txt" })).toBe("a");
     expect(new TextDecoder().decode(await fs.readFile("/secret/key"))).toBe("hunter2\n");
   });
@@ -124,10 +150,16 @@ describe("toSandboxSession", () => {
     const fs = memoryFileSystem();
     const runner = justBashCommandRunner({ fs });
     expect(() => toSandboxSession({ fs, runner, root: "/" } as never)).toThrow(
-      new TypeError('toSandboxSession got an unknown option "root". Known options: fs, runner, cwd, description, env, timeoutMs'),
+      new TypeError(
+        'toSandboxSession got an unknown option "root". Known options: fs, runner, cwd, description, env, timeoutMs',
+      ),
     );
-    expect(() => toSandboxSession({ fs, runner, cwd: "w" })).toThrow(new TypeError('toSandboxSession cwd must be an absolute path, got "w"'));
-    expect(() => toSandboxSession({ fs } as never)).toThrow(new TypeError("toSandboxSession needs a runner option (a CommandRunner)"));
+    expect(() => toSandboxSession({ fs, runner, cwd: "w" })).toThrow(
+      new TypeError('toSandboxSession cwd must be an absolute path, got "w"'),
+    );
+    expect(() => toSandboxSession({ fs } as never)).toThrow(
+      new TypeError("toSandboxSession needs a runner option (a CommandRunner)"),
+    );
   });
 });
 

@@ -20,7 +20,13 @@ import type { ToolErrorCode } from "../../src/contract/errors.js";
 export const WORKSPACE_ROOT = "/w";
 
 /** Strings that must never appear in what a target returns, nor be written over. */
-export const SENTINELS = ["OUTSIDE-SECRET", "EVIL-SECRET", "CASE-SECRET", "OUTSIDE-ONLY-NAME", "EVIL-ONLY-NAME"] as const;
+export const SENTINELS = [
+  "OUTSIDE-SECRET",
+  "EVIL-SECRET",
+  "CASE-SECRET",
+  "OUTSIDE-ONLY-NAME",
+  "EVIL-ONLY-NAME",
+] as const;
 
 /** Files of the fixture (path → text). */
 export const FIXTURE_FILES: Readonly<Record<string, string>> = Object.freeze({
@@ -110,11 +116,24 @@ export const ATTACKS: readonly Attack[] = [
   // `..` chains.
   ...each("dot-dot", { path: "../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "../outside/secret.txt"),
   ...each("dot-dot", { path: "../../../../../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "many ../"),
-  ...each("dot-dot", { path: "sub/../../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "sub/../../outside"),
-  ...each("dot-dot", { path: "sub/../../w/../outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "in and out again"),
+  ...each(
+    "dot-dot",
+    { path: "sub/../../outside/secret.txt", expect: "denied", gateCode: "EDENIED" },
+    "sub/../../outside",
+  ),
+  ...each(
+    "dot-dot",
+    { path: "sub/../../w/../outside/secret.txt", expect: "denied", gateCode: "EDENIED" },
+    "in and out again",
+  ),
   ...each("dot-dot", { path: "..", expect: "denied", gateCode: "EDENIED" }, "bare .."),
   ...each("dot-dot", { path: DOTS_TO_OUTSIDE, expect: "denied", gateCode: "EDENIED" }, "1000 × ../"),
-  ...each("dot-dot", { path: "sub/../a.txt", expect: "allowed", content: "inside-a", names: ["a.txt"] }, "sub/../a.txt stays inside", ["read"]),
+  ...each(
+    "dot-dot",
+    { path: "sub/../a.txt", expect: "allowed", content: "inside-a", names: ["a.txt"] },
+    "sub/../a.txt stays inside",
+    ["read"],
+  ),
   // Absolute paths.
   ...each("absolute", { path: "/outside/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/outside/secret.txt"),
   ...each("absolute", { path: "/", expect: "denied", gateCode: "EDENIED" }, "/"),
@@ -127,18 +146,56 @@ export const ATTACKS: readonly Attack[] = [
   ...each("prefix", { path: "../w-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "../w-evil"),
   ...each("prefix", { path: "/w/../w-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "/w/../w-evil"),
   // Symlink leaf to outside.
-  ...each("symlink-leaf", { path: "leaf", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "leaf → /outside/secret.txt"),
-  ...each("symlink-leaf", { path: "dangling", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dangling → /outside/new.txt", ["read", "write"]),
-  ...each("symlink-leaf", { path: "inside-link", expect: "allowed", content: "inside-a", needs: "symlink" }, "inside-link → /w/a.txt", ["read"]),
+  ...each(
+    "symlink-leaf",
+    { path: "leaf", expect: "denied", gateCode: "EDENIED", needs: "symlink" },
+    "leaf → /outside/secret.txt",
+  ),
+  ...each(
+    "symlink-leaf",
+    { path: "dangling", expect: "denied", gateCode: "EDENIED", needs: "symlink" },
+    "dangling → /outside/new.txt",
+    ["read", "write"],
+  ),
+  ...each(
+    "symlink-leaf",
+    { path: "inside-link", expect: "allowed", content: "inside-a", needs: "symlink" },
+    "inside-link → /w/a.txt",
+    ["read"],
+  ),
   // Symlink as an intermediate directory.
-  ...each("symlink-dir", { path: "dir-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dir-link/secret.txt"),
-  ...each("symlink-dir", { path: "dir-link", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dir-link", ["list"]),
-  ...each("symlink-dir", { path: "rel-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "rel-link (relative target)"),
-  ...each("symlink-dir", { path: "dir-link/../a.txt", expect: "allowed", content: "inside-a", needs: "symlink" }, "dir-link/.. is lexical", ["read"]),
-  ...each("symlink-dir", { path: "dangling-dir/new.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dangling-dir/new.txt", ["write"]),
+  ...each(
+    "symlink-dir",
+    { path: "dir-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" },
+    "dir-link/secret.txt",
+  ),
+  ...each("symlink-dir", { path: "dir-link", expect: "denied", gateCode: "EDENIED", needs: "symlink" }, "dir-link", [
+    "list",
+  ]),
+  ...each(
+    "symlink-dir",
+    { path: "rel-link/secret.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" },
+    "rel-link (relative target)",
+  ),
+  ...each(
+    "symlink-dir",
+    { path: "dir-link/../a.txt", expect: "allowed", content: "inside-a", needs: "symlink" },
+    "dir-link/.. is lexical",
+    ["read"],
+  ),
+  ...each(
+    "symlink-dir",
+    { path: "dangling-dir/new.txt", expect: "denied", gateCode: "EDENIED", needs: "symlink" },
+    "dangling-dir/new.txt",
+    ["write"],
+  ),
   // Symlink loops.
   ...each("symlink-loop", { path: "loop-a", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "loop-a ↔ loop-b"),
-  ...each("symlink-loop", { path: "loop-a/x.txt", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "below a loop"),
+  ...each(
+    "symlink-loop",
+    { path: "loop-a/x.txt", expect: "denied", gateCode: "ELOOP", needs: "symlink" },
+    "below a loop",
+  ),
   ...each("symlink-loop", { path: "self", expect: "denied", gateCode: "ELOOP", needs: "symlink" }, "self → self"),
   // NUL bytes.
   ...each("nul", { path: "a.txt\0.png", expect: "denied", gateCode: "EINVAL" }, "a.txt\\0.png"),
@@ -149,11 +206,19 @@ export const ATTACKS: readonly Attack[] = [
   ...each("backslash", { path: "sub\\b.txt", expect: "denied", gateCode: "EINVAL" }, "sub\\b.txt"),
   ...each("backslash", { path: "\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" }, "\\outside"),
   // Trailing spaces and quotes: literal names, distinct from the bare name.
-  ...each("spaces-quotes", { path: "data ", expect: "allowed", content: "data-space" }, "`data ` is not `data`", ["read"]),
-  ...each("spaces-quotes", { path: "data", expect: "allowed", content: "data-plain" }, "`data` is not `data `", ["read"]),
+  ...each("spaces-quotes", { path: "data ", expect: "allowed", content: "data-space" }, "`data ` is not `data`", [
+    "read",
+  ]),
+  ...each("spaces-quotes", { path: "data", expect: "allowed", content: "data-plain" }, "`data` is not `data `", [
+    "read",
+  ]),
   ...each("spaces-quotes", { path: '"../outside/secret.txt"', expect: "contained" }, "double-quoted ../"),
   ...each("spaces-quotes", { path: "'../outside/secret.txt'", expect: "contained" }, "single-quoted ../"),
-  ...each("spaces-quotes", { path: "../outside/secret.txt ", expect: "denied", gateCode: "EDENIED" }, "trailing space after ../"),
+  ...each(
+    "spaces-quotes",
+    { path: "../outside/secret.txt ", expect: "denied", gateCode: "EDENIED" },
+    "trailing space after ../",
+  ),
   ...each("spaces-quotes", { path: " ../outside/secret.txt", expect: "contained" }, "leading space before ../"),
   // Case variants (case-sensitive namespaces: /W is not /w).
   ...each("case", { path: "/W/a.txt", expect: "denied", gateCode: "EDENIED" }, "/W/a.txt"),
@@ -168,7 +233,10 @@ export const ATTACKS: readonly Attack[] = [
   ...each("long", { path: LONG_NAME, expect: "denied", gateCode: "ENAMETOOLONG" }, "a 300-byte name"),
   ...each("long", { path: LONG_PATH, expect: "denied", gateCode: "ENAMETOOLONG" }, "a 4505-byte path"),
   // Legal names that look odd.
-  ...each("legal", { path: "report..final.md", expect: "allowed", content: "report" }, "report..final.md", ["write", "read"]),
+  ...each("legal", { path: "report..final.md", expect: "allowed", content: "report" }, "report..final.md", [
+    "write",
+    "read",
+  ]),
   ...each("legal", { path: "...", expect: "allowed", content: "three dots" }, "...", ["write", "read"]),
   ...each("legal", { path: "..hidden", expect: "allowed", content: "dotdot prefix" }, "..hidden", ["write", "read"]),
   ...each("legal", { path: "my file.txt", expect: "allowed", content: "spaces" }, "my file.txt", ["write", "read"]),
@@ -180,7 +248,11 @@ export const ATTACKS: readonly Attack[] = [
   ...each("unicode", { path: "\u2024\u2024/outside/secret.txt", expect: "contained" }, "one-dot leaders ․․"),
   ...each("unicode", { path: "..\u2215outside\u2215secret.txt", expect: "contained" }, "division slash ∕"),
   ...each("unicode", { path: "..\uff0foutside\uff0fsecret.txt", expect: "contained" }, "fullwidth solidus ／"),
-  ...each("unicode", { path: "/\u0077-evil/secret.txt", expect: "denied", gateCode: "EDENIED" }, "plain w-evil spelled with an escape"),
+  ...each(
+    "unicode",
+    { path: "/\u0077-evil/secret.txt", expect: "denied", gateCode: "EDENIED" },
+    "plain w-evil spelled with an escape",
+  ),
   ...each("unicode", { path: "/\u0461/a.txt", expect: "denied", gateCode: "EDENIED" }, "Cyrillic omega ѡ for w"),
   ...each("unicode", { path: "../\uff57/a.txt", expect: "denied", gateCode: "EDENIED" }, "fullwidth ｗ root"),
 ];

@@ -21,4 +21,3 @@ export const NODE_CORPUS_BACKENDS: readonly CorpusBackend[] = [
     destroy: async (fs) => rm((fs as NodeFileSystem).root, { recursive: true, force: true }),
   },
 ];
-

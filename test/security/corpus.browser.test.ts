@@ -19,7 +19,11 @@ async function wipe(root: string): Promise<void> {
   }
 }
 
-const BROWSER_BACKENDS: ReadonlyArray<{ name: string; backend: () => Promise<FileSystem>; destroy?: (fs: FileSystem) => Promise<void> }> = [
+const BROWSER_BACKENDS: ReadonlyArray<{
+  name: string;
+  backend: () => Promise<FileSystem>;
+  destroy?: (fs: FileSystem) => Promise<void>;
+}> = [
   { name: "memory", backend: async () => memoryFileSystem() },
   {
     name: "opfs",

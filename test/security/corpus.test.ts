@@ -18,15 +18,29 @@ async function outcome(run: () => Promise<string>): Promise<AttemptOutcome> {
   try {
     return { ok: true, text: await run() };
   } catch (error) {
-    return { ok: false, text: error instanceof Error ? error.message : String(error), ...(FsError.isInstance(error) ? { code: error.code } : {}) };
+    return {
+      ok: false,
+      text: error instanceof Error ? error.message : String(error),
+      ...(FsError.isInstance(error) ? { code: error.code } : {}),
+    };
   }
 }
 
-const names = (entries: readonly { name: string }[]) => entries.map((entry) => entry.name).sort().join("\n");
+const names = (entries: readonly { name: string }[]) =>
+  entries
+    .map((entry) => entry.name)
+    .sort()
+    .join("\n");
 
 for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
   for (const { name, target, gateCodes } of CORE_TARGETS) {
-    runSecurityCorpus({ name: `${name} on ${backendName}`, backend, destroy, target, checkGateCodes: gateCodes === true });
+    runSecurityCorpus({
+      name: `${name} on ${backendName}`,
+      backend,
+      destroy,
+      target,
+      checkGateCodes: gateCodes === true,
+    });
   }
 }
 
@@ -40,7 +54,8 @@ runSecurityCorpus({
     const absolute = (path: string) => (path.startsWith("/") ? path : `/w/${path}`);
     return {
       read: (path) => outcome(async () => decoder.decode(await jailed.readFile(absolute(path)))),
-      write: (path, content) => outcome(async () => (await jailed.writeFile(absolute(path), encoder.encode(content)), "written")),
+      write: (path, content) =>
+        outcome(async () => (await jailed.writeFile(absolute(path), encoder.encode(content)), "written")),
       list: (path) => outcome(async () => names(await jailed.readdir(absolute(path)))),
     };
   },

@@ -87,7 +87,12 @@ export async function snapshotOutside(fs: FileSystem, root = WORKSPACE_ROOT): Pr
 async function attempt(target: AttackTarget, attack: Attack): Promise<AttemptOutcome> {
   const method = target[attack.access];
   if (method === undefined) throw new Error(`target has no ${attack.access}`);
-  if (attack.access === "write") return (method as NonNullable<AttackTarget["write"]>).call(target, attack.path, attack.content ?? ATTACK_WRITE_CONTENT);
+  if (attack.access === "write")
+    return (method as NonNullable<AttackTarget["write"]>).call(
+      target,
+      attack.path,
+      attack.content ?? ATTACK_WRITE_CONTENT,
+    );
   return (method as (path: string) => Promise<AttemptOutcome>).call(target, attack.path);
 }
 
@@ -103,12 +108,18 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
     const symlinks = probe.capabilities.symlink === true;
     const probeTarget = await options.target(probe);
     await options.destroy?.(probe);
-    const accesses = new Set<AttackAccess>((["read", "write", "list"] as const).filter((access) => probeTarget[access] !== undefined));
+    const accesses = new Set<AttackAccess>(
+      (["read", "write", "list"] as const).filter((access) => probeTarget[access] !== undefined),
+    );
 
     for (const attack of attacks) {
       const reason =
         options.skip?.[attack.name] ??
-        (!accesses.has(attack.access) ? `the target has no ${attack.access}` : attack.needs === "symlink" && !symlinks ? "the backend has no symlinks" : undefined);
+        (!accesses.has(attack.access)
+          ? `the target has no ${attack.access}`
+          : attack.needs === "symlink" && !symlinks
+            ? "the backend has no symlinks"
+            : undefined);
       // A row this target cannot express (no such access, no symlinks, or listed in `skip` with a
       // reason) is not registered: it is not applicable, rather than a skipped check.
       if (reason !== undefined) continue;
@@ -117,7 +128,12 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
         try {
           await writeAttackFixture(fs);
           const inside = resolvePath(WORKSPACE_ROOT, attack.path);
-          if (attack.access === "read" && attack.expect === "allowed" && attack.content !== undefined && !attack.path.includes("link")) {
+          if (
+            attack.access === "read" &&
+            attack.expect === "allowed" &&
+            attack.content !== undefined &&
+            !attack.path.includes("link")
+          ) {
             await fs.writeFile(inside, new TextEncoder().encode(attack.content));
           }
           const before = await snapshotOutside(fs);
@@ -129,14 +145,19 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
           }
           if (attack.expect === "denied") {
             expect({ ok: outcome.ok, clear: outcome.text.trim().length > 0 }).toEqual({ ok: false, clear: true });
-            if (options.checkGateCodes === true && attack.gateCode !== undefined) expect(outcome.code).toBe(attack.gateCode);
+            if (options.checkGateCodes === true && attack.gateCode !== undefined)
+              expect(outcome.code).toBe(attack.gateCode);
           }
           if (attack.expect === "allowed") {
             expect({ ok: outcome.ok, text: outcome.text.slice(0, 300) }).toMatchObject({ ok: true });
-            if (attack.access === "read" && attack.content !== undefined) expect(outcome.text).toContain(attack.content);
+            if (attack.access === "read" && attack.content !== undefined)
+              expect(outcome.text).toContain(attack.content);
             if (attack.access === "list") for (const name of attack.names ?? []) expect(outcome.text).toContain(name);
             // A trailing newline is allowed (a patch's added lines end with one).
-            if (attack.access === "write") expect(decoder.decode(await fs.readFile(inside)).replace(/\n$/, "")).toBe(attack.content ?? ATTACK_WRITE_CONTENT);
+            if (attack.access === "write")
+              expect(decoder.decode(await fs.readFile(inside)).replace(/\n$/, "")).toBe(
+                attack.content ?? ATTACK_WRITE_CONTENT,
+              );
           }
           expect(await snapshotOutside(fs)).toEqual(before);
         } finally {

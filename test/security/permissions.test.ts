@@ -10,17 +10,23 @@ const FAIL_CLOSED = (path: string, tool: string) =>
 
 async function setup(permissions?: PermissionOptions) {
   const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/etc/hosts": "127.0.0.1 localhost\n" } });
-  return { fs, tools: createFsTools({ fs, cwd: "/w", state: false, ...(permissions === undefined ? {} : { permissions }) }) };
+  return {
+    fs,
+    tools: createFsTools({ fs, cwd: "/w", state: false, ...(permissions === undefined ? {} : { permissions }) }),
+  };
 }
 
 const rule = (tool: AllowRule["tool"], path = "/etc/hosts"): AllowRule => ({ tool, path });
-const hosts = async (fs: ReturnType<typeof memoryFileSystem>) => new TextDecoder().decode(await fs.readFile("/etc/hosts"));
+const hosts = async (fs: ReturnType<typeof memoryFileSystem>) =>
+  new TextDecoder().decode(await fs.readFile("/etc/hosts"));
 
 describe("permissions through the tools", () => {
   it("fails closed with the exact message, per tool", async () => {
     const { fs, tools } = await setup();
     expect(resultText(await tools.read.execute({ path: "/etc/hosts" }))).toBe(FAIL_CLOSED("/etc/hosts", "readFile"));
-    expect(resultText(await tools.write.execute({ path: "/etc/hosts", content: "x" }))).toBe(FAIL_CLOSED("/etc/hosts", "writeFile"));
+    expect(resultText(await tools.write.execute({ path: "/etc/hosts", content: "x" }))).toBe(
+      FAIL_CLOSED("/etc/hosts", "writeFile"),
+    );
     expect(resultText(await tools.list.execute({ path: "/etc" }))).toBe(FAIL_CLOSED("/etc", "listDir"));
     expect(await hosts(fs)).toBe("127.0.0.1 localhost\n");
   });
@@ -31,7 +37,9 @@ describe("permissions through the tools", () => {
     expect({ ok: read.ok, text: resultText(read) }).toEqual({ ok: true, text: "1|127.0.0.1 localhost" });
     const cat = await tools.bash.execute({ command: "cat /etc/hosts" });
     expect({ stdout: cat.stdout, exitCode: cat.exitCode }).toEqual({ stdout: "127.0.0.1 localhost\n", exitCode: 0 });
-    expect(resultText(await tools.write.execute({ path: "/etc/hosts", content: "x" }))).toBe(FAIL_CLOSED("/etc/hosts", "writeFile"));
+    expect(resultText(await tools.write.execute({ path: "/etc/hosts", content: "x" }))).toBe(
+      FAIL_CLOSED("/etc/hosts", "writeFile"),
+    );
     const echo = await tools.bash.execute({ command: "echo pwned > /etc/hosts" });
     expect(echo.exitCode).not.toBe(0);
     expect(await hosts(fs)).toBe("127.0.0.1 localhost\n");
@@ -43,7 +51,10 @@ describe("permissions through the tools", () => {
     expect(resultText(await readOnly.tools.edit.execute(edit))).toBe(FAIL_CLOSED("/etc/hosts", "writeFile"));
     const writeOnly = await setup({ allow: [rule("writeFile")] });
     expect(resultText(await writeOnly.tools.edit.execute(edit))).toBe(FAIL_CLOSED("/etc/hosts", "readFile"));
-    expect([await hosts(readOnly.fs), await hosts(writeOnly.fs)]).toEqual(["127.0.0.1 localhost\n", "127.0.0.1 localhost\n"]);
+    expect([await hosts(readOnly.fs), await hosts(writeOnly.fs)]).toEqual([
+      "127.0.0.1 localhost\n",
+      "127.0.0.1 localhost\n",
+    ]);
     const both = await setup({ allow: [rule("readFile"), rule("writeFile")] });
     expect((await both.tools.edit.execute(edit)).ok).toBe(true);
     expect(await hosts(both.fs)).toBe("127.0.0.1 example\n");
@@ -51,7 +62,9 @@ describe("permissions through the tools", () => {
 
   it("approve: an interactive host answers for the outside path", async () => {
     const asked: string[] = [];
-    const { tools } = await setup({ approve: (request) => (asked.push(`${request.tool} ${request.path}`), request.tool === "readFile") });
+    const { tools } = await setup({
+      approve: (request) => (asked.push(`${request.tool} ${request.path}`), request.tool === "readFile"),
+    });
     expect((await tools.read.execute({ path: "/etc/hosts" })).ok).toBe(true);
     expect(resultText(await tools.write.execute({ path: "/etc/hosts", content: "x" }))).toBe(
       "Permission denied: /etc/hosts is outside the workspace and the user did not approve writeFile. Allowed roots: /w.",

@@ -26,22 +26,35 @@ async function outcome(run: () => Promise<string>): Promise<AttemptOutcome> {
   try {
     return { ok: true, text: await run() };
   } catch (error) {
-    return { ok: false, text: error instanceof Error ? error.message : String(error), ...(FsError.isInstance(error) ? { code: error.code } : {}) };
+    return {
+      ok: false,
+      text: error instanceof Error ? error.message : String(error),
+      ...(FsError.isInstance(error) ? { code: error.code } : {}),
+    };
   }
 }
 
-const names = (entries: readonly { name: string }[]) => entries.map((entry) => entry.name).sort().join("\n");
+const names = (entries: readonly { name: string }[]) =>
+  entries
+    .map((entry) => entry.name)
+    .sort()
+    .join("\n");
 
 export function gateTarget(fs: FileSystem): AttackTarget {
   const gate = createGate({ fs, cwd: "/w" });
-  const checked = async (path: string, access: "read" | "write" | "list", run: (real: string) => Promise<string>): Promise<AttemptOutcome> => {
+  const checked = async (
+    path: string,
+    access: "read" | "write" | "list",
+    run: (real: string) => Promise<string>,
+  ): Promise<AttemptOutcome> => {
     const check = await gate.check(path, access);
     if (!check.ok) return { ok: false, text: check.error.message, code: check.error.code };
     return outcome(() => run(check.path));
   };
   return {
     read: (path) => checked(path, "read", async (real) => decoder.decode(await gate.backend.readFile(real))),
-    write: (path, content) => checked(path, "write", async (real) => (await gate.backend.writeFile(real, encoder.encode(content)), "written")),
+    write: (path, content) =>
+      checked(path, "write", async (real) => (await gate.backend.writeFile(real, encoder.encode(content)), "written")),
     list: (path) => checked(path, "list", async (real) => names(await gate.backend.readdir(real))),
   };
 }
@@ -59,7 +72,8 @@ export function workspaceTarget(fs: FileSystem): AttackTarget {
   const workspace = createWorkspace({ fs, root: "/w" });
   return {
     read: (path) => outcome(() => workspace.readFile(path)),
-    write: (path, content) => outcome(async () => `wrote ${(await workspace.writeFile(path, content)).bytesWritten} bytes`),
+    write: (path, content) =>
+      outcome(async () => `wrote ${(await workspace.writeFile(path, content)).bytesWritten} bytes`),
     list: (path) => outcome(async () => (await workspace.listDir(path)).join("\n")),
   };
 }
@@ -72,7 +86,11 @@ export const CORE_TARGETS: readonly NamedTarget[] = [
 ];
 
 function fromResult(result: ToolResult): AttemptOutcome {
-  return { ok: result.ok, text: resultText(result), ...(result.error === undefined ? {} : { code: result.error.code }) };
+  return {
+    ok: result.ok,
+    text: resultText(result),
+    ...(result.error === undefined ? {} : { code: result.error.code }),
+  };
 }
 
 function tools(fs: FileSystem) {
@@ -105,7 +123,9 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
     name: "edit tool (old text taken from the outside files)",
     target: (fs) => {
       const t = tools(fs);
-      return { write: async (path, content) => fromResult(await t.edit.execute({ path, oldText: "SECRET", newText: content })) };
+      return {
+        write: async (path, content) => fromResult(await t.edit.execute({ path, oldText: "SECRET", newText: content })),
+      };
     },
     skip: allowedWrites,
   },
@@ -115,7 +135,11 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
       const t = tools(fs);
       return {
         write: async (path, content) =>
-          fromResult(await t.apply_patch.execute({ patch: `*** Begin Patch\n*** Add File: ${path}\n+${content}\n*** End Patch` })),
+          fromResult(
+            await t.apply_patch.execute({
+              patch: `*** Begin Patch\n*** Add File: ${path}\n+${content}\n*** End Patch`,
+            }),
+          ),
       };
     },
   },
@@ -126,7 +150,9 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
       return {
         write: async (path, content) =>
           fromResult(
-            await t.apply_patch.execute({ patch: `*** Begin Patch\n*** Update File: ${path}\n@@\n-OUTSIDE-SECRET\n+${content}\n*** End Patch` }),
+            await t.apply_patch.execute({
+              patch: `*** Begin Patch\n*** Update File: ${path}\n@@\n-OUTSIDE-SECRET\n+${content}\n*** End Patch`,
+            }),
           ),
       };
     },
@@ -158,4 +184,3 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
     },
   },
 ];
-

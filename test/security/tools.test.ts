@@ -10,7 +10,13 @@ import { TOOL_TARGETS } from "./targets.js";
 describe("security corpus through the tools", () => {
   for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
     for (const { name, target, skip } of TOOL_TARGETS) {
-      runSecurityCorpus({ name: `${name} on ${backendName}`, backend, destroy, target, ...(skip === undefined ? {} : { skip }) });
+      runSecurityCorpus({
+        name: `${name} on ${backendName}`,
+        backend,
+        destroy,
+        target,
+        ...(skip === undefined ? {} : { skip }),
+      });
     }
   }
 });

@@ -14,7 +14,10 @@ describe("justBashFileSystem", () => {
     expect(await store.readFile("/w/a.txt")).toBe("from the tools\n");
     await store.writeFile("/w/b.txt", "from the shell\n");
     expect(new TextDecoder().decode(await fs.readFile("/w/b.txt"))).toBe("from the shell\n");
-    expect({ name: fs.name, capabilities: fs.capabilities }).toEqual({ name: "just-bash", capabilities: { symlink: true } });
+    expect({ name: fs.name, capabilities: fs.capabilities }).toEqual({
+      name: "just-bash",
+      capabilities: { symlink: true },
+    });
   });
 
   it("turns an error without a Node code into EIO", async () => {
@@ -23,7 +26,9 @@ describe("justBashFileSystem", () => {
       throw new Error("disk on fire");
     };
     await store.writeFile("/a.txt", "x");
-    const error = await justBashFileSystem(store).readFile("/a.txt").catch((caught: unknown) => caught);
+    const error = await justBashFileSystem(store)
+      .readFile("/a.txt")
+      .catch((caught: unknown) => caught);
     expect((error as Error).message).toBe("EIO: i/o error, open '/a.txt'");
   });
 

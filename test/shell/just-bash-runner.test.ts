@@ -21,15 +21,29 @@ describe("justBashCommandRunner", () => {
   it("runs in the run's cwd with its env and stdin; shell state does not carry over", async () => {
     const { runner } = setup({ "/w/sub/b.txt": "b\n" });
     const env = { NAME: "ada" };
-    expect(await runner.run({ command: 'X=1; cd sub; echo "$NAME $PWD"; cat', cwd: "/w", env, timeoutMs: 5_000, stdin: "in\n" })).toEqual({
+    expect(
+      await runner.run({
+        command: 'X=1; cd sub; echo "$NAME $PWD"; cat',
+        cwd: "/w",
+        env,
+        timeoutMs: 5_000,
+        stdin: "in\n",
+      }),
+    ).toEqual({
       stdout: "ada /w/sub\nin\n",
       stderr: "",
       exitCode: 0,
       timedOut: false,
     });
-    expect((await runner.run({ command: 'echo "[$X] $PWD"', cwd: "/w", env: {}, timeoutMs: 5_000 })).stdout).toBe("[] /w\n");
-    expect((await runner.run({ command: 'echo "$HOME"; cd; pwd', cwd: "/w/sub", env: {}, timeoutMs: 5_000 })).stdout).toBe("/w\n/w\n");
-    expect((await runner.run({ command: 'echo "$HOME"', cwd: "/w", env: { HOME: "/w/sub" }, timeoutMs: 5_000 })).stdout).toBe("/w/sub\n");
+    expect((await runner.run({ command: 'echo "[$X] $PWD"', cwd: "/w", env: {}, timeoutMs: 5_000 })).stdout).toBe(
+      "[] /w\n",
+    );
+    expect(
+      (await runner.run({ command: 'echo "$HOME"; cd; pwd', cwd: "/w/sub", env: {}, timeoutMs: 5_000 })).stdout,
+    ).toBe("/w\n/w\n");
+    expect(
+      (await runner.run({ command: 'echo "$HOME"', cwd: "/w", env: { HOME: "/w/sub" }, timeoutMs: 5_000 })).stdout,
+    ).toBe("/w/sub\n");
   });
 
   it("keeps heredoc indentation (scripts run as bash runs them)", async () => {
@@ -68,7 +82,9 @@ describe("justBashCommandRunner", () => {
     const { runner } = setup();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    expect(await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 5_000, abortSignal: controller.signal })).toEqual({
+    expect(
+      await runner.run({ command: "sleep 10", cwd: "/w", env: {}, timeoutMs: 5_000, abortSignal: controller.signal }),
+    ).toEqual({
       stdout: "",
       stderr: "bash: stopped: aborted\n",
       exitCode: 130,
@@ -78,7 +94,12 @@ describe("justBashCommandRunner", () => {
 
   it("reports the gate's refusals on stderr; a refused redirect does not stop the script", async () => {
     const { fs, runner } = setup({ "/w/a.txt": "a\n", "/etc/passwd": "root\n" });
-    const out = await runner.run({ command: "cat /etc/passwd; echo hi > /etc/x; echo after", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    const out = await runner.run({
+      command: "cat /etc/passwd; echo hi > /etc/x; echo after",
+      cwd: "/w",
+      env: {},
+      timeoutMs: 5_000,
+    });
     const reason = (path: string, rule: string) =>
       `(Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${rule}" to the permissions config.)`;
     expect(out).toEqual({
@@ -105,26 +126,44 @@ describe("justBashCommandRunner", () => {
         "bash: refused: EACCES: permission denied, open '/secret/key' (Permission denied: /secret/key is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config.)\n",
     );
     const bare = justBashCommandRunner({ fs });
-    expect((await bare.run({ command: "cat /secret/key", cwd: "/", env: {}, timeoutMs: 5_000 })).stdout).toBe("hunter2\n");
+    expect((await bare.run({ command: "cat /secret/key", cwd: "/", env: {}, timeoutMs: 5_000 })).stdout).toBe(
+      "hunter2\n",
+    );
   });
 
   it("an allow rule admits a path outside the workspace to the shell", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/data/in.csv": "x,y\n" } });
     const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/data/**" }] } });
-    const out = await justBashCommandRunner({ fs: gate }).run({ command: "cat /data/in.csv", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    const out = await justBashCommandRunner({ fs: gate }).run({
+      command: "cat /data/in.csv",
+      cwd: "/w",
+      env: {},
+      timeoutMs: 5_000,
+    });
     expect(out).toEqual({ stdout: "x,y\n", stderr: "", exitCode: 0, timedOut: false });
   });
 
   it("a backend error that just-bash lets escape ends the run with a clear result", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
-    const readOnly = { ...fs, name: fs.name, capabilities: fs.capabilities, writeFile: async () => {
-      const { FsError } = await import("../../src/contract/errors.js");
-      throw new FsError("EROFS", { syscall: "open", path: "/w/new.txt" });
-    } };
-    const out = await justBashCommandRunner({ fs: readOnly, cwd: "/w" }).run({ command: "echo a; echo b > new.txt; echo c", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    const readOnly = {
+      ...fs,
+      name: fs.name,
+      capabilities: fs.capabilities,
+      writeFile: async () => {
+        const { FsError } = await import("../../src/contract/errors.js");
+        throw new FsError("EROFS", { syscall: "open", path: "/w/new.txt" });
+      },
+    };
+    const out = await justBashCommandRunner({ fs: readOnly, cwd: "/w" }).run({
+      command: "echo a; echo b > new.txt; echo c",
+      cwd: "/w",
+      env: {},
+      timeoutMs: 5_000,
+    });
     expect(out).toEqual({
       stdout: "",
-      stderr: "bash: EROFS: read-only file system, open '/w/new.txt' (the script stopped here; its earlier output is lost)\n",
+      stderr:
+        "bash: EROFS: read-only file system, open '/w/new.txt' (the script stopped here; its earlier output is lost)\n",
       exitCode: 1,
       timedOut: false,
     });
@@ -133,7 +172,12 @@ describe("justBashCommandRunner", () => {
   it("passes limits to just-bash", async () => {
     const { gate } = setup();
     const limited = justBashCommandRunner({ fs: gate, limits: { maxLoopIterations: 3 } });
-    const out = await limited.run({ command: "for i in 1 2 3 4 5; do echo $i; done", cwd: "/w", env: {}, timeoutMs: 5_000 });
+    const out = await limited.run({
+      command: "for i in 1 2 3 4 5; do echo $i; done",
+      cwd: "/w",
+      env: {},
+      timeoutMs: 5_000,
+    });
     expect({ exitCode: out.exitCode, stderr: out.stderr }).toEqual({
       exitCode: 126,
       stderr: "bash: for loop: too many iterations (3), increase executionLimits.maxLoopIterations\n",
@@ -142,12 +186,16 @@ describe("justBashCommandRunner", () => {
 
   it("throws TypeError at creation for bad options", () => {
     const { gate } = setup();
-    expect(() => justBashCommandRunner({ fs: gate, cwd: "w" })).toThrow(new TypeError('justBashCommandRunner cwd must be an absolute path, got "w"'));
+    expect(() => justBashCommandRunner({ fs: gate, cwd: "w" })).toThrow(
+      new TypeError('justBashCommandRunner cwd must be an absolute path, got "w"'),
+    );
     expect(() => justBashCommandRunner({ fs: gate, statCacheMs: -1 })).toThrow(
       new TypeError("toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got -1"),
     );
     expect(() => justBashCommandRunner({ fs: gate, timeout: 1 } as never)).toThrow(
-      new TypeError('justBashCommandRunner got an unknown option "timeout". Known options: fs, cwd, limits, statCacheMs'),
+      new TypeError(
+        'justBashCommandRunner got an unknown option "timeout". Known options: fs, cwd, limits, statCacheMs',
+      ),
     );
     expect(() => justBashCommandRunner({} as never)).toThrow(
       new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)"),

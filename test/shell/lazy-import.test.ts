@@ -17,7 +17,8 @@ it("no source file imports just-bash eagerly: only types, and one dynamic import
   const dynamic: string[] = [];
   for (const file of await sources(join(import.meta.dirname, "../../src"))) {
     const text = await readFile(file, "utf8");
-    for (const match of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^;]*?from\s+["']just-bash(\/[^"']*)?["']/gm)) eager.push(`${file}: ${match[0].trim()}`);
+    for (const match of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^;]*?from\s+["']just-bash(\/[^"']*)?["']/gm))
+      eager.push(`${file}: ${match[0].trim()}`);
     if (/\bimport\(\s*["']just-bash["']\s*\)/.test(text)) dynamic.push(file.slice(file.indexOf("src/")));
   }
   expect(eager).toEqual([]);

@@ -53,12 +53,16 @@ describe("toJustBashFs", () => {
 
   it("errors keep Node's messages, which just-bash turns into shell messages", async () => {
     const adapter = toJustBashFs(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
-    await expect(adapter.readFile("/w/missing.txt")).rejects.toThrow("ENOENT: no such file or directory, open '/w/missing.txt'");
+    await expect(adapter.readFile("/w/missing.txt")).rejects.toThrow(
+      "ENOENT: no such file or directory, open '/w/missing.txt'",
+    );
     await expect(adapter.link("/w/a.txt", "/w/b.txt")).rejects.toThrow(
       "ENOTSUP: operation not supported, link '/w/a.txt' -> '/w/b.txt' (hard links are not supported; use cp or ln -s)",
     );
     const out = await new Bash({ fs: adapter, cwd: "/w" }).exec("cat missing.txt; mkdir a.txt");
-    expect(out.stderr).toBe("cat: missing.txt: No such file or directory\nmkdir: cannot create directory 'a.txt': File exists\n");
+    expect(out.stderr).toBe(
+      "cat: missing.txt: No such file or directory\nmkdir: cannot create directory 'a.txt': File exists\n",
+    );
   });
 
   it("goes through the gate: paths outside the roots are refused", async () => {
@@ -75,7 +79,11 @@ describe("toJustBashFs", () => {
   it("serves /dev virtually: /dev/null swallows writes without asking the gate", async () => {
     const asked: string[] = [];
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
-    const gate = createGate({ fs, cwd: "/w", permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) } });
+    const gate = createGate({
+      fs,
+      cwd: "/w",
+      permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) },
+    });
     const out = await new Bash({ fs: toJustBashFs(gate), cwd: "/w" }).exec(
       "ls nothing 2>/dev/null; cat a.txt > /dev/null; echo x >> /dev/null; cat /dev/null; [ -e /dev/null ] && echo ok; ls /dev; rm /dev/null",
     );
@@ -91,13 +99,16 @@ describe("toJustBashFs", () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
     await fs.symlink!("/w/a.txt", "/w/link");
     const adapter = toJustBashFs(createGate({ fs, cwd: "/w" }));
-    expect([(await adapter.stat("/w/link")).identity, (await adapter.stat("/w/./a.txt")).identity, (await adapter.lstat("/w/link")).identity]).toEqual([
-      "path:/w/a.txt",
-      "path:/w/a.txt",
-      undefined,
-    ]);
+    expect([
+      (await adapter.stat("/w/link")).identity,
+      (await adapter.stat("/w/./a.txt")).identity,
+      (await adapter.lstat("/w/link")).identity,
+    ]).toEqual(["path:/w/a.txt", "path:/w/a.txt", undefined]);
     const out = await new Bash({ fs: adapter, cwd: "/w" }).exec("cp a.txt link; echo $?; cp b.txt a.txt; cat link");
-    expect({ stdout: out.stdout, stderr: out.stderr }).toEqual({ stdout: "1\nb\n", stderr: "cp: 'a.txt' and '/w/link' are the same file\n" });
+    expect({ stdout: out.stdout, stderr: out.stderr }).toEqual({
+      stdout: "1\nb\n",
+      stderr: "cp: 'a.txt' and '/w/link' are the same file\n",
+    });
   });
 
   it("/dev/zero reads as 1 MiB of zero bytes", async () => {
@@ -111,10 +122,20 @@ describe("toJustBashFs", () => {
   it("answers command lookups in /usr/bin and /bin as absent before the gate: approve is never asked", async () => {
     const asked: string[] = [];
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
-    const gate = createGate({ fs, cwd: "/w", permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) } });
+    const gate = createGate({
+      fs,
+      cwd: "/w",
+      permissions: { approve: (request) => (asked.push(`${request.tool} ${request.path}`), false) },
+    });
     // gate.fs (a FileSystem, not the Gate): the adapter cannot see the gate's roots.
-    const out = await new Bash({ fs: toJustBashFs(gate.fs), cwd: "/w", env: { PATH: "/usr/bin:/bin" } }).exec("ls; cat a.txt | wc -l; [ -e /usr/bin/ls ] || echo absent");
-    expect({ stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode }).toEqual({ stdout: "a.txt\n1\nabsent\n", stderr: "", exitCode: 0 });
+    const out = await new Bash({ fs: toJustBashFs(gate.fs), cwd: "/w", env: { PATH: "/usr/bin:/bin" } }).exec(
+      "ls; cat a.txt | wc -l; [ -e /usr/bin/ls ] || echo absent",
+    );
+    expect({ stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode }).toEqual({
+      stdout: "a.txt\n1\nabsent\n",
+      stderr: "",
+      exitCode: 0,
+    });
     expect(asked).toEqual([]);
   });
 
@@ -155,7 +176,9 @@ describe("toJustBashFs", () => {
   it("copies trees and symlinks with cp -r, moves with mv", async () => {
     const fs = memoryFileSystem({ files: { "/w/src/a.txt": "a", "/w/src/sub/b.txt": "b" } });
     await fs.symlink("a.txt", "/w/src/link");
-    const out = await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec("cp -r src dst && mv dst/sub moved && find . | sort && readlink dst/link");
+    const out = await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec(
+      "cp -r src dst && mv dst/sub moved && find . | sort && readlink dst/link",
+    );
     expect(out.stdout).toBe(
       ".\n./dst\n./dst/a.txt\n./dst/link\n./moved\n./moved/b.txt\n./src\n./src/a.txt\n./src/link\n./src/sub\n./src/sub/b.txt\na.txt\n",
     );
@@ -164,12 +187,19 @@ describe("toJustBashFs", () => {
   it("runs backend calls as trusted code under just-bash's defense layer", async () => {
     const memory = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
     // A backend whose reads touch a global the defense layer blocks inside scripts (as memfs reads process.cwd).
-    const fs: FileSystem = { ...memory, name: memory.name, capabilities: memory.capabilities, readFile: async (path) => {
-      void Function("return 1");
-      return memory.readFile(path);
-    } };
+    const fs: FileSystem = {
+      ...memory,
+      name: memory.name,
+      capabilities: memory.capabilities,
+      readFile: async (path) => {
+        void Function("return 1");
+        return memory.readFile(path);
+      },
+    };
     expect((await new Bash({ fs: toJustBashFs(fs), cwd: "/w" }).exec("cat a.txt")).stdout).toBe("a\n");
-    const untrusted = await new Bash({ fs: toJustBashFs(fs, { trusted: (work) => work() }), cwd: "/w" }).exec("cat a.txt");
+    const untrusted = await new Bash({ fs: toJustBashFs(fs, { trusted: (work) => work() }), cwd: "/w" }).exec(
+      "cat a.txt",
+    );
     // Without the trusted runner the defense layer blocks the backend's code.
     expect({ stdout: untrusted.stdout, stderr: untrusted.stderr.split("\n")[0] }).toEqual({
       stdout: "",
@@ -183,7 +213,9 @@ describe("toJustBashFs", () => {
       new TypeError("toJustBashFs statCacheMs must be a number of milliseconds ≥ 0, got NaN"),
     );
     expect(() => toJustBashFs(fs, { cache: 1 } as never)).toThrow(
-      new TypeError('toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, commandDirs'),
+      new TypeError(
+        'toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, commandDirs',
+      ),
     );
   });
 });

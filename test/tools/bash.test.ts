@@ -51,7 +51,9 @@ describe("bash tool in createFsTools", () => {
     const fs = memoryFileSystem({ files: { "/w/a.py": "debug = True\n" } });
     const tools = createFsTools({ fs, cwd: "/w" });
     await tools.read.execute({ path: "a.py" });
-    expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py && cat a.py" })).stdout).toBe("DEBUG = True\n");
+    expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py && cat a.py" })).stdout).toBe(
+      "DEBUG = True\n",
+    );
     const stale = await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" });
     expect({ ok: stale.ok, code: stale.error?.code }).toEqual({ ok: false, code: "ESTALE" });
     await tools.read.execute({ path: "a.py" });
@@ -148,7 +150,11 @@ describe("bash tool: results", () => {
 
   it("the environment comes from env (a ShellEnv read before each command)", async () => {
     let greeting = "hello";
-    const bash = createBashTool({ fs: workspace(), cwd: "/w", env: shellEnv(() => ({ GREETING: greeting, API_KEY: "sk-1" })) });
+    const bash = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      env: shellEnv(() => ({ GREETING: greeting, API_KEY: "sk-1" })),
+    });
     expect((await bash.execute({ command: 'echo "$GREETING ${API_KEY:-hidden}"' })).stdout).toBe("hello hidden\n");
     greeting = "bye";
     expect((await bash.execute({ command: 'echo "$GREETING"' })).stdout).toBe("bye\n");
@@ -166,7 +172,11 @@ describe("bash tool: results", () => {
       },
     };
     const bash = createBashTool({ fs: workspace(), cwd: "/w", runner, env: { A: "1" }, defaultTimeoutMs: 1_000 });
-    expect(bash.description.startsWith("Run a bash command line and get its stdout, stderr and exit code. Commands run in a fake runner. Working directory: /w ")).toBe(true);
+    expect(
+      bash.description.startsWith(
+        "Run a bash command line and get its stdout, stderr and exit code. Commands run in a fake runner. Working directory: /w ",
+      ),
+    ).toBe(true);
     expect(resultText(await bash.execute({ command: "anything" }))).toBe("ok\n[exit code 0]");
     expect(seen).toEqual([{ command: "anything", cwd: "/w", env: { A: "1" }, timeoutMs: 1_000 }]);
   });
@@ -226,7 +236,12 @@ describe("bash tool: permissions", () => {
       },
       stdout: "",
     });
-    const ruled = createBashTool({ fs: workspace(), cwd: "/w", runner, permissions: { allow: [{ tool: "runBash", command: "git status" }] } });
+    const ruled = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      runner,
+      permissions: { allow: [{ tool: "runBash", command: "git status" }] },
+    });
     expect((await ruled.execute({ command: "git status -s" })).stdout).toBe("ran\n");
     expect((await ruled.execute({ command: "rm -rf ~" })).error?.code).toBe("EDENIED");
     const asked: string[] = [];
@@ -234,7 +249,9 @@ describe("bash tool: permissions", () => {
       fs: workspace(),
       cwd: "/w",
       runner,
-      permissions: { approve: (request) => (asked.push(`${request.tool}: ${request.reason}`), request.command === "make") },
+      permissions: {
+        approve: (request) => (asked.push(`${request.tool}: ${request.reason}`), request.command === "make"),
+      },
     });
     expect((await approved.execute({ command: "make" })).stdout).toBe("ran\n");
     expect((await approved.execute({ command: "make" })).stdout).toBe("ran\n");
@@ -272,12 +289,16 @@ describe("bash tool: input and options", () => {
     expect(() => bash.validate({ command: "ls", timeout: 5_000 })).toThrow(
       new ToolInputError("bash input timeout must be ≤ 1000 (milliseconds), got 5000"),
     );
-    expect(() => bash.validate({ cmd: "ls" })).toThrow(new ToolInputError("Unknown bash input key: cmd. Expected command, timeout, cwd"));
+    expect(() => bash.validate({ cmd: "ls" })).toThrow(
+      new ToolInputError("Unknown bash input key: cmd. Expected command, timeout, cwd"),
+    );
   });
 
   it("throws TypeError at creation for bad options", () => {
     const fs = workspace();
-    expect(() => createBashTool({ fs, maxOutputBytes: 0 })).toThrow(new TypeError("createBashTool maxOutputBytes must be a positive integer, got 0"));
+    expect(() => createBashTool({ fs, maxOutputBytes: 0 })).toThrow(
+      new TypeError("createBashTool maxOutputBytes must be a positive integer, got 0"),
+    );
     expect(() => createBashTool({ fs, defaultTimeoutMs: 10, maxTimeoutMs: 5 })).toThrow(
       new TypeError("createBashTool defaultTimeoutMs (10) must not exceed maxTimeoutMs (5)"),
     );
@@ -300,12 +321,19 @@ describe("bash tool: input and options", () => {
     const controller = new AbortController();
     const reason = new Error("host stopped it");
     setTimeout(() => controller.abort(reason), 100);
-    await expect(bash.execute({ command: "sleep 5" }, { host: { abortSignal: controller.signal } })).rejects.toBe(reason);
+    await expect(bash.execute({ command: "sleep 5" }, { host: { abortSignal: controller.signal } })).rejects.toBe(
+      reason,
+    );
   });
 });
 
 describe("bash tool: guarded execute", () => {
-  const fakeRunner = (run: CommandRunner["run"]): CommandRunner => ({ name: "fake", confined: true, describe: () => "Commands run in a fake runner.", run });
+  const fakeRunner = (run: CommandRunner["run"]): CommandRunner => ({
+    name: "fake",
+    confined: true,
+    describe: () => "Commands run in a fake runner.",
+    run,
+  });
 
   it("bad input given straight to execute is an EINPUT result, and nothing runs", async () => {
     const seen: string[] = [];
@@ -323,7 +351,10 @@ describe("bash tool: guarded execute", () => {
       stderr: "bash input timeout must be ≤ 1000 (milliseconds), got 5000",
       exitCode: 1,
     });
-    expect((await bash.execute({ command: "" })).error).toEqual({ code: "EINPUT", message: "bash input command must not be empty" });
+    expect((await bash.execute({ command: "" })).error).toEqual({
+      code: "EINPUT",
+      message: "bash input command must not be empty",
+    });
     expect(seen).toEqual([]);
   });
 
@@ -348,7 +379,9 @@ describe("bash tool: guarded execute", () => {
     const base = workspace();
     const failing = { ...base, writeFile: async () => Promise.reject(new Error("disk on fire")) };
     const big = fakeRunner(async () => ({ stdout: "x\n".repeat(100), stderr: "", exitCode: 0, timedOut: false }));
-    const saved = await createBashTool({ fs: failing, cwd: "/w", runner: big, maxOutputBytes: 20 }).execute({ command: "yes" });
+    const saved = await createBashTool({ fs: failing, cwd: "/w", runner: big, maxOutputBytes: 20 }).execute({
+      command: "yes",
+    });
     expect({ ok: saved.ok, outputPath: saved.outputPath, text: resultText(saved) }).toEqual({
       ok: true,
       outputPath: undefined,
@@ -372,10 +405,18 @@ describe("bash tool with the real bash of nodeCommandRunner", () => {
       const closed = createFsTools({ fs, cwd: root, bash: { runner: nodeCommandRunner({ cwd: root }) } });
       expect((await closed.bash.execute({ command: "echo hi" })).error?.code).toBe("EDENIED");
       await tools.write.execute({ path: "a.txt", content: "on disk\n" });
-      expect(resultText(await tools.bash.execute({ command: "cat a.txt; echo made > b.txt" }))).toBe("on disk\n[exit code 0]");
+      expect(resultText(await tools.bash.execute({ command: "cat a.txt; echo made > b.txt" }))).toBe(
+        "on disk\n[exit code 0]",
+      );
       expect(resultText(await tools.read.execute({ path: "b.txt" }))).toBe("1|made");
       const slow = await tools.bash.execute({ command: "echo started; sleep 30", timeout: 1_500 });
-      expect({ ok: slow.ok, stdout: slow.stdout, exitCode: slow.exitCode, timedOut: slow.timedOut, code: slow.error?.code }).toEqual({
+      expect({
+        ok: slow.ok,
+        stdout: slow.stdout,
+        exitCode: slow.exitCode,
+        timedOut: slow.timedOut,
+        code: slow.error?.code,
+      }).toEqual({
         ok: false,
         stdout: "started\n",
         exitCode: 124,

@@ -36,19 +36,39 @@ function readError(options: Record<string, unknown>): string {
 
 describe("shared options checked at creation", () => {
   it("names the option in a TypeError", () => {
-    expect(readError({ state: 3 })).toBe("createReadTool state must be a store (get, set, delete), a function of the call returning one, or false; got number 3");
-    expect(readError({ state: {} })).toBe("createReadTool state must be a store (get, set, delete), a function of the call returning one, or false; got an object");
-    expect(readError({ locks: {} })).toBe("createReadTool locks must be an object with a run function (see memoryLocks), got an object");
-    expect(readError({ digest: "sha" })).toBe('createReadTool digest must be a function (bytes => hex string), got the string "sha"');
-    expect(readError({ clock: 5 })).toBe("createReadTool clock must be a function returning milliseconds, got number 5");
-    expect(readError({ permissions: { deny: [] } })).toBe('createReadTool permissions got an unknown option "deny". Known options: allow, approve');
-    expect(readError({ permissions: { allow: "x" } })).toBe('createReadTool permissions.allow must be an array of rules, got the string "x"');
+    expect(readError({ state: 3 })).toBe(
+      "createReadTool state must be a store (get, set, delete), a function of the call returning one, or false; got number 3",
+    );
+    expect(readError({ state: {} })).toBe(
+      "createReadTool state must be a store (get, set, delete), a function of the call returning one, or false; got an object",
+    );
+    expect(readError({ locks: {} })).toBe(
+      "createReadTool locks must be an object with a run function (see memoryLocks), got an object",
+    );
+    expect(readError({ digest: "sha" })).toBe(
+      'createReadTool digest must be a function (bytes => hex string), got the string "sha"',
+    );
+    expect(readError({ clock: 5 })).toBe(
+      "createReadTool clock must be a function returning milliseconds, got number 5",
+    );
+    expect(readError({ permissions: { deny: [] } })).toBe(
+      'createReadTool permissions got an unknown option "deny". Known options: allow, approve',
+    );
+    expect(readError({ permissions: { allow: "x" } })).toBe(
+      'createReadTool permissions.allow must be an array of rules, got the string "x"',
+    );
     expect(readError({ permissions: { allow: [{ tool: "read", path: "/x" }] } })).toBe(
       'createReadTool permissions.allow[0].tool must be one of readFile, writeFile, listDir, runBash, got "read"',
     );
-    expect(readError({ permissions: { approve: true } })).toBe("createReadTool permissions.approve must be a function, got boolean true");
-    expect(readError({ allowedRoots: "/w" })).toBe('createReadTool allowedRoots must be an array of absolute paths, got the string "/w"');
-    expect(readError({ cwd: "/elsewhere", allowedRoots: ["/w", "/v"] })).toBe('createReadTool cwd "/elsewhere" is outside every allowed root (/w, /v)');
+    expect(readError({ permissions: { approve: true } })).toBe(
+      "createReadTool permissions.approve must be a function, got boolean true",
+    );
+    expect(readError({ allowedRoots: "/w" })).toBe(
+      'createReadTool allowedRoots must be an array of absolute paths, got the string "/w"',
+    );
+    expect(readError({ cwd: "/elsewhere", allowedRoots: ["/w", "/v"] })).toBe(
+      'createReadTool cwd "/elsewhere" is outside every allowed root (/w, /v)',
+    );
     expect(readError({ cwd: "/w/sub", allowedRoots: ["/w"] })).toBe("no error");
     expect(readError({ state: false })).toBe("no error");
   });
@@ -57,12 +77,18 @@ describe("shared options checked at creation", () => {
     expect(creationError({ read: { maxbytes: 1 } })).toBe(
       "createFsTools read.maxbytes is not a read setting. Known read settings: maxBytes, maxLineLength, converters",
     );
-    expect(creationError({ write: { mode: 1 } })).toBe("createFsTools write.mode is not a write setting. write has no settings yet");
-    expect(creationError({ read: { maxBytes: 0 } })).toBe("createFsTools read.maxBytes must be a positive integer, got 0");
+    expect(creationError({ write: { mode: 1 } })).toBe(
+      "createFsTools write.mode is not a write setting. write has no settings yet",
+    );
+    expect(creationError({ read: { maxBytes: 0 } })).toBe(
+      "createFsTools read.maxBytes must be a positive integer, got 0",
+    );
     expect(creationError({ grep: { offload: { foo: 1 } } })).toBe(
       'createFsTools grep.offload got an unknown option "foo". Known options: thresholdBytes, previewBytes',
     );
-    expect(creationError({ permissions: { deny: [] } })).toBe('createFsTools permissions got an unknown option "deny". Known options: allow, approve');
+    expect(creationError({ permissions: { deny: [] } })).toBe(
+      'createFsTools permissions got an unknown option "deny". Known options: allow, approve',
+    );
   });
 });
 
@@ -80,10 +106,14 @@ describe("execute never throws for bad input or a failing backend", () => {
     const grep = createGrepTool({ fs, cwd: "/w" });
     expect((await grep.execute({ pattern: "(" })).error).toEqual({
       code: "EINPUT",
-      message: "grep input pattern is not a valid regular expression: Invalid regular expression: /(/: Unterminated group",
+      message:
+        "grep input pattern is not a valid regular expression: Invalid regular expression: /(/: Unterminated group",
     });
     const list = createListTool({ fs, cwd: "/w" });
-    expect((await list.execute({ path: 3 } as never)).error).toEqual({ code: "EINPUT", message: "list input path must be a string, got number" });
+    expect((await list.execute({ path: 3 } as never)).error).toEqual({
+      code: "EINPUT",
+      message: "list input path must be a string, got number",
+    });
   });
 
   it("turns a plain Error from the backend into EIO", async () => {
@@ -99,9 +129,21 @@ describe("execute never throws for bad input or a failing backend", () => {
       },
     });
     const tools = createFsTools({ fs: broken, cwd: "/w", state: false });
-    expect((await tools.read.execute({ path: "a.txt" })).error).toEqual({ code: "EIO", path: "/w/a.txt", message: "a.txt: disk on fire" });
-    expect((await tools.write.execute({ path: "a.txt", content: "y" })).error).toEqual({ code: "EIO", path: "/w/a.txt", message: "a.txt: disk on fire" });
-    expect((await tools.edit.execute({ path: "a.txt", oldText: "x", newText: "y" })).error).toEqual({ code: "EIO", path: "/w/a.txt", message: "a.txt: disk on fire" });
+    expect((await tools.read.execute({ path: "a.txt" })).error).toEqual({
+      code: "EIO",
+      path: "/w/a.txt",
+      message: "a.txt: disk on fire",
+    });
+    expect((await tools.write.execute({ path: "a.txt", content: "y" })).error).toEqual({
+      code: "EIO",
+      path: "/w/a.txt",
+      message: "a.txt: disk on fire",
+    });
+    expect((await tools.edit.execute({ path: "a.txt", oldText: "x", newText: "y" })).error).toEqual({
+      code: "EIO",
+      path: "/w/a.txt",
+      message: "a.txt: disk on fire",
+    });
     expect((await tools.list.execute({})).error).toEqual({ code: "EIO", path: "/w", message: ".: disk on fire" });
   });
 
@@ -112,12 +154,21 @@ describe("execute never throws for bad input or a failing backend", () => {
       },
       cwd: "/w",
     });
-    expect((await throwing.execute({ path: "a.txt" })).error).toEqual({ code: "EIO", message: "The fs option of this call failed: no workspace" });
+    expect((await throwing.execute({ path: "a.txt" })).error).toEqual({
+      code: "EIO",
+      message: "The fs option of this call failed: no workspace",
+    });
     const nullFs = createGlobTool({ fs: () => null as unknown as FileSystem, cwd: "/w" });
-    expect((await nullFs.execute({ pattern: "*" })).error).toEqual({ code: "EIO", message: "The fs option of this call gave null, not a FileSystem" });
+    expect((await nullFs.execute({ pattern: "*" })).error).toEqual({
+      code: "EIO",
+      message: "The fs option of this call gave null, not a FileSystem",
+    });
     const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
     const nullState = createWriteTool({ fs, cwd: "/w", state: () => null as never });
-    expect((await nullState.execute({ path: "a.txt", content: "y" })).error).toEqual({ code: "EIO", message: "The state option of this call gave null, not a store" });
+    expect((await nullState.execute({ path: "a.txt", content: "y" })).error).toEqual({
+      code: "EIO",
+      message: "The state option of this call gave null, not a store",
+    });
     expect(text(await fs.readFile("/w/a.txt"))).toBe("x\n");
   });
 });
@@ -131,14 +182,24 @@ describe("default locks are shared per backend", () => {
   });
 
   it("20 parallel edits by 20 single tools over one store all land", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n") + "\n" } });
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": Array.from({ length: 20 }, (_, i) => `line ${i}`).join("\n") + "\n" },
+    });
     const state = memoryStore();
     await createReadTool({ fs, cwd: "/w", state }).execute({ path: "a.txt" });
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => createEditTool({ fs, cwd: "/w", state }).execute({ path: "a.txt", oldText: `line ${i}\n`, newText: `LINE ${i}\n` })),
+      Array.from({ length: 20 }, (_, i) =>
+        createEditTool({ fs, cwd: "/w", state }).execute({
+          path: "a.txt",
+          oldText: `line ${i}\n`,
+          newText: `LINE ${i}\n`,
+        }),
+      ),
     );
     expect(results.map((r) => r.ok)).toEqual(Array.from({ length: 20 }, () => true));
-    expect(text(await fs.readFile("/w/a.txt"))).toBe(Array.from({ length: 20 }, (_, i) => `LINE ${i}`).join("\n") + "\n");
+    expect(text(await fs.readFile("/w/a.txt"))).toBe(
+      Array.from({ length: 20 }, (_, i) => `LINE ${i}`).join("\n") + "\n",
+    );
   });
 
   it("two bundles over one backend serialize their edits", async () => {
@@ -168,7 +229,9 @@ describe("default locks are shared per backend", () => {
     });
     expect(text(await fs.readFile("/w/new.txt"))).toBe("first");
     // Sequentially, a second write of a file this session wrote goes through.
-    expect(resultText(await tools.write.execute({ path: "new.txt", content: "third" }))).toBe("wrote 5 bytes to new.txt");
+    expect(resultText(await tools.write.execute({ path: "new.txt", content: "third" }))).toBe(
+      "wrote 5 bytes to new.txt",
+    );
   });
 
   it("a host's own locks are used instead", async () => {
@@ -183,7 +246,7 @@ describe("default locks are shared per backend", () => {
 describe("locksFor and a backend's own locks", () => {
   it("uses the locks a backend carries (e.g. OPFS Web Locks), else one set per backend object", async () => {
     const taken: string[][] = [];
-    const own = { run: async <T,>(keys: readonly string[], fn: () => Promise<T>) => (taken.push([...keys]), fn()) };
+    const own = { run: async <T>(keys: readonly string[], fn: () => Promise<T>) => (taken.push([...keys]), fn()) };
     const fs = Object.assign(memoryFileSystem({ files: { "/w/a.txt": "x\n" } }), { locks: own });
     expect(locksFor(fs)).toBe(own);
     const plain = memoryFileSystem();

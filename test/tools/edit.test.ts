@@ -12,7 +12,9 @@ describe("edit: huge match counts", () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
     const edit = createEditTool({ fs, cwd: "/w" });
     const result = await edit.execute({ path: "a.txt", oldText: "a", newText: "b", replaceAll: true });
-    expect(resultText(result)).toBe("replaced 17,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more");
+    expect(resultText(result)).toBe(
+      "replaced 17,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more",
+    );
     const bytes = await fs.readFile("/w/a.txt");
     expect([bytes.length, bytes[0], bytes[bytes.length - 2]]).toEqual([34_000_000, 0x62, 0x62]);
   }, 60_000);

@@ -10,7 +10,14 @@ import { memoryLocks } from "../../src/contract/locks.js";
 
 function context(digest: Digest) {
   const fs = memoryFileSystem();
-  return { gate: createGate({ fs, cwd: "/" }), state: memoryStore(), locks: memoryLocks(), digest, clock: () => 7, call: {} } satisfies ToolContext;
+  return {
+    gate: createGate({ fs, cwd: "/" }),
+    state: memoryStore(),
+    locks: memoryLocks(),
+    digest,
+    clock: () => 7,
+    call: {},
+  } satisfies ToolContext;
 }
 
 describe("freshness", () => {
@@ -51,16 +58,22 @@ describe("freshness", () => {
 
   test("sameBytes agrees with element-wise comparison at any alignment", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 40 }), fc.nat(3), fc.nat(3), fc.option(fc.nat(39)), (data, cutA, cutB, flip) => {
-        const a = new Uint8Array(data.length + 4);
-        a.set(data, cutA);
-        const b = new Uint8Array(data.length + 4);
-        b.set(data, cutB);
-        const va = a.subarray(cutA, cutA + data.length);
-        const vb = b.subarray(cutB, cutB + data.length);
-        if (flip !== null && flip < data.length) vb[flip] = vb[flip]! ^ 1;
-        expect(sameBytes(va, vb)).toBe(va.every((x, i) => x === vb[i]));
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 40 }),
+        fc.nat(3),
+        fc.nat(3),
+        fc.option(fc.nat(39)),
+        (data, cutA, cutB, flip) => {
+          const a = new Uint8Array(data.length + 4);
+          a.set(data, cutA);
+          const b = new Uint8Array(data.length + 4);
+          b.set(data, cutB);
+          const va = a.subarray(cutA, cutA + data.length);
+          const vb = b.subarray(cutB, cutB + data.length);
+          if (flip !== null && flip < data.length) vb[flip] = vb[flip]! ^ 1;
+          expect(sameBytes(va, vb)).toBe(va.every((x, i) => x === vb[i]));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

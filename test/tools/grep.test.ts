@@ -28,7 +28,9 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
   it("skips lines over maxScanLineLength and says so", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": `x1\n${"x".repeat(50)}\nx3\n`, "/w/b.txt": "x\n" } });
     const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 20 });
-    expect(resultText(await grep.execute({ pattern: "x" }))).toBe("a.txt:1:x1\na.txt:3:x3\nb.txt:1:x\n[Skipped 1 line longer than 20 characters, not searched, in a.txt.]");
+    expect(resultText(await grep.execute({ pattern: "x" }))).toBe(
+      "a.txt:1:x1\na.txt:3:x3\nb.txt:1:x\n[Skipped 1 line longer than 20 characters, not searched, in a.txt.]",
+    );
   });
 
   it("a trailing newline does not start a line", async () => {
@@ -38,9 +40,13 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
   });
 
   it("skips files that are not valid UTF-8 and names them", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "café\n", "/w/latin1.txt": Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a) } });
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "café\n", "/w/latin1.txt": Uint8Array.of(0x63, 0x61, 0x66, 0xe9, 0x0a) },
+    });
     const grep = createGrepTool({ fs, cwd: "/w" });
-    expect(resultText(await grep.execute({ pattern: "caf" }))).toBe("a.txt:1:café\n[Skipped 1 file that is not valid UTF-8: latin1.txt.]");
+    expect(resultText(await grep.execute({ pattern: "caf" }))).toBe(
+      "a.txt:1:café\n[Skipped 1 file that is not valid UTF-8: latin1.txt.]",
+    );
     expect(resultText(await grep.execute({ pattern: "zzz" }))).toBe(
       'No matches for "zzz" in .; searched 2 files.\n[Skipped 1 file that is not valid UTF-8: latin1.txt.]',
     );

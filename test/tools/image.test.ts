@@ -33,12 +33,19 @@ describe("imageConverter", () => {
 
   test("an image over maxBytes is an EFBIG error", async () => {
     expect(await imageConverter({ maxBytes: 10 }).convert(input(tinyPng()))).toEqual({
-      error: { code: "EFBIG", message: "i is a PNG image of 33 bytes, over the 10 bytes image limit; it cannot be shown." },
+      error: {
+        code: "EFBIG",
+        message: "i is a PNG image of 33 bytes, over the 10 bytes image limit; it cannot be shown.",
+      },
     });
   });
 
   test("options are checked", () => {
-    expect(() => imageConverter({ maxbytes: 1 } as never)).toThrow(new TypeError('imageConverter got an unknown option "maxbytes". Known options: maxBytes'));
-    expect(() => imageConverter({ maxBytes: -1 })).toThrow(new TypeError("imageConverter maxBytes must be a positive integer (bytes), got -1"));
+    expect(() => imageConverter({ maxbytes: 1 } as never)).toThrow(
+      new TypeError('imageConverter got an unknown option "maxbytes". Known options: maxBytes'),
+    );
+    expect(() => imageConverter({ maxBytes: -1 })).toThrow(
+      new TypeError("imageConverter maxBytes must be a positive integer (bytes), got -1"),
+    );
   });
 });

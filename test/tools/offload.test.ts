@@ -19,7 +19,11 @@ describe("offloadOutput", () => {
   test("large output: preview cut at a line end, the file, and how to read it", async () => {
     const fs = memoryFileSystem({ files: { "/w/.keep": "" } });
     const text = Array.from({ length: 10 }, (_, i) => `line-${i}`).join("\n");
-    const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock }, text, { thresholdBytes: 20, previewBytes: 16, id: "run 1" });
+    const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock }, text, {
+      thresholdBytes: 20,
+      previewBytes: 16,
+      id: "run 1",
+    });
     expect(out).toEqual({
       text: "line-0\nline-1\n[Output is 69 bytes, 10 lines; showed the first 2 lines. The full output is saved in tool-outputs/run_1.txt: read that file in ranges (from line 3, 500 lines at a time), or search it.]",
       path: "/w/tool-outputs/run_1.txt",
@@ -31,7 +35,9 @@ describe("offloadOutput", () => {
   test("the id defaults to the tool call id, else the clock", async () => {
     const fs = memoryFileSystem({ files: { "/w/.keep": "" } });
     const gate = createGate({ fs, cwd: "/w" });
-    const a = await offloadOutput({ gate, clock, call: { toolCallId: "toolu_01" } }, "x\n".repeat(20), { thresholdBytes: 10 });
+    const a = await offloadOutput({ gate, clock, call: { toolCallId: "toolu_01" } }, "x\n".repeat(20), {
+      thresholdBytes: 10,
+    });
     expect(a.path).toBe("/w/tool-outputs/toolu_01.txt");
     const b = await offloadOutput({ gate, clock }, "x\n".repeat(20), { thresholdBytes: 10 });
     expect(b.path).toMatch(/^\/w\/tool-outputs\/1700000000000-[a-z0-9]+\.txt$/);
@@ -39,9 +45,15 @@ describe("offloadOutput", () => {
 
   test("when the file cannot be written the preview says so", async () => {
     const fs = memoryFileSystem({ files: { "/w/tool-outputs": "a file in the way" } });
-    const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock }, "ab\n".repeat(10), { thresholdBytes: 10, previewBytes: 6, id: "x" });
+    const out = await offloadOutput({ gate: createGate({ fs, cwd: "/w" }), clock }, "ab\n".repeat(10), {
+      thresholdBytes: 10,
+      previewBytes: 6,
+      id: "x",
+    });
     expect(out.path).toBeUndefined();
-    expect(out.text).toMatch(/^ab\nab\n\[Output is 30 bytes, 10 lines; showed the first 2 lines\. The rest could not be saved to tool-outputs\/x\.txt \(.+\); narrow the request to see more\.\]$/);
+    expect(out.text).toMatch(
+      /^ab\nab\n\[Output is 30 bytes, 10 lines; showed the first 2 lines\. The rest could not be saved to tool-outputs\/x\.txt \(.+\); narrow the request to see more\.\]$/,
+    );
   });
 
   test("isToolOutputPath", () => {

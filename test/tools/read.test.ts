@@ -12,19 +12,26 @@ describe("read (memory only): the fast whole-file path equals the general path",
     const encoder = new TextEncoder();
     const line = fc.string({ unit: fc.constantFrom("a", "é", "😀", " ", "\t", "\r", "|", "x"), maxLength: 12 });
     await fc.assert(
-      fc.asyncProperty(fc.array(line, { minLength: 1, maxLength: 8 }), fc.constantFrom("\n", "\r\n"), fc.boolean(), fc.boolean(), fc.constantFrom(6, 100), async (lines, eol, bom, finalEol, maxLineLength) => {
-        const content = `${bom ? "\uFEFF" : ""}${lines.join(eol)}${finalEol ? eol : ""}`;
-        const fs = memoryFileSystem({ files: { "/w/f.txt": encoder.encode(content) } });
-        const read = createReadTool({ fs, cwd: "/w", maxLineLength });
-        const whole = await read.execute({ path: "f.txt" });
-        const general = await read.execute({ path: "f.txt", offset: 1 });
-        if (!general.ok) {
-          expect(whole).toEqual(general);
-          return;
-        }
-        expect(resultText(whole)).toBe(resultText(general));
-        expect(whole.totalLines).toBe(general.totalLines);
-      }),
+      fc.asyncProperty(
+        fc.array(line, { minLength: 1, maxLength: 8 }),
+        fc.constantFrom("\n", "\r\n"),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom(6, 100),
+        async (lines, eol, bom, finalEol, maxLineLength) => {
+          const content = `${bom ? "\uFEFF" : ""}${lines.join(eol)}${finalEol ? eol : ""}`;
+          const fs = memoryFileSystem({ files: { "/w/f.txt": encoder.encode(content) } });
+          const read = createReadTool({ fs, cwd: "/w", maxLineLength });
+          const whole = await read.execute({ path: "f.txt" });
+          const general = await read.execute({ path: "f.txt", offset: 1 });
+          if (!general.ok) {
+            expect(whole).toEqual(general);
+            return;
+          }
+          expect(resultText(whole)).toBe(resultText(general));
+          expect(whole.totalLines).toBe(general.totalLines);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -41,7 +48,9 @@ describe("read: the cap bounds the output, prefixes included", () => {
     // Lines 1-27,325 as `N|abc` plus newlines are exactly 262,144 bytes (the last newline is the note's).
     expect(new TextEncoder().encode(body).length).toBe(262_143);
     expect(result.endLine).toBe(27_325);
-    expect(out.slice(out.lastIndexOf("\n[") + 1)).toBe("[Output capped at 256.0 KiB (262,144 bytes): showed lines 1-27325 of 1,000,000. Continue with offset=27326.]");
+    expect(out.slice(out.lastIndexOf("\n[") + 1)).toBe(
+      "[Output capped at 256.0 KiB (262,144 bytes): showed lines 1-27325 of 1,000,000. Continue with offset=27326.]",
+    );
   });
 
   test("a whole read under the byte cap but over it with prefixes is paged", async () => {
@@ -49,7 +58,9 @@ describe("read: the cap bounds the output, prefixes included", () => {
     const { createReadTool } = await import("../../src/tools/read.js");
     const read = createReadTool({ fs, cwd: "/w", maxBytes: 40 });
     const result = await read.execute({ path: "a.txt" });
-    expect(resultText(result)).toBe("1|ab\n2|ab\n3|ab\n4|ab\n5|ab\n6|ab\n7|ab\n8|ab\n[Output capped at 40 bytes: showed lines 1-8 of 10. Continue with offset=9.]");
+    expect(resultText(result)).toBe(
+      "1|ab\n2|ab\n3|ab\n4|ab\n5|ab\n6|ab\n7|ab\n8|ab\n[Output capped at 40 bytes: showed lines 1-8 of 10. Continue with offset=9.]",
+    );
     expect(result.truncated).toBe(true);
   });
 });

@@ -57,8 +57,39 @@ function text(result: ToolResult): string {
 /** A minimal 1×1 PNG (valid header and IHDR; 33 bytes). */
 export function tinyPng(): Uint8Array {
   return Uint8Array.of(
-    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
-    0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89,
+    0x89,
+    0x50,
+    0x4e,
+    0x47,
+    0x0d,
+    0x0a,
+    0x1a,
+    0x0a,
+    0x00,
+    0x00,
+    0x00,
+    0x0d,
+    0x49,
+    0x48,
+    0x44,
+    0x52,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x00,
+    0x00,
+    0x00,
+    0x01,
+    0x08,
+    0x06,
+    0x00,
+    0x00,
+    0x00,
+    0x1f,
+    0x15,
+    0xc4,
+    0x89,
   );
 }
 
@@ -70,23 +101,37 @@ export function testReadTool(createFs: CreateFs): void {
       const result = await tools.read.execute({ path: "a.txt" });
       expect(result.ok).toBe(true);
       expect(result.parts).toEqual([{ type: "text", text: "1|one\n2|two" }]);
-      expect({ total: result.totalLines, start: result.startLine, end: result.endLine }).toEqual({ total: 2, start: 1, end: 2 });
+      expect({ total: result.totalLines, start: result.startLine, end: result.endLine }).toEqual({
+        total: 2,
+        start: 1,
+        end: 2,
+      });
     });
 
     test("offset and limit are 1-based lines, and say where to continue", async () => {
       const { tools } = await setup(createFs, { "/w/a.txt": "a\nb\nc\nd\ne" });
       const result = await tools.read.execute({ path: "a.txt", offset: 2, limit: 2 });
       expect(text(result)).toBe("2|b\n3|c\n[Showed lines 2-3 of 5. Continue with offset=4.]");
-      expect({ start: result.startLine, end: result.endLine, truncated: result.truncated }).toEqual({ start: 2, end: 3, truncated: false });
+      expect({ start: result.startLine, end: result.endLine, truncated: result.truncated }).toEqual({
+        start: 2,
+        end: 3,
+        truncated: false,
+      });
       expect(text(await tools.read.execute({ path: "a.txt", offset: 4 }))).toBe("4|d\n5|e");
-      expect(text(await tools.read.execute({ path: "/w/a.txt", limit: 1 }))).toBe("1|a\n[Showed lines 1-1 of 5. Continue with offset=2.]");
+      expect(text(await tools.read.execute({ path: "/w/a.txt", limit: 1 }))).toBe(
+        "1|a\n[Showed lines 1-1 of 5. Continue with offset=2.]",
+      );
     });
 
     test("an offset past the end is an error naming the line count", async () => {
       const { tools } = await setup(createFs, { "/w/a.txt": "a\nb\n" });
       const result = await tools.read.execute({ path: "a.txt", offset: 3 });
       expect(result.ok).toBe(false);
-      expect(result.error).toEqual({ code: "EINPUT", path: "/w/a.txt", message: "offset 3 is past the end of a.txt, which has 2 lines." });
+      expect(result.error).toEqual({
+        code: "EINPUT",
+        path: "/w/a.txt",
+        message: "offset 3 is past the end of a.txt, which has 2 lines.",
+      });
     });
 
     test("an empty file says it is empty", async () => {
@@ -135,8 +180,14 @@ export function testReadTool(createFs: CreateFs): void {
       const fs = await backend(createFs, { "/w/p.txt": `${line}\n`.repeat(10) });
       const read = createReadTool({ fs, cwd: "/w", maxBytes: 350 });
       const result = await read.execute({ path: "p.txt", offset: 1 });
-      expect(text(result)).toBe(`1|${line}\n2|${line}\n3|${line}\n[Output capped at 350 bytes: showed lines 1-3 of 10. Continue with offset=4.]`);
-      expect({ ok: result.ok, end: result.endLine, truncated: result.truncated }).toEqual({ ok: true, end: 3, truncated: true });
+      expect(text(result)).toBe(
+        `1|${line}\n2|${line}\n3|${line}\n[Output capped at 350 bytes: showed lines 1-3 of 10. Continue with offset=4.]`,
+      );
+      expect({ ok: result.ok, end: result.endLine, truncated: result.truncated }).toEqual({
+        ok: true,
+        end: 3,
+        truncated: true,
+      });
       expect(text(await read.execute({ path: "p.txt", offset: 9 }))).toBe(`9|${line}\n10|${line}`);
     });
 
@@ -182,7 +233,8 @@ export function testReadTool(createFs: CreateFs): void {
       expect(result.error).toEqual({
         code: "EBINARY",
         path: "/w/fonts/inter.woff2",
-        message: "Cannot read fonts/inter.woff2: it is a binary file (WOFF2 font, font/woff2, 1.2 KiB (1,234 bytes)), not text.",
+        message:
+          "Cannot read fonts/inter.woff2: it is a binary file (WOFF2 font, font/woff2, 1.2 KiB (1,234 bytes)), not text.",
       });
     });
 
@@ -206,7 +258,9 @@ export function testReadTool(createFs: CreateFs): void {
     });
 
     test("invalid UTF-8 is reported with the byte offset and line, not shown as U+FFFD", async () => {
-      const { tools } = await setup(createFs, { "/w/latin1.txt": Uint8Array.of(0x61, 0x62, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a) });
+      const { tools } = await setup(createFs, {
+        "/w/latin1.txt": Uint8Array.of(0x61, 0x62, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a),
+      });
       const result = await tools.read.execute({ path: "latin1.txt" });
       expect(result.error).toEqual({
         code: "EILSEQ",
@@ -224,13 +278,21 @@ export function testReadTool(createFs: CreateFs): void {
     test("a directory is refused with a pointer to list", async () => {
       const { tools } = await setup(createFs, { "/w/src/a.ts": "x" });
       const result = await tools.read.execute({ path: "src" });
-      expect(result.error).toEqual({ code: "EISDIR", path: "/w/src", message: "src is a directory, not a file; list it to see what it contains." });
+      expect(result.error).toEqual({
+        code: "EISDIR",
+        path: "/w/src",
+        message: "src is a directory, not a file; list it to see what it contains.",
+      });
     });
 
     test("a missing file says so", async () => {
       const { tools } = await setup(createFs);
       const result = await tools.read.execute({ path: "nope.txt" });
-      expect(result.error).toEqual({ code: "ENOENT", path: "/w/nope.txt", message: "File not found: nope.txt. Check the path: list its directory or search for the file name." });
+      expect(result.error).toEqual({
+        code: "ENOENT",
+        path: "/w/nope.txt",
+        message: "File not found: nope.txt. Check the path: list its directory or search for the file name.",
+      });
     });
 
     test("a path outside the workspace is refused by the gate", async () => {
@@ -256,7 +318,10 @@ export function testReadTool(createFs: CreateFs): void {
 
     test("files under tool-outputs/ are exempt from the cap: they page instead of failing", async () => {
       const line = "o".repeat(99);
-      const fs = await backend(createFs, { "/w/tool-outputs/call_1.txt": `${line}\n`.repeat(10), "/w/other.txt": `${line}\n`.repeat(10) });
+      const fs = await backend(createFs, {
+        "/w/tool-outputs/call_1.txt": `${line}\n`.repeat(10),
+        "/w/other.txt": `${line}\n`.repeat(10),
+      });
       const read = createReadTool({ fs, cwd: "/w", maxBytes: 250 });
       expect(text(await read.execute({ path: "tool-outputs/call_1.txt" }))).toBe(
         `1|${line}\n2|${line}\n[Output capped at 250 bytes: showed lines 1-2 of 10. Continue with offset=3.]`,
@@ -266,18 +331,34 @@ export function testReadTool(createFs: CreateFs): void {
 
     test("validate names unknown and missing keys and bad values", async () => {
       const read = createReadTool({ fs: await createFs() });
-      expect(() => read.validate({ file: "a" })).toThrow(new ToolInputError("Unknown read input key: file. Expected path, offset, limit"));
+      expect(() => read.validate({ file: "a" })).toThrow(
+        new ToolInputError("Unknown read input key: file. Expected path, offset, limit"),
+      );
       expect(() => read.validate({})).toThrow(new ToolInputError("Missing read input key: path (a string)"));
-      expect(() => read.validate({ path: "a", offset: 0 })).toThrow(new ToolInputError("read input offset must be ≥ 1, got 0"));
-      expect(() => read.validate({ path: "a", limit: "5" })).toThrow(new ToolInputError("read input limit must be an integer, got string"));
-      expect(() => read.validate("a")).toThrow(new ToolInputError("read input must be an object with path, offset, limit, got string"));
+      expect(() => read.validate({ path: "a", offset: 0 })).toThrow(
+        new ToolInputError("read input offset must be ≥ 1, got 0"),
+      );
+      expect(() => read.validate({ path: "a", limit: "5" })).toThrow(
+        new ToolInputError("read input limit must be an integer, got string"),
+      );
+      expect(() => read.validate("a")).toThrow(
+        new ToolInputError("read input must be an object with path, offset, limit, got string"),
+      );
       expect(read.validate({ path: "a", offset: null })).toEqual({ path: "a" });
       expect(read.inputSchema).toEqual({
         type: "object",
         properties: {
-          path: { type: "string", description: "Path of the file to read, relative to the working directory or absolute.", minLength: 1 },
+          path: {
+            type: "string",
+            description: "Path of the file to read, relative to the working directory or absolute.",
+            minLength: 1,
+          },
           offset: { type: "integer", description: "First line to read, 1-based. Omit to start at line 1.", minimum: 1 },
-          limit: { type: "integer", description: "Most lines to read. Omit to read to the end (within the read cap).", minimum: 1 },
+          limit: {
+            type: "integer",
+            description: "Most lines to read. Omit to read to the end (within the read cap).",
+            minimum: 1,
+          },
         },
         required: ["path"],
         additionalProperties: false,
@@ -287,8 +368,12 @@ export function testReadTool(createFs: CreateFs): void {
     test("unknown options and bad values throw TypeError at creation", async () => {
       const fs = await createFs();
       expect(() => createReadTool({ fs, maxbytes: 1 } as never)).toThrow(TypeError);
-      expect(() => createReadTool({ fs, maxbytes: 1 } as never)).toThrow(/^createReadTool got an unknown option "maxbytes"\. Known options: fs, cwd, /);
-      expect(() => createReadTool({ fs, maxBytes: 0 })).toThrow(new TypeError("createReadTool maxBytes must be a positive integer, got 0"));
+      expect(() => createReadTool({ fs, maxbytes: 1 } as never)).toThrow(
+        /^createReadTool got an unknown option "maxbytes"\. Known options: fs, cwd, /,
+      );
+      expect(() => createReadTool({ fs, maxBytes: 0 })).toThrow(
+        new TypeError("createReadTool maxBytes must be a positive integer, got 0"),
+      );
       expect(() => createReadTool({ fs, converters: [{}] as never })).toThrow(
         new TypeError("createReadTool converters must be an array of converters (objects with a convert function)"),
       );
@@ -312,7 +397,11 @@ export function testWriteTool(createFs: CreateFs): void {
     test("refuses a directory target", async () => {
       const { tools } = await setup(createFs, { "/w/src/a.ts": "x" });
       const result = await tools.write.execute({ path: "src", content: "x" });
-      expect(result.error).toEqual({ code: "EISDIR", path: "/w/src", message: "Cannot write src: it is a directory. Choose a file path inside it." });
+      expect(result.error).toEqual({
+        code: "EISDIR",
+        path: "/w/src",
+        message: "Cannot write src: it is a directory. Choose a file path inside it.",
+      });
     });
 
     test("with a store, overwriting needs a read first and a fresh file", async () => {
@@ -356,7 +445,9 @@ export function testWriteTool(createFs: CreateFs): void {
 
     test("validate", async () => {
       const write = createWriteTool({ fs: await createFs() });
-      expect(() => write.validate({ path: "a" })).toThrow(new ToolInputError("Missing write input key: content (a string)"));
+      expect(() => write.validate({ path: "a" })).toThrow(
+        new ToolInputError("Missing write input key: content (a string)"),
+      );
       expect(() => write.validate({ path: "a", content: "", mode: 1 })).toThrow(
         new ToolInputError("Unknown write input key: mode. Expected path, content"),
       );
@@ -494,7 +585,8 @@ export function testEditTool(createFs: CreateFs): void {
       expect(result.error).toEqual({
         code: "EILSEQ",
         path: "/w/l.txt",
-        message: "Cannot edit l.txt: it is not valid UTF-8 (invalid byte at byte offset 3). The file was left untouched; edit it with a tool that knows its encoding.",
+        message:
+          "Cannot edit l.txt: it is not valid UTF-8 (invalid byte at byte offset 3). The file was left untouched; edit it with a tool that knows its encoding.",
       });
       expect([...(await fs.readFile("/w/l.txt"))]).toEqual([...latin1]);
     });
@@ -517,9 +609,13 @@ export function testEditTool(createFs: CreateFs): void {
       expect(stale.error?.code).toBe("ESTALE");
       expect(await readText(fs, "/w/a.txt")).toBe("v1 changed\n");
       await tools.read.execute({ path: "a.txt" });
-      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v1", newText: "v2" }))).toBe("replaced 1 occurrence in a.txt at line 1");
+      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v1", newText: "v2" }))).toBe(
+        "replaced 1 occurrence in a.txt at line 1",
+      );
       // The edit recorded the new digest: a second edit needs no new read.
-      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v2", newText: "v3" }))).toBe("replaced 1 occurrence in a.txt at line 1");
+      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v2", newText: "v3" }))).toBe(
+        "replaced 1 occurrence in a.txt at line 1",
+      );
       expect(await readText(fs, "/w/a.txt")).toBe("v3 changed\n");
     });
 
@@ -543,12 +639,16 @@ export function testEditTool(createFs: CreateFs): void {
     test("a ranged read is enough to edit", async () => {
       const { tools } = await setup(createFs, { "/w/r.txt": "a\nb\nc\n" });
       await tools.read.execute({ path: "r.txt", offset: 3, limit: 1 });
-      expect(text(await tools.edit.execute({ path: "r.txt", oldText: "a", newText: "A" }))).toBe("replaced 1 occurrence in r.txt at line 1");
+      expect(text(await tools.edit.execute({ path: "r.txt", oldText: "a", newText: "A" }))).toBe(
+        "replaced 1 occurrence in r.txt at line 1",
+      );
     });
 
     test("outside the workspace, edit and write are refused and nothing changes", async () => {
       const { fs, tools } = await setup(createFs, { "/outside.txt": "keep" });
-      expect((await tools.edit.execute({ path: "/outside.txt", oldText: "keep", newText: "lost" })).error?.code).toBe("EDENIED");
+      expect((await tools.edit.execute({ path: "/outside.txt", oldText: "keep", newText: "lost" })).error?.code).toBe(
+        "EDENIED",
+      );
       expect((await tools.write.execute({ path: "../outside.txt", content: "lost" })).error?.code).toBe("EDENIED");
       expect(await readText(fs, "/outside.txt")).toBe("keep");
     });
@@ -565,7 +665,9 @@ export function testEditTool(createFs: CreateFs): void {
       expect(() => edit.validate({ path: "a", old_string: "x", newText: "y" })).toThrow(
         new ToolInputError("Unknown edit input key: old_string. Expected path, oldText, newText, replaceAll"),
       );
-      expect(() => edit.validate({ path: "a", oldText: "", newText: "y" })).toThrow(new ToolInputError("edit input oldText must not be empty"));
+      expect(() => edit.validate({ path: "a", oldText: "", newText: "y" })).toThrow(
+        new ToolInputError("edit input oldText must not be empty"),
+      );
       expect(() => edit.validate({ path: "a", oldText: "x", newText: "y", replaceAll: "yes" })).toThrow(
         new ToolInputError("edit input replaceAll must be a boolean, got string"),
       );
@@ -577,7 +679,12 @@ export function testEditTool(createFs: CreateFs): void {
 export function testListTool(createFs: CreateFs): void {
   describe("list", () => {
     test("names with sizes, directories marked, sorted", async () => {
-      const { tools } = await setup(createFs, { "/w/b.txt": "hello", "/w/a.md": "x", "/w/src/z.ts": "", "/w/.env": "K=1\n" });
+      const { tools } = await setup(createFs, {
+        "/w/b.txt": "hello",
+        "/w/a.md": "x",
+        "/w/src/z.ts": "",
+        "/w/.env": "K=1\n",
+      });
       const result = await tools.list.execute({});
       expect(text(result)).toBe(".env (4 bytes)\na.md (1 byte)\nb.txt (5 bytes)\nsrc/");
       expect(result.count).toBe(4);
@@ -589,7 +696,9 @@ export function testListTool(createFs: CreateFs): void {
       for (let i = 0; i < 5; i++) files[`/w/d/f${i}.txt`] = "x";
       const fs = await backend(createFs, files);
       const result = await createListTool({ fs, cwd: "/w", maxEntries: 2 }).execute({ path: "d" });
-      expect(text(result)).toBe("f0.txt (1 byte)\nf1.txt (1 byte)\n[… 3 more entries not shown (5 in all). Use glob with a pattern to narrow the list.]");
+      expect(text(result)).toBe(
+        "f0.txt (1 byte)\nf1.txt (1 byte)\n[… 3 more entries not shown (5 in all). Use glob with a pattern to narrow the list.]",
+      );
       expect({ count: result.count, truncated: result.truncated }).toEqual({ count: 5, truncated: true });
     });
 
@@ -597,7 +706,9 @@ export function testListTool(createFs: CreateFs): void {
       const { fs, tools } = await setup(createFs, { "/w/a.txt": "x" });
       await fs.mkdir("/w/empty");
       expect(text(await tools.list.execute({ path: "empty" }))).toBe("empty is an empty directory.");
-      expect(text(await tools.list.execute({ path: "a.txt" }))).toBe("a.txt is a file, not a directory; read the file to see its content.");
+      expect(text(await tools.list.execute({ path: "a.txt" }))).toBe(
+        "a.txt is a file, not a directory; read the file to see its content.",
+      );
       expect((await tools.list.execute({ path: "nope" })).error?.code).toBe("ENOENT");
     });
   });
@@ -630,8 +741,14 @@ export function testGlobTool(createFs: CreateFs): void {
       const { tools } = await setup(createFs, files);
       expect(text(await tools.glob.execute({ pattern: "src/lib/b.ts" }))).toBe("src/lib/b.ts");
       const none = await tools.glob.execute({ pattern: "**/*.py" });
-      expect({ ok: none.ok, count: none.count, text: text(none) }).toEqual({ ok: true, count: 0, text: "No files match **/*.py under .." });
-      expect(text(await tools.glob.execute({ pattern: "nowhere/**/*.ts" }))).toBe("No files match nowhere/**/*.ts under ..");
+      expect({ ok: none.ok, count: none.count, text: text(none) }).toEqual({
+        ok: true,
+        count: 0,
+        text: "No files match **/*.py under ..",
+      });
+      expect(text(await tools.glob.execute({ pattern: "nowhere/**/*.ts" }))).toBe(
+        "No files match nowhere/**/*.ts under ..",
+      );
     });
 
     test("an absolute pattern", async () => {
@@ -668,8 +785,12 @@ export function testGrepTool(createFs: CreateFs): void {
 
     test("glob filter, ignoreCase, anchors per line, a single file", async () => {
       const { tools } = await setup(createFs, files);
-      expect(text(await tools.grep.execute({ pattern: "todo", glob: "*.js", ignoreCase: true }))).toBe("src/b.js:1:// todo lower\nsrc/b.js:2:TODO at start");
-      expect(text(await tools.grep.execute({ pattern: "^TODO" }))).toBe("docs/c.md:2:TODO in crlf\nsrc/b.js:2:TODO at start");
+      expect(text(await tools.grep.execute({ pattern: "todo", glob: "*.js", ignoreCase: true }))).toBe(
+        "src/b.js:1:// todo lower\nsrc/b.js:2:TODO at start",
+      );
+      expect(text(await tools.grep.execute({ pattern: "^TODO" }))).toBe(
+        "docs/c.md:2:TODO in crlf\nsrc/b.js:2:TODO at start",
+      );
       expect(text(await tools.grep.execute({ pattern: "a;?$", path: "src/a.ts" }))).toBe("src/a.ts:2:// TODO: fix a");
       expect(text(await tools.grep.execute({ pattern: "TODO", glob: "docs/**" }))).toBe("docs/c.md:2:TODO in crlf");
     });
@@ -683,7 +804,11 @@ export function testGrepTool(createFs: CreateFs): void {
     test("no match says what was searched", async () => {
       const { tools } = await setup(createFs, files);
       const result = await tools.grep.execute({ pattern: "zzz", path: "src" });
-      expect({ ok: result.ok, count: result.count, text: text(result) }).toEqual({ ok: true, count: 0, text: 'No matches for "zzz" in src; searched 2 files.' });
+      expect({ ok: result.ok, count: result.count, text: text(result) }).toEqual({
+        ok: true,
+        count: 0,
+        text: 'No matches for "zzz" in src; searched 2 files.',
+      });
     });
 
     test("caps on matches and on line length", async () => {
@@ -691,7 +816,9 @@ export function testGrepTool(createFs: CreateFs): void {
       const fs = await backend(createFs, { "/w/m.txt": "hit 1\nhit 2\nhit 3\n", "/w/long.txt": `${long}\n` });
       const grep = createGrepTool({ fs, cwd: "/w", maxMatches: 2, maxLineLength: 20 });
       const capped = await grep.execute({ pattern: "hit" });
-      expect(text(capped)).toBe("m.txt:1:hit 1\nm.txt:2:hit 2\n[Showed 2 of 3 matching lines in 1 file. Narrow the pattern, path or glob to see the rest.]");
+      expect(text(capped)).toBe(
+        "m.txt:1:hit 1\nm.txt:2:hit 2\n[Showed 2 of 3 matching lines in 1 file. Narrow the pattern, path or glob to see the rest.]",
+      );
       expect({ count: capped.count, truncated: capped.truncated }).toEqual({ count: 3, truncated: true });
       expect(text(await grep.execute({ pattern: "NEEDLE" }))).toBe(`long.txt:1:…aaaaaNEEDLEbbbbbbbbb…`);
     });
@@ -701,7 +828,9 @@ export function testGrepTool(createFs: CreateFs): void {
       expect(() => tools.grep.validate({ pattern: "(" })).toThrow(ToolInputError);
       const result = await tools.grep.execute({ pattern: "(" });
       expect(result.error?.code).toBe("EINPUT");
-      expect(text(result)).toBe("grep input pattern is not a valid regular expression: Invalid regular expression: /(/: Unterminated group");
+      expect(text(result)).toBe(
+        "grep input pattern is not a valid regular expression: Invalid regular expression: /(/: Unterminated group",
+      );
     });
 
     test("\\p{L} works (Unicode mode when the pattern allows it)", async () => {
@@ -716,7 +845,11 @@ export function testOffloading(createFs: CreateFs): void {
   describe("offloading", () => {
     test("a large grep result is saved under tool-outputs/ and can be read back in ranges", async () => {
       const lines = Array.from({ length: 2000 }, (_, i) => `line ${i} MATCH ${"p".repeat(20)}`).join("\n");
-      const { fs, tools } = await setup(createFs, { "/w/big.txt": `${lines}\n` }, { grep: { maxMatches: 5000 }, read: { maxBytes: 4096 } });
+      const { fs, tools } = await setup(
+        createFs,
+        { "/w/big.txt": `${lines}\n` },
+        { grep: { maxMatches: 5000 }, read: { maxBytes: 4096 } },
+      );
       const result = await tools.grep.execute({ pattern: "MATCH" }, { toolCallId: "call/1" });
       const shown = text(result);
       expect(result.count).toBe(2000);
@@ -741,7 +874,11 @@ export function testOffloading(createFs: CreateFs): void {
 
     test("offload: false keeps the whole output inline", async () => {
       const lines = Array.from({ length: 2000 }, (_, i) => `line ${i} MATCH ${"p".repeat(20)}`).join("\n");
-      const { fs, tools } = await setup(createFs, { "/w/big.txt": `${lines}\n` }, { grep: { maxMatches: 5000, offload: false } });
+      const { fs, tools } = await setup(
+        createFs,
+        { "/w/big.txt": `${lines}\n` },
+        { grep: { maxMatches: 5000, offload: false } },
+      );
       const result = await tools.grep.execute({ pattern: "MATCH" });
       expect(text(result).split("\n")).toHaveLength(2000);
       expect((await fs.readdir("/w")).map((entry) => entry.name)).toEqual(["big.txt"]);
@@ -755,12 +892,23 @@ export function testFsToolsBundle(createFs: CreateFs): void {
     test("returns every tool by core name", async () => {
       const { tools } = await setup(createFs);
       expect(Object.keys(tools)).toEqual(["read", "write", "edit", "list", "glob", "grep", "apply_patch", "bash"]);
-      expect(Object.values(tools).map((tool) => tool.name)).toEqual(["read", "write", "edit", "list", "glob", "grep", "apply_patch", "bash"]);
+      expect(Object.values(tools).map((tool) => tool.name)).toEqual([
+        "read",
+        "write",
+        "edit",
+        "list",
+        "glob",
+        "grep",
+        "apply_patch",
+        "bash",
+      ]);
     });
 
     test("state: false turns read-before-write off; a passed store is shared", async () => {
       const { fs, tools } = await setup(createFs, { "/w/a.txt": "a" }, { state: false });
-      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "a", newText: "b" }))).toBe("replaced 1 occurrence in a.txt at line 1");
+      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "a", newText: "b" }))).toBe(
+        "replaced 1 occurrence in a.txt at line 1",
+      );
       const store = memoryStore();
       const shared = createFsTools({ fs, cwd: "/w", state: store });
       await shared.read.execute({ path: "a.txt" });
@@ -778,12 +926,18 @@ export function testFsToolsBundle(createFs: CreateFs): void {
 
     test("options are checked at creation", async () => {
       const fs = await createFs();
-      expect(() => createFsTools({ fs, reed: {} } as never)).toThrow(/^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /);
+      expect(() => createFsTools({ fs, reed: {} } as never)).toThrow(
+        /^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /,
+      );
       expect(() => createFsTools({ fs, read: { cwd: "/x" } } as never)).toThrow(
-        new TypeError("createFsTools read.cwd: shared options (fs, cwd, allowedRoots, permissions, state, locks, digest, clock) go at the top level, not under read"),
+        new TypeError(
+          "createFsTools read.cwd: shared options (fs, cwd, allowedRoots, permissions, state, locks, digest, clock) go at the top level, not under read",
+        ),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
-        new TypeError("createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload"),
+        new TypeError(
+          "createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload",
+        ),
       );
     });
   });

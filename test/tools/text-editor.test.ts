@@ -13,7 +13,11 @@ const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 function setup(files: Record<string, string>) {
   const fs = memoryFileSystem({ files });
   const editor = createTextEditorTool({ fs, cwd: "/w" });
-  return { fs, run: async (input: Record<string, unknown>) => resultText(await editor.execute(editor.validate(input) as TextEditorInput)) };
+  return {
+    fs,
+    run: async (input: Record<string, unknown>) =>
+      resultText(await editor.execute(editor.validate(input) as TextEditorInput)),
+  };
 }
 
 describe("text editor commands", () => {
@@ -37,11 +41,19 @@ describe("text editor commands", () => {
     expect(await run({ command: "view", path: "/w/a.txt", view_range: [1, 9] })).toBe(
       "Invalid `view_range`: [1, 9]. Its second element `9` should be smaller than the number of lines in the file: `4`",
     );
-    expect(await run({ command: "view", path: "/w/missing" })).toBe("The path /w/missing does not exist. Please provide a valid path.");
+    expect(await run({ command: "view", path: "/w/missing" })).toBe(
+      "The path /w/missing does not exist. Please provide a valid path.",
+    );
   });
 
   test("view a directory two levels deep, hidden items left out", async () => {
-    const { run } = setup({ "/w/a.txt": "a", "/w/.git/x": "x", "/w/src/b.ts": "b", "/w/src/deep/c.ts": "c", "/w/src/.env": "s" });
+    const { run } = setup({
+      "/w/a.txt": "a",
+      "/w/.git/x": "x",
+      "/w/src/b.ts": "b",
+      "/w/src/deep/c.ts": "c",
+      "/w/src/.env": "s",
+    });
     expect(await run({ command: "view", path: "/w" })).toBe(
       "Here's the files and directories up to 2 levels deep in /w, excluding hidden items:\n/w\n/w/a.txt\n/w/src\n/w/src/b.ts\n/w/src/deep\n",
     );
@@ -52,12 +64,16 @@ describe("text editor commands", () => {
 
   test("create refuses to overwrite", async () => {
     const { fs, run } = setup({ "/w/a.txt": "a\n" });
-    expect(await run({ command: "create", path: "/w/new/b.txt", file_text: "b\n" })).toBe("File created successfully at: /w/new/b.txt");
+    expect(await run({ command: "create", path: "/w/new/b.txt", file_text: "b\n" })).toBe(
+      "File created successfully at: /w/new/b.txt",
+    );
     expect(decode(await fs.readFile("/w/new/b.txt"))).toBe("b\n");
     expect(await run({ command: "create", path: "/w/a.txt", file_text: "x" })).toBe(
       "File already exists at: /w/a.txt. Cannot overwrite files using command `create`.",
     );
-    expect(await run({ command: "create", path: "/w/c.txt" })).toBe("Parameter `file_text` is required for command: create");
+    expect(await run({ command: "create", path: "/w/c.txt" })).toBe(
+      "Parameter `file_text` is required for command: create",
+    );
   });
 
   test("str_replace: exactly one match, with a snippet; none; several", async () => {
@@ -86,7 +102,9 @@ describe("text editor commands", () => {
         "     1\ta\n     2\tx\n     3\ty\n     4\tb\n" +
         "Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.",
     );
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await fs.readFile("/w/crlf.txt"))).toBe("\uFEFFa\r\nx\r\ny\r\nb\r\n");
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(await fs.readFile("/w/crlf.txt"))).toBe(
+      "\uFEFFa\r\nx\r\ny\r\nb\r\n",
+    );
     await run({ command: "insert", path: "/w/n.txt", insert_line: 2, insert_text: "c" });
     expect(decode(await fs.readFile("/w/n.txt"))).toBe("a\nb\nc");
     await run({ command: "insert", path: "/w/n.txt", insert_line: 0, insert_text: "top" });
@@ -94,20 +112,26 @@ describe("text editor commands", () => {
     expect(await run({ command: "insert", path: "/w/n.txt", insert_line: 9, insert_text: "z" })).toBe(
       "Invalid `insert_line` parameter: 9. It should be within the range of lines of the file: [0, 4]",
     );
-    expect(await run({ command: "insert", path: "/w/n.txt", insert_text: "z" })).toBe("Parameter `insert_line` is required for command: insert");
+    expect(await run({ command: "insert", path: "/w/n.txt", insert_text: "z" })).toBe(
+      "Parameter `insert_line` is required for command: insert",
+    );
   });
 
   test("validate refuses unknown commands and keys", () => {
     const editor = createTextEditorTool({ fs: memoryFileSystem() });
     expect(editor.name).toBe(TEXT_EDITOR_TOOL_NAME);
     expect(() => editor.validate({ command: "undo_edit", path: "/a" })).toThrow(
-      new ToolInputError("Unrecognized command undo_edit. The allowed commands for the str_replace_based_edit_tool tool are: view, create, str_replace, insert"),
+      new ToolInputError(
+        "Unrecognized command undo_edit. The allowed commands for the str_replace_based_edit_tool tool are: view, create, str_replace, insert",
+      ),
     );
     expect(() => editor.validate({ command: "view", path: "/a", view_range: [1] })).toThrow(
       new ToolInputError("Invalid `view_range`. It should be a list of two integers."),
     );
     expect(() => editor.validate({ command: "view", path: "/a", file: "x" })).toThrow(
-      new ToolInputError("Unknown str_replace_based_edit_tool input key: file. Expected command, path, view_range, file_text, old_str, new_str, insert_line, insert_text"),
+      new ToolInputError(
+        "Unknown str_replace_based_edit_tool input key: file. Expected command, path, view_range, file_text, old_str, new_str, insert_line, insert_text",
+      ),
     );
   });
 });
@@ -116,18 +140,60 @@ describe("text editor through generateText", () => {
   test("view, str_replace (read-before-write honoured), insert, create", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.py": "def f():\n    return 1\n" } });
     const editor = toAiSdkTool(createTextEditorTool({ fs, cwd: "/w", state: memoryStore() }));
-    const nulls = { view_range: null, file_text: null, old_str: null, new_str: null, insert_line: null, insert_text: null };
+    const nulls = {
+      view_range: null,
+      file_text: null,
+      old_str: null,
+      new_str: null,
+      insert_line: null,
+      insert_text: null,
+    };
     const model = scriptedModel([
-      { calls: [{ tool: TEXT_EDITOR_TOOL_NAME, input: { ...nulls, command: "str_replace", path: "/w/a.py", old_str: "1", new_str: "2" } }] },
+      {
+        calls: [
+          {
+            tool: TEXT_EDITOR_TOOL_NAME,
+            input: { ...nulls, command: "str_replace", path: "/w/a.py", old_str: "1", new_str: "2" },
+          },
+        ],
+      },
       { calls: [{ tool: TEXT_EDITOR_TOOL_NAME, input: { ...nulls, command: "view", path: "/w/a.py" } }] },
-      { calls: [{ tool: TEXT_EDITOR_TOOL_NAME, input: { ...nulls, command: "str_replace", path: "/w/a.py", old_str: "return 1", new_str: "return 2" } }] },
-      { calls: [{ tool: TEXT_EDITOR_TOOL_NAME, input: { ...nulls, command: "insert", path: "/w/a.py", insert_line: 0, insert_text: "import os" } }] },
-      { calls: [{ tool: TEXT_EDITOR_TOOL_NAME, input: { ...nulls, command: "create", path: "/w/b.py", file_text: "x = 1\n" } }] },
+      {
+        calls: [
+          {
+            tool: TEXT_EDITOR_TOOL_NAME,
+            input: { ...nulls, command: "str_replace", path: "/w/a.py", old_str: "return 1", new_str: "return 2" },
+          },
+        ],
+      },
+      {
+        calls: [
+          {
+            tool: TEXT_EDITOR_TOOL_NAME,
+            input: { ...nulls, command: "insert", path: "/w/a.py", insert_line: 0, insert_text: "import os" },
+          },
+        ],
+      },
+      {
+        calls: [
+          {
+            tool: TEXT_EDITOR_TOOL_NAME,
+            input: { ...nulls, command: "create", path: "/w/b.py", file_text: "x = 1\n" },
+          },
+        ],
+      },
       { text: "done" },
     ]);
-    const result = await generateText({ model, tools: { [TEXT_EDITOR_TOOL_NAME]: editor }, prompt: "work", stopWhen: isStepCount(8) });
+    const result = await generateText({
+      model,
+      tools: { [TEXT_EDITOR_TOOL_NAME]: editor },
+      prompt: "work",
+      stopWhen: isStepCount(8),
+    });
     expect(result.text).toBe("done");
-    const texts = toolOutputsSentAt(model, 5).map((output) => (output as { output: { value: Array<{ text: string }> } }).output.value[0]?.text);
+    const texts = toolOutputsSentAt(model, 5).map(
+      (output) => (output as { output: { value: Array<{ text: string }> } }).output.value[0]?.text,
+    );
     expect(texts).toEqual([
       "a.py has not been read in this session. Read the file first, then retry.",
       "Here's the result of running `cat -n` on /w/a.py:\n     1\tdef f():\n     2\t    return 1\n",

@@ -67,12 +67,24 @@ describe("sniffBinary", () => {
   });
 
   test("NUL bytes and control-heavy content are binary; magic numbers name the type", () => {
-    expect(sniffBinary(bytes(0x61, 0x00))).toEqual({ mediaType: "application/octet-stream", description: "binary data" });
-    expect(sniffBinary(bytes(1, 2, 3, 0x61))).toEqual({ mediaType: "application/octet-stream", description: "binary data" });
+    expect(sniffBinary(bytes(0x61, 0x00))).toEqual({
+      mediaType: "application/octet-stream",
+      description: "binary data",
+    });
+    expect(sniffBinary(bytes(1, 2, 3, 0x61))).toEqual({
+      mediaType: "application/octet-stream",
+      description: "binary data",
+    });
     expect(sniffBinary(utf8("wOF2\0\x01"))).toEqual({ mediaType: "font/woff2", description: "WOFF2 font" });
-    expect(sniffBinary(bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a))).toEqual({ mediaType: "image/png", description: "PNG image" });
+    expect(sniffBinary(bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a))).toEqual({
+      mediaType: "image/png",
+      description: "PNG image",
+    });
     expect(sniffBinary(utf8("%PDF-1.7\n"))).toEqual({ mediaType: "application/pdf", description: "PDF document" });
-    expect(sniffBinary(bytes(0xff, 0xfe, 0x61, 0x00))).toEqual({ mediaType: "text/plain; charset=utf-16le", description: "UTF-16 (little-endian) text" });
+    expect(sniffBinary(bytes(0xff, 0xfe, 0x61, 0x00))).toEqual({
+      mediaType: "text/plain; charset=utf-16le",
+      description: "UTF-16 (little-endian) text",
+    });
   });
 });
 

@@ -38,7 +38,9 @@ describe("walkFiles", () => {
 
   test("the first error rejects the walk; an abort stops it", async () => {
     const fs = tree();
-    await expect(walkFiles({ fs, root: "/missing", concurrency: 4, onEntry: () => undefined })).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(walkFiles({ fs, root: "/missing", concurrency: 4, onEntry: () => undefined })).rejects.toMatchObject({
+      code: "ENOENT",
+    });
     await expect(
       walkFiles({
         fs,
@@ -51,6 +53,8 @@ describe("walkFiles", () => {
     ).rejects.toThrow("boom");
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    await expect(walkFiles({ fs, root: "/r", concurrency: 2, signal: controller.signal, onEntry: () => undefined })).rejects.toThrow("stop");
+    await expect(
+      walkFiles({ fs, root: "/r", concurrency: 2, signal: controller.signal, onEntry: () => undefined }),
+    ).rejects.toThrow("stop");
   });
 });

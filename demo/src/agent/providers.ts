@@ -34,7 +34,8 @@ const KEY_STORAGE_KEY = "playground.apiKey";
 export function loadModelSettings(): ModelSettings {
   try {
     const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "null") as Partial<ModelSettings> | null;
-    const provider: ProviderKind = saved?.provider === "openai" || saved?.provider === "anthropic" ? saved.provider : "scripted";
+    const provider: ProviderKind =
+      saved?.provider === "openai" || saved?.provider === "anthropic" ? saved.provider : "scripted";
     const apiKey = localStorage.getItem(KEY_STORAGE_KEY) ?? "";
     return { provider, modelId: saved?.modelId || DEFAULT_MODEL_IDS[provider], apiKey, remember: apiKey !== "" };
   } catch {
@@ -59,7 +60,10 @@ export function modelLabel(settings: ModelSettings): string {
  *
  * @throws Error when a real provider is chosen without a key.
  */
-export async function resolveModel(settings: ModelSettings, scripted: ScriptedModelOptions = {}): Promise<LanguageModel> {
+export async function resolveModel(
+  settings: ModelSettings,
+  scripted: ScriptedModelOptions = {},
+): Promise<LanguageModel> {
   if (settings.provider === "scripted") return createScriptedModel(scripted);
   if (settings.apiKey === "") throw new Error(`Add your ${settings.provider} API key in the model settings first.`);
   if (settings.provider === "openai") {

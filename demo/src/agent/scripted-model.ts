@@ -79,9 +79,7 @@ function outputText(output: LanguageModelV4ToolResultOutput): { text: string; fa
       return { text: `denied${output.reason ? `: ${output.reason}` : ""}`, failed: true };
     case "content":
       return {
-        text: output.value
-          .map((part) => (part.type === "text" ? part.text : `[${part.type}]`))
-          .join("\n"),
+        text: output.value.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n"),
         failed: false,
       };
   }
@@ -112,7 +110,10 @@ function callsSinceLastUser(prompt: LanguageModelV4Prompt): DoneCall[] {
   return done;
 }
 
-function inputFor(tool: LanguageModelV4FunctionTool, values: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function inputFor(
+  tool: LanguageModelV4FunctionTool,
+  values: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   return fitInput(tool.inputSchema as JSONSchema7, values);
 }
 
@@ -180,25 +181,58 @@ const STEPS: readonly Step[] = [
   ({ tools, request }) => {
     const path = requestedPath(request);
     if (path === undefined || !tools.has("read")) return undefined;
-    return { key: "requested", text: `You mentioned ${path}, so I'll read it first.`, toolName: "read", input: inputFor(tools.get("read")!, { path }) };
+    return {
+      key: "requested",
+      text: `You mentioned ${path}, so I'll read it first.`,
+      toolName: "read",
+      input: inputFor(tools.get("read")!, { path }),
+    };
   },
   ({ tools }) => {
     const text = "I'll start by looking at what is in the workspace.";
-    if (tools.has("list")) return { key: "list", text, toolName: "list", input: inputFor(tools.get("list")!, { path: "." }) };
-    if (tools.has("glob")) return { key: "list", text, toolName: "glob", input: inputFor(tools.get("glob")!, { pattern: "**/*" }) };
-    if (tools.has("bash")) return { key: "list", text, toolName: "bash", input: inputFor(tools.get("bash")!, { command: "find . -type f | sort" }) };
+    if (tools.has("list"))
+      return { key: "list", text, toolName: "list", input: inputFor(tools.get("list")!, { path: "." }) };
+    if (tools.has("glob"))
+      return { key: "list", text, toolName: "glob", input: inputFor(tools.get("glob")!, { pattern: "**/*" }) };
+    if (tools.has("bash"))
+      return {
+        key: "list",
+        text,
+        toolName: "bash",
+        input: inputFor(tools.get("bash")!, { command: "find . -type f | sort" }),
+      };
     return undefined;
   },
   ({ tools, out }) => {
     const paths = pathsIn(out.get("list")?.output ?? "");
-    const readme = paths.find((path) => /^readme(\.md)?$/i.test(path)) ?? paths.find((path) => /\.(md|txt)$/i.test(path)) ?? paths[0];
+    const readme =
+      paths.find((path) => /^readme(\.md)?$/i.test(path)) ??
+      paths.find((path) => /\.(md|txt)$/i.test(path)) ??
+      paths[0];
     if (readme === undefined || !tools.has("read")) return undefined;
-    return { key: "readme", text: `Reading ${readme} to understand the project.`, toolName: "read", input: inputFor(tools.get("read")!, { path: readme }) };
+    return {
+      key: "readme",
+      text: `Reading ${readme} to understand the project.`,
+      toolName: "read",
+      input: inputFor(tools.get("read")!, { path: readme }),
+    };
   },
   ({ tools }) => {
     const text = "Now let me search the code for TODO comments.";
-    if (tools.has("grep")) return { key: "grep", text, toolName: "grep", input: inputFor(tools.get("grep")!, { pattern: "TODO", path: "." }) };
-    if (tools.has("bash")) return { key: "grep", text, toolName: "bash", input: inputFor(tools.get("bash")!, { command: "grep -rn TODO ." }) };
+    if (tools.has("grep"))
+      return {
+        key: "grep",
+        text,
+        toolName: "grep",
+        input: inputFor(tools.get("grep")!, { pattern: "TODO", path: "." }),
+      };
+    if (tools.has("bash"))
+      return {
+        key: "grep",
+        text,
+        toolName: "bash",
+        input: inputFor(tools.get("bash")!, { command: "grep -rn TODO ." }),
+      };
     return undefined;
   },
   ({ tools, out }) => {
@@ -228,9 +262,15 @@ const STEPS: readonly Step[] = [
   },
   ({ tools, out }) => {
     const paths = pathsIn(out.get("list")?.output ?? "");
-    if (!paths.some((path) => /^changelog\.md$/i.test(path)) || !tools.has("read") || !tools.has("apply_patch")) return undefined;
+    if (!paths.some((path) => /^changelog\.md$/i.test(path)) || !tools.has("read") || !tools.has("apply_patch"))
+      return undefined;
     const changelog = paths.find((path) => /^changelog\.md$/i.test(path))!;
-    return { key: "changelog", text: `Next, the changelog. Reading ${changelog}.`, toolName: "read", input: inputFor(tools.get("read")!, { path: changelog }) };
+    return {
+      key: "changelog",
+      text: `Next, the changelog. Reading ${changelog}.`,
+      toolName: "read",
+      input: inputFor(tools.get("read")!, { path: changelog }),
+    };
   },
   ({ tools, out, inputs }) => {
     if (!tools.has("apply_patch")) return undefined;
@@ -247,7 +287,9 @@ const STEPS: readonly Step[] = [
     const changelog = out.get("changelog");
     const lines = changelog && !changelog.failed ? linesOf(changelog.output) : [];
     const heading = lines.findIndex((line) => /^##\s+unreleased/i.test(line));
-    const changelogPath = changelog ? String(Object.values(inputs.get("changelog") ?? {}).find((value) => typeof value === "string")) : "";
+    const changelogPath = changelog
+      ? String(Object.values(inputs.get("changelog") ?? {}).find((value) => typeof value === "string"))
+      : "";
     let patch: string;
     if (heading >= 0 && lines[heading + 1] === "" && lines[heading + 2] !== undefined) {
       patch = [
@@ -261,7 +303,14 @@ const STEPS: readonly Step[] = [
         "*** End Patch",
       ].join("\n");
     } else {
-      patch = ["*** Begin Patch", "*** Add File: AGENT_NOTES.md", "+# Agent notes", "+", `+${entry}`, "*** End Patch"].join("\n");
+      patch = [
+        "*** Begin Patch",
+        "*** Add File: AGENT_NOTES.md",
+        "+# Agent notes",
+        "+",
+        `+${entry}`,
+        "*** End Patch",
+      ].join("\n");
     }
     return {
       key: "patch",
@@ -281,7 +330,12 @@ const STEPS: readonly Step[] = [
   },
   ({ tools, out, inputs }) => {
     if (!tools.has("write")) return undefined;
-    return { key: "report", text: `Finally, I'll write the report to ${REPORT_PATH}.`, toolName: "write", input: inputFor(tools.get("write")!, { path: REPORT_PATH, content: reportOf(out, inputs) }) };
+    return {
+      key: "report",
+      text: `Finally, I'll write the report to ${REPORT_PATH}.`,
+      toolName: "write",
+      input: inputFor(tools.get("write")!, { path: REPORT_PATH, content: reportOf(out, inputs) }),
+    };
   },
 ];
 
@@ -290,7 +344,9 @@ function reportOf(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string
   const requested = out.get("requested");
   if (requested) {
     const path = String(Object.values(inputs.get("requested") ?? {})[0]);
-    lines.push(`- ${path}: ${requested.failed || /^Permission denied/.test(requested.output) ? requested.output.split("\n")[0] : "read"}`);
+    lines.push(
+      `- ${path}: ${requested.failed || /^Permission denied/.test(requested.output) ? requested.output.split("\n")[0] : "read"}`,
+    );
   }
   const list = out.get("list");
   if (list) lines.push(`- Top-level entries: ${list.output.split("\n").filter((line) => line.trim() !== "").length}.`);
@@ -340,12 +396,24 @@ function finalText(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<strin
   const parts = [`Done. I made ${out.size} tool calls`];
   if (out.has("edit")) {
     const fixed = Object.values(inputs.get("edit") ?? {}).some((value) => String(value).includes(TITLE_TODO));
-    parts.push(out.get("edit")!.failed ? "the edit failed" : fixed ? "fixed the first TODO with an edit" : "marked the first TODO as triaged with an edit");
+    parts.push(
+      out.get("edit")!.failed
+        ? "the edit failed"
+        : fixed
+          ? "fixed the first TODO with an edit"
+          : "marked the first TODO as triaged with an edit",
+    );
   }
   if (out.has("patch")) {
     const notes = String(Object.values(inputs.get("patch") ?? {})[0]).includes("*** Add File: AGENT_NOTES.md");
     const what = notes ? "AGENT_NOTES.md" : "the changelog";
-    parts.push(out.get("patch")!.failed ? `the patch to ${what} failed` : notes ? "added AGENT_NOTES.md with a patch" : "updated the changelog with a patch");
+    parts.push(
+      out.get("patch")!.failed
+        ? `the patch to ${what} failed`
+        : notes
+          ? "added AGENT_NOTES.md with a patch"
+          : "updated the changelog with a patch",
+    );
   }
   if (out.has("report")) parts.push(`and wrote ${REPORT_PATH}`);
   let text = `${parts.join(", ")}.`;
@@ -364,14 +432,21 @@ function usageOf(promptChars: number, outputChars: number): LanguageModelV4Usage
 
 /** Split text into small word groups, as a model streams it. */
 function textChunks(text: string): string[] {
-  return text.match(/\S+\s*/g)?.reduce<string[]>((chunks, word, index) => {
-    if (index % 2 === 0) chunks.push(word);
-    else chunks[chunks.length - 1] += word;
-    return chunks;
-  }, []) ?? [text];
+  return (
+    text.match(/\S+\s*/g)?.reduce<string[]>((chunks, word, index) => {
+      if (index % 2 === 0) chunks.push(word);
+      else chunks[chunks.length - 1] += word;
+      return chunks;
+    }, []) ?? [text]
+  );
 }
 
-function plan(options: LanguageModelV4CallOptions): { action: Action; turn: number; step: number; promptChars: number } {
+function plan(options: LanguageModelV4CallOptions): {
+  action: Action;
+  turn: number;
+  step: number;
+  promptChars: number;
+} {
   const tools = new Map<string, LanguageModelV4FunctionTool>();
   for (const tool of options.tools ?? []) if (tool.type === "function") tools.set(tool.name, tool);
   const done = callsSinceLastUser(options.prompt);
@@ -379,7 +454,12 @@ function plan(options: LanguageModelV4CallOptions): { action: Action; turn: numb
   const last = users[users.length - 1];
   const request = last ? last.content.map((part) => (part.type === "text" ? part.text : "")).join("\n") : "";
   const turn = users.length;
-  return { action: nextAction(tools, request, done), turn, step: done.length, promptChars: JSON.stringify(options.prompt).length };
+  return {
+    action: nextAction(tools, request, done),
+    turn,
+    step: done.length,
+    promptChars: JSON.stringify(options.prompt).length,
+  };
 }
 
 /**
@@ -403,7 +483,12 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
       const { action, turn, step, promptChars } = plan(callOptions);
       const content: LanguageModelV4Content[] = [{ type: "text", text: action.text }];
       if (action.toolName !== undefined) {
-        content.push({ type: "tool-call", toolCallId: `call-${turn}-${step}`, toolName: action.toolName, input: JSON.stringify(action.input) });
+        content.push({
+          type: "tool-call",
+          toolCallId: `call-${turn}-${step}`,
+          toolName: action.toolName,
+          input: JSON.stringify(action.input),
+        });
       }
       return {
         content,
@@ -419,7 +504,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
         { type: "stream-start", warnings: [] },
         { type: "response-metadata", id: `response-${turn}-${step}`, modelId: "scripted", timestamp: new Date(0) },
         { type: "text-start", id: textId },
-        ...textChunks(action.text).map((delta): LanguageModelV4StreamPart => ({ type: "text-delta", id: textId, delta })),
+        ...textChunks(action.text).map((delta): LanguageModelV4StreamPart => ({
+          type: "text-delta",
+          id: textId,
+          delta,
+        })),
         { type: "text-end", id: textId },
       ];
       if (action.toolName !== undefined) {
@@ -428,7 +517,11 @@ export function createScriptedModel(options: ScriptedModelOptions = {}): Languag
         const third = Math.ceil(json.length / 3);
         parts.push(
           { type: "tool-input-start", id, toolName: action.toolName },
-          ...[0, 1, 2].map((index): LanguageModelV4StreamPart => ({ type: "tool-input-delta", id, delta: json.slice(index * third, (index + 1) * third) })),
+          ...[0, 1, 2].map((index): LanguageModelV4StreamPart => ({
+            type: "tool-input-delta",
+            id,
+            delta: json.slice(index * third, (index + 1) * third),
+          })),
           { type: "tool-input-end", id },
           { type: "tool-call", toolCallId: id, toolName: action.toolName, input: json },
         );

@@ -51,7 +51,12 @@ function oneCallModel(toolName: string, input: unknown): LanguageModelV4 {
  * @returns the output the model would receive, and the tool's own result object (undefined when
  *   the input was refused before the tool ran).
  */
-export async function callToolAsModel(tools: ToolSet, toolName: string, input: unknown, abortSignal?: AbortSignal): Promise<{ output: ModelToolOutput; result: unknown }> {
+export async function callToolAsModel(
+  tools: ToolSet,
+  toolName: string,
+  input: unknown,
+  abortSignal?: AbortSignal,
+): Promise<{ output: ModelToolOutput; result: unknown }> {
   const tool = tools[toolName];
   if (!tool) throw new Error(`No tool named ${toolName}`);
   const run = await generateText({
@@ -85,6 +90,8 @@ export function modelOutputText(output: ModelToolOutput): string {
     case "execution-denied":
       return `Execution denied${output.reason ? `: ${output.reason}` : ""}`;
     case "content":
-      return output.value.map((part) => (part.type === "text" ? part.text ?? "" : `[${part.mediaType ?? part.type}]`)).join("\n");
+      return output.value
+        .map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.mediaType ?? part.type}]`))
+        .join("\n");
   }
 }

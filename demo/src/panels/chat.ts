@@ -19,7 +19,7 @@ export interface ChatPanel {
 export function resultText(output: unknown): string {
   if (typeof output === "object" && output !== null && Array.isArray((output as { parts?: unknown }).parts)) {
     return (output as { parts: Array<{ type: string; text?: string; mediaType?: string }> }).parts
-      .map((part) => (part.type === "text" ? part.text ?? "" : `[${part.mediaType ?? part.type}]`))
+      .map((part) => (part.type === "text" ? (part.text ?? "") : `[${part.mediaType ?? part.type}]`))
       .join("\n");
   }
   return typeof output === "string" ? output : JSON.stringify(output, null, 2);
@@ -43,7 +43,10 @@ function brief(input: unknown): string {
 
 export function createChatPanel(container: HTMLElement): ChatPanel {
   const texts = new Map<string, HTMLElement>();
-  const calls = new Map<string, { card: HTMLDetailsElement; input: HTMLElement; state: HTMLElement; brief: HTMLElement; raw: string }>();
+  const calls = new Map<
+    string,
+    { card: HTMLDetailsElement; input: HTMLElement; state: HTMLElement; brief: HTMLElement; raw: string }
+  >();
 
   const stick = () => {
     container.scrollTop = container.scrollHeight;
@@ -123,14 +126,20 @@ export function createChatPanel(container: HTMLElement): ChatPanel {
           const ok = resultOk(part.output);
           entry.card.classList.add(ok ? "ok" : "failed");
           entry.state.textContent = ok ? "done" : "error";
-          entry.card.append(h("div", { class: "label" }, "result (what the model reads)"), h("pre", { class: "result" }, resultText(part.output)));
+          entry.card.append(
+            h("div", { class: "label" }, "result (what the model reads)"),
+            h("pre", { class: "result" }, resultText(part.output)),
+          );
           break;
         }
         case "tool-error": {
           const entry = callCard(part.toolCallId, part.toolName);
           entry.card.classList.add("failed");
           entry.state.textContent = "error";
-          entry.card.append(h("div", { class: "label" }, "error"), h("pre", { class: "result" }, part.error instanceof Error ? part.error.message : String(part.error)));
+          entry.card.append(
+            h("div", { class: "label" }, "error"),
+            h("pre", { class: "result" }, part.error instanceof Error ? part.error.message : String(part.error)),
+          );
           break;
         }
         default:

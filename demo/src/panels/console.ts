@@ -16,7 +16,8 @@ const EXAMPLES: Readonly<Record<string, Record<string, unknown>>> = {
   write: { path: "notes/hello.md", content: "# Hello\n\nWritten from the tool console.\n" },
   edit: { path: "src/config.ts", old: "export const DEFAULT_PORT = 3000;", new: "export const DEFAULT_PORT = 8080;" },
   apply_patch: {
-    patch: "*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n+\n+Ask away.\n*** Update File: docs/api.md\n@@\n # API reference\n+\n+Version 0.3.\n*** End Patch",
+    patch:
+      "*** Begin Patch\n*** Add File: docs/faq.md\n+# FAQ\n+\n+Ask away.\n*** Update File: docs/api.md\n@@\n # API reference\n+\n+Version 0.3.\n*** End Patch",
   },
   list: { path: "src" },
   glob: { pattern: "**/*.test.ts" },
@@ -28,7 +29,9 @@ export interface ConsolePanel {
   setTools(tools: ToolSet, order: readonly string[]): void;
 }
 
-export function createConsolePanel(options: { run<T>(source: string, fn: () => Promise<T>): Promise<T> }): ConsolePanel {
+export function createConsolePanel(options: {
+  run<T>(source: string, fn: () => Promise<T>): Promise<T>;
+}): ConsolePanel {
   const select = byId<HTMLSelectElement>("console-tool");
   const input = byId<HTMLTextAreaElement>("console-input");
   const output = byId<HTMLPreElement>("console-output");
@@ -75,7 +78,9 @@ export function createConsolePanel(options: { run<T>(source: string, fn: () => P
     const started = performance.now();
     try {
       const { output: modelOutput, result } = await options.run("console", () => callToolAsModel(tools, name, parsed));
-      const failed = modelOutput.type.startsWith("error") || (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false);
+      const failed =
+        modelOutput.type.startsWith("error") ||
+        (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false);
       output.className = failed ? "output error" : "output";
       output.dataset.outputType = modelOutput.type;
       output.textContent = modelOutputText(modelOutput);

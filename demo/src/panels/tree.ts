@@ -23,7 +23,11 @@ export interface TreePanel {
   setOpen(path: string | undefined): void;
 }
 
-export function createTreePanel(options: { container: HTMLElement; count: HTMLElement; onOpen(path: string): void }): TreePanel {
+export function createTreePanel(options: {
+  container: HTMLElement;
+  count: HTMLElement;
+  onOpen(path: string): void;
+}): TreePanel {
   const changed = new Set<string>();
   const collapsed = new Set<string>();
   let open: string | undefined;
@@ -51,7 +55,12 @@ export function createTreePanel(options: { container: HTMLElement; count: HTMLEl
     const list = h("ul");
     for (const name of [...node.dirs.keys()].sort()) {
       const path = `${prefix}${name}`;
-      const details = h("details", { open: !collapsed.has(path), "data-dir": path }, h("summary", {}, `${name}/`), renderDir(node.dirs.get(name)!, `${path}/`));
+      const details = h(
+        "details",
+        { open: !collapsed.has(path), "data-dir": path },
+        h("summary", {}, `${name}/`),
+        renderDir(node.dirs.get(name)!, `${path}/`),
+      );
       details.addEventListener("toggle", () => {
         if (details.open) collapsed.delete(path);
         else collapsed.add(path);
@@ -60,9 +69,26 @@ export function createTreePanel(options: { container: HTMLElement; count: HTMLEl
     }
     for (const file of [...node.files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
       const name = file.path.slice(prefix.length);
-      const classes = ["file", file.path === open ? "open" : "", changed.has(file.path) ? "changed" : ""].filter(Boolean).join(" ");
+      const classes = ["file", file.path === open ? "open" : "", changed.has(file.path) ? "changed" : ""]
+        .filter(Boolean)
+        .join(" ");
       list.append(
-        h("li", {}, h("button", { type: "button", class: classes, "data-path": file.path, title: file.path, onclick: () => options.onOpen(file.path) }, name, h("span", { class: "size" }, formatBytes(file.size)))),
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              class: classes,
+              "data-path": file.path,
+              title: file.path,
+              onclick: () => options.onOpen(file.path),
+            },
+            name,
+            h("span", { class: "size" }, formatBytes(file.size)),
+          ),
+        ),
       );
     }
     return list;
@@ -70,7 +96,9 @@ export function createTreePanel(options: { container: HTMLElement; count: HTMLEl
 
   const render = () => {
     const scroll = options.container.scrollTop;
-    options.container.replaceChildren(files.length === 0 ? h("div", { class: "empty" }, "The workspace is empty.") : renderDir(build(), ""));
+    options.container.replaceChildren(
+      files.length === 0 ? h("div", { class: "empty" }, "The workspace is empty.") : renderDir(build(), ""),
+    );
     options.container.scrollTop = scroll;
     const bytes = files.reduce((sum, file) => sum + file.size, 0);
     options.count.textContent = `${files.length} files · ${formatBytes(bytes)}`;

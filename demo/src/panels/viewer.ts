@@ -47,15 +47,37 @@ function diffView(change: ViewerChange): HTMLElement {
   const body = h("div", { class: "diff" });
   let added = 0;
   let removed = 0;
-  if (change.kind === "deleted" || change.kind === "renamed" || (change.before === undefined && change.kind !== "created") || change.after === undefined) {
-    const text = change.kind === "renamed" ? `renamed from ${change.from}` : change.kind === "deleted" ? "deleted" : "binary or large file: no diff";
+  if (
+    change.kind === "deleted" ||
+    change.kind === "renamed" ||
+    (change.before === undefined && change.kind !== "created") ||
+    change.after === undefined
+  ) {
+    const text =
+      change.kind === "renamed"
+        ? `renamed from ${change.from}`
+        : change.kind === "deleted"
+          ? "deleted"
+          : "binary or large file: no diff";
     body.append(h("div", { class: "diff-line hunk" }, text));
   } else {
     const patch = structuredPatch(change.path, change.path, change.before ?? "", change.after, "", "", { context: 3 });
     for (const hunk of patch.hunks) {
-      body.append(h("div", { class: "diff-line hunk" }, `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+      body.append(
+        h(
+          "div",
+          { class: "diff-line hunk" },
+          `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`,
+        ),
+      );
       for (const line of hunk.lines) {
-        const kind = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("\\") ? "hunk" : "ctx";
+        const kind = line.startsWith("+")
+          ? "add"
+          : line.startsWith("-")
+            ? "del"
+            : line.startsWith("\\")
+              ? "hunk"
+              : "ctx";
         if (kind === "add") added += 1;
         if (kind === "del") removed += 1;
         body.append(h("div", { class: `diff-line ${kind}` }, line));
@@ -75,12 +97,21 @@ function diffView(change: ViewerChange): HTMLElement {
   return h("div", { class: "change", "data-change-path": change.path }, head, body);
 }
 
-export function createViewerPanel(options: { container: HTMLElement; title: HTMLElement; count: HTMLElement; onMode(mode: ViewerMode): void }): ViewerPanel {
+export function createViewerPanel(options: {
+  container: HTMLElement;
+  title: HTMLElement;
+  count: HTMLElement;
+  onMode(mode: ViewerMode): void;
+}): ViewerPanel {
   const changes: ViewerChange[] = [];
   let mode: ViewerMode = "file";
   let openPath: string | undefined;
   let fileRenders = 0;
-  let fileView: HTMLElement = h("div", { class: "empty" }, "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.");
+  let fileView: HTMLElement = h(
+    "div",
+    { class: "empty" },
+    "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.",
+  );
 
   const render = () => {
     if (mode === "file") {
@@ -110,7 +141,9 @@ export function createViewerPanel(options: { container: HTMLElement; title: HTML
         const lines = text.split("\n");
         if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
         const code = h("div", { class: "code", "data-file": path });
-        lines.forEach((line, index) => code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line)));
+        lines.forEach((line, index) =>
+          code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line)),
+        );
         fileView = code;
       }
       mode = "file";

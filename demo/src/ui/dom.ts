@@ -12,7 +12,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === false) continue;
     if (typeof value === "function") element.addEventListener(key.replace(/^on/, ""), value);
-    else if (key === "class" || key.startsWith("data-") || key.startsWith("aria-") || key === "role" || key === "title") {
+    else if (
+      key === "class" ||
+      key.startsWith("data-") ||
+      key.startsWith("aria-") ||
+      key === "role" ||
+      key === "title"
+    ) {
       element.setAttribute(key, String(value));
     } else (element as unknown as Record<string, unknown>)[key] = value;
   }
@@ -38,7 +44,11 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Wire a tab list: buttons with `data-<attribute>` select the matching body. */
-export function wireTabs(buttons: NodeListOf<HTMLButtonElement>, attribute: string, onSelect: (value: string) => void): (value: string) => void {
+export function wireTabs(
+  buttons: NodeListOf<HTMLButtonElement>,
+  attribute: string,
+  onSelect: (value: string) => void,
+): (value: string) => void {
   const select = (value: string) => {
     for (const button of buttons) button.setAttribute("aria-selected", String(button.dataset[attribute] === value));
     onSelect(value);

@@ -30,7 +30,12 @@ export function createProgressBar(): ProgressBar {
         signal: own.signal,
         update(progress) {
           label.textContent = `${title}: ${progress.filesDone} / ${progress.filesTotal} files · ${formatBytes(progress.bytesDone)} / ${formatBytes(progress.bytesTotal)}`;
-          bar.value = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : progress.filesTotal > 0 ? progress.filesDone / progress.filesTotal : 1;
+          bar.value =
+            progress.bytesTotal > 0
+              ? progress.bytesDone / progress.bytesTotal
+              : progress.filesTotal > 0
+                ? progress.filesDone / progress.filesTotal
+                : 1;
         },
         done() {
           if (controller === own) {

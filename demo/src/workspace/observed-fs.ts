@@ -32,7 +32,11 @@ export type FsChangeListener = (change: FsChange) => void;
  *
  * @returns the wrapped FileSystem and `onChange(listener)`, which returns an unsubscribe function.
  */
-export function observeFileSystem(inner: FileSystem): { fs: FileSystem; onChange(listener: FsChangeListener): () => void; quiet<T>(fn: () => Promise<T>): Promise<T> } {
+export function observeFileSystem(inner: FileSystem): {
+  fs: FileSystem;
+  onChange(listener: FsChangeListener): () => void;
+  quiet<T>(fn: () => Promise<T>): Promise<T>;
+} {
   const listeners = new Set<FsChangeListener>();
   let quietDepth = 0;
   const emit = (change: FsChange) => {
@@ -59,7 +63,13 @@ export function observeFileSystem(inner: FileSystem): { fs: FileSystem; onChange
         }
       }
       await inner.writeFile(path, data);
-      emit({ type: "write", path, before, after: data.byteLength <= MAX_DIFF_BYTES ? data.slice() : undefined, created });
+      emit({
+        type: "write",
+        path,
+        before,
+        after: data.byteLength <= MAX_DIFF_BYTES ? data.slice() : undefined,
+        created,
+      });
     },
     async mkdir(path, options) {
       await inner.mkdir(path, options);
@@ -74,10 +84,11 @@ export function observeFileSystem(inner: FileSystem): { fs: FileSystem; onChange
       emit({ type: "rename", path: to, from });
     },
   };
-  if (inner.symlink) fs.symlink = async (target, path) => {
-    await inner.symlink!(target, path);
-    emit({ type: "write", path });
-  };
+  if (inner.symlink)
+    fs.symlink = async (target, path) => {
+      await inner.symlink!(target, path);
+      emit({ type: "write", path });
+    };
   if (inner.readlink) fs.readlink = (path) => inner.readlink!(path);
   if (inner.watch) fs.watch = (path, listener) => inner.watch!(path, listener);
   return {

@@ -5,7 +5,11 @@
  *
  * @module
  */
-const modules = import.meta.glob("../../sample-project/**/*", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const modules = import.meta.glob("../../sample-project/**/*", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 const PREFIX = "../../sample-project/";
 

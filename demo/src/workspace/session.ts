@@ -9,7 +9,17 @@ import type { ToolSet } from "ai";
 import { createAiSdkFsTools, toAiSdkTool } from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
-import { createGate, createGlobTool, createGrepTool, createListTool, memoryLocks, memoryStore, type Approve, type FileSystem, type Gate } from "../../../src/index.js";
+import {
+  createGate,
+  createGlobTool,
+  createGrepTool,
+  createListTool,
+  memoryLocks,
+  memoryStore,
+  type Approve,
+  type FileSystem,
+  type Gate,
+} from "../../../src/index.js";
 import { justBashCommandRunner } from "../../../src/shell/index.js";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";

@@ -67,7 +67,11 @@ export function safeRelativePath(name: string): string | undefined {
 }
 
 /** Every file under `root`, with its size in bytes, sorted by path. */
-export async function walkFiles(fs: FileSystem, root: string, signal?: AbortSignal): Promise<Array<{ path: string; size: number }>> {
+export async function walkFiles(
+  fs: FileSystem,
+  root: string,
+  signal?: AbortSignal,
+): Promise<Array<{ path: string; size: number }>> {
   const files: Array<{ path: string; size: number }> = [];
   let queue = [root];
   while (queue.length > 0) {
@@ -183,7 +187,11 @@ export function inputFolderEntries(files: ArrayLike<File>): ImportEntry[] {
     const relative = (file.webkitRelativePath || file.name).split("/");
     if (relative.length > 1) relative.shift();
     if (relative.some((segment) => SKIPPED_FOLDERS.includes(segment))) continue;
-    entries.push({ path: relative.join("/"), size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
+    entries.push({
+      path: relative.join("/"),
+      size: file.size,
+      read: async () => new Uint8Array(await file.arrayBuffer()),
+    });
   }
   return entries;
 }
@@ -192,7 +200,9 @@ export function inputFolderEntries(files: ArrayLike<File>): ImportEntry[] {
 interface DirectoryHandleLike {
   readonly kind: "directory";
   readonly name: string;
-  values(): AsyncIterable<DirectoryHandleLike | { readonly kind: "file"; readonly name: string; getFile(): Promise<File> }>;
+  values(): AsyncIterable<
+    DirectoryHandleLike | { readonly kind: "file"; readonly name: string; getFile(): Promise<File> }
+  >;
 }
 
 /** Entries of a folder chosen with `showDirectoryPicker()`. */
@@ -205,7 +215,11 @@ export async function handleFolderEntries(handle: DirectoryHandleLike, signal?: 
         if (!SKIPPED_FOLDERS.includes(child.name)) await walk(child, `${prefix}${child.name}/`);
       } else {
         const file = await child.getFile();
-        entries.push({ path: `${prefix}${child.name}`, size: file.size, read: async () => new Uint8Array(await file.arrayBuffer()) });
+        entries.push({
+          path: `${prefix}${child.name}`,
+          size: file.size,
+          read: async () => new Uint8Array(await file.arrayBuffer()),
+        });
       }
     }
   };
@@ -220,7 +234,12 @@ export async function handleFolderEntries(handle: DirectoryHandleLike, signal?: 
  * @throws DOMException `AbortError` when `signal` aborts: no new file starts, the writes in flight
  *   finish, and files written so far stay.
  */
-export async function importEntries(fs: FileSystem, root: string, entries: readonly ImportEntry[], options: TransferOptions = {}): Promise<ImportSummary> {
+export async function importEntries(
+  fs: FileSystem,
+  root: string,
+  entries: readonly ImportEntry[],
+  options: TransferOptions = {},
+): Promise<ImportSummary> {
   const bytesTotal = entries.reduce((sum, entry) => sum + entry.size, 0);
   const skipped: string[] = [];
   let bytesDone = 0;

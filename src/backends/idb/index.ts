@@ -70,7 +70,9 @@ function checkOptions(options: IdbFileSystemOptions): void {
   }
   const { debounceMs } = options;
   if (debounceMs !== undefined && (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0)) {
-    throw new TypeError(`idbFileSystem: option "debounceMs" must be a non-negative finite number, got ${String(debounceMs)}`);
+    throw new TypeError(
+      `idbFileSystem: option "debounceMs" must be a non-negative finite number, got ${String(debounceMs)}`,
+    );
   }
   for (const key of ["createStore", "onError"] as const) {
     if (options[key] !== undefined && typeof options[key] !== "function") {
@@ -130,7 +132,8 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     throw new FsError("ENOTSUP", {
       syscall: "idb",
       path: label,
-      detail: 'IndexedDB is not available in this context; use memoryFileSystem from "better-fs-tools/memory" (nothing persists)',
+      detail:
+        'IndexedDB is not available in this context; use memoryFileSystem from "better-fs-tools/memory" (nothing persists)',
     });
   }
   const records: IdbRecords = idbRecords(dbName, storeName, options.createStore);

@@ -27,7 +27,8 @@ export interface IdbRecords {
 function done(transaction: IDBTransaction): Promise<void> {
   return new Promise((resolve, reject) => {
     transaction.oncomplete = () => resolve();
-    transaction.onabort = transaction.onerror = () => reject(transaction.error ?? new DOMException("transaction aborted", "AbortError"));
+    transaction.onabort = transaction.onerror = () =>
+      reject(transaction.error ?? new DOMException("transaction aborted", "AbortError"));
   });
 }
 
@@ -66,7 +67,9 @@ export function idbRecords(dbName: string, storeName: string, createStore?: Crea
   let storePromise: Promise<UseStore> | undefined;
   function store(): Promise<UseStore> {
     if (storePromise === undefined) {
-      storePromise = (createStore === undefined ? importCreateStore() : Promise.resolve(createStore)).then((create) => create(dbName, storeName));
+      storePromise = (createStore === undefined ? importCreateStore() : Promise.resolve(createStore)).then((create) =>
+        create(dbName, storeName),
+      );
       storePromise.catch(() => {
         storePromise = undefined;
       });
@@ -92,7 +95,10 @@ export function idbRecords(dbName: string, storeName: string, createStore?: Crea
           for (const [key, record] of puts) objectStore.put(record, key);
         } catch (error) {
           objectStore.transaction.abort();
-          return finished.then(() => Promise.reject(error), () => Promise.reject(error));
+          return finished.then(
+            () => Promise.reject(error),
+            () => Promise.reject(error),
+          );
         }
         return finished;
       });

@@ -75,7 +75,9 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
   }
   const files = options.files ?? {};
   if (typeof files !== "object" || files === null || Array.isArray(files)) {
-    throw new TypeError('memoryFileSystem option "files" must be an object mapping paths to string or Uint8Array contents');
+    throw new TypeError(
+      'memoryFileSystem option "files" must be an object mapping paths to string or Uint8Array contents',
+    );
   }
   const resolved: [string, Uint8Array][] = [];
   for (const [key, value] of Object.entries(files)) {
@@ -83,10 +85,12 @@ function checkOptions(options: MemoryFileSystemOptions): { files: [string, Uint8
       throw new TypeError(`memoryFileSystem option "files" has an invalid path ${JSON.stringify(key)}`);
     }
     const path = resolvePath(cwd, key);
-    if (path === "/") throw new TypeError(`memoryFileSystem option "files" path ${JSON.stringify(key)} names the root, not a file`);
+    if (path === "/")
+      throw new TypeError(`memoryFileSystem option "files" path ${JSON.stringify(key)} names the root, not a file`);
     if (typeof value === "string") resolved.push([path, encoder.encode(value)]);
     else if (value instanceof Uint8Array) resolved.push([path, value.slice()]);
-    else throw new TypeError(`memoryFileSystem option "files[${JSON.stringify(key)}]" must be a string or a Uint8Array`);
+    else
+      throw new TypeError(`memoryFileSystem option "files[${JSON.stringify(key)}]" must be a string or a Uint8Array`);
   }
   return { files: resolved, cwd: resolvePath("/", cwd) };
 }
@@ -195,7 +199,13 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
   }
 
   /** Runs a memfs call, converting its errors to `FsError` with our syscall and paths. */
-  function run<T>(syscall: string, path: string, body: () => T, dest?: string, absolute = dest === undefined ? [path] : [path, dest]): T {
+  function run<T>(
+    syscall: string,
+    path: string,
+    body: () => T,
+    dest?: string,
+    absolute = dest === undefined ? [path] : [path, dest],
+  ): T {
     // memfs would resolve a relative path against the host's working directory.
     for (const checked of absolute) {
       if (typeof checked !== "string" || !checked.startsWith("/") || checked.includes("\0")) {
@@ -271,7 +281,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
           const existing = targetKindOf(path);
           if (existing === "directory") return;
           // memfs accepts a recursive mkdir over a file; Node refuses it.
-          if (existing !== undefined || kindOf(path) !== undefined) throw new FsError("EEXIST", { syscall: "mkdir", path });
+          if (existing !== undefined || kindOf(path) !== undefined)
+            throw new FsError("EEXIST", { syscall: "mkdir", path });
         }
         volume.mkdirSync(path, { recursive });
       });
@@ -399,7 +410,12 @@ function nodeType(node: MemfsNode): FileType {
 
 /** What memfs's `Stats.build` would give for these fields, without building the rest (four `Date`s). */
 function nodeStat(node: MemfsNode): FileStat {
-  return { type: nodeType(node), size: node.getSize(), mtimeMs: node.mtime.getTime(), mode: node.mode & PERMISSION_BITS };
+  return {
+    type: nodeType(node),
+    size: node.getSize(),
+    mtimeMs: node.mtime.getTime(),
+    mode: node.mode & PERMISSION_BITS,
+  };
 }
 
 interface MemfsTyped {
@@ -415,7 +431,9 @@ function typeOf(value: MemfsTyped): FileType {
   return "other";
 }
 
-function toFileStat(stats: MemfsTyped & { size: number | bigint; mtimeMs: number | bigint; mode: number | bigint }): FileStat {
+function toFileStat(
+  stats: MemfsTyped & { size: number | bigint; mtimeMs: number | bigint; mode: number | bigint },
+): FileStat {
   return {
     type: typeOf(stats),
     size: Number(stats.size),

@@ -7,7 +7,13 @@
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 import { resolvePath } from "../../contract/path.js";
-import { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE, type CommandOutput, type CommandRunner, type CommandRunOptions } from "../../contract/runner.js";
+import {
+  ABORT_EXIT_CODE,
+  TIMEOUT_EXIT_CODE,
+  type CommandOutput,
+  type CommandRunner,
+  type CommandRunOptions,
+} from "../../contract/runner.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
 /** Most bytes kept per stream (stdout, stderr) in memory by default: 16 MiB. The rest is counted and dropped. */
@@ -104,7 +110,8 @@ export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRun
     throw new TypeError(`nodeCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   const shell = options.shell ?? "/bin/bash";
-  if (typeof shell !== "string" || shell === "") throw new TypeError("nodeCommandRunner shell must be a non-empty path");
+  if (typeof shell !== "string" || shell === "")
+    throw new TypeError("nodeCommandRunner shell must be a non-empty path");
   const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_NODE_MAX_OUTPUT_BYTES);
   const killGraceMs = positiveInteger("killGraceMs", options.killGraceMs, DEFAULT_KILL_GRACE_MS);
   const root = options.root === undefined ? "/" : options.root;
@@ -169,7 +176,8 @@ export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRun
           resolve({
             stdout: stdout.text(),
             stderr: stderr.text() + (extraError ?? ""),
-            exitCode: stopReason === "timeout" ? TIMEOUT_EXIT_CODE : stopReason === "abort" ? ABORT_EXIT_CODE : exitCode,
+            exitCode:
+              stopReason === "timeout" ? TIMEOUT_EXIT_CODE : stopReason === "abort" ? ABORT_EXIT_CODE : exitCode,
             timedOut: stopReason === "timeout",
             ...(dropped > 0 ? { droppedBytes: dropped } : {}),
           });

@@ -42,7 +42,8 @@ export function toFsError(error: unknown, syscall: string, path: string, dest?: 
   const known = typeof nodeCode === "string" ? nodeCode : "";
   const code: FsErrorCode =
     known in FS_ERROR_DESCRIPTIONS ? (known as FsErrorCode) : (NODE_ERROR_CODE_MAP[known] ?? "EIO");
-  const detail = code === "EIO" && known !== "EIO" ? (error instanceof Error ? error.message : String(error)) : undefined;
+  const detail =
+    code === "EIO" && known !== "EIO" ? (error instanceof Error ? error.message : String(error)) : undefined;
   return new FsError(code, {
     syscall,
     path,

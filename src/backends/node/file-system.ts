@@ -4,7 +4,16 @@
  *
  * @module
  */
-import { closeSync, constants, open as openCallback, promises as fsp, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  open as openCallback,
+  promises as fsp,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { type DirEntry, type FileStat, type FileSystem, type FileType } from "../../contract/types.js";
@@ -141,7 +150,11 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     throw new TypeError(`nodeFileSystem root must be an existing directory, got ${JSON.stringify(options.root)}`);
   }
   const cwd =
-    options.cwd !== undefined ? absoluteOption("cwd", options.cwd) : options.root !== undefined ? "/" : resolvePath("/", process.cwd());
+    options.cwd !== undefined
+      ? absoluteOption("cwd", options.cwd)
+      : options.root !== undefined
+        ? "/"
+        : resolvePath("/", process.cwd());
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
     throw new TypeError("nodeFileSystem allowedRoots must be an array of absolute paths");
   }
@@ -197,7 +210,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   }
 
   /** Resolve symlinks on the host, component by component, keeping missing names as given. */
-  async function realHost(host: string, follow: boolean, hops: { count: number }, shown: string, syscall: string): Promise<string> {
+  async function realHost(
+    host: string,
+    follow: boolean,
+    hops: { count: number },
+    shown: string,
+    syscall: string,
+  ): Promise<string> {
     if (host === "/") return "/";
     if (follow) {
       try {
@@ -256,7 +275,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
    * `closeSync`, which for them never waits on a disk, saving a thread-pool round trip).
    */
   function openDescriptor(host: string, flags: number): Promise<number> {
-    return new Promise((resolve, reject) => openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))));
+    return new Promise((resolve, reject) =>
+      openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))),
+    );
   }
 
   /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
@@ -267,7 +288,14 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     return toNamespace(host) ?? host;
   }
 
-  function swapped(expected: string, actual: string, path: string, syscall: string, dest?: string, after?: string): FsError {
+  function swapped(
+    expected: string,
+    actual: string,
+    path: string,
+    syscall: string,
+    dest?: string,
+    after?: string,
+  ): FsError {
     return new FsError("EACCES", {
       syscall,
       path,
@@ -296,7 +324,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
    * is that directory (a name swapped for a symlink is caught here, with where it led). With `create`, missing directories are made one at a time,
    * each inside its verified parent's descriptor (never by name from the top).
    */
-  async function openDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<number> {
+  async function openDirectory(
+    realDir: string,
+    path: string,
+    syscall: string,
+    create: boolean,
+    dest?: string,
+  ): Promise<number> {
     let fd: number;
     try {
       fd = await openDescriptor(realDir, DIRECTORY_OPEN_FLAGS);
@@ -334,7 +368,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     close(): Promise<void>;
   }
 
-  async function pinDirectory(realDir: string, path: string, syscall: string, create: boolean, dest?: string): Promise<DirectoryPin> {
+  async function pinDirectory(
+    realDir: string,
+    path: string,
+    syscall: string,
+    create: boolean,
+    dest?: string,
+  ): Promise<DirectoryPin> {
     if (!descriptorChecks) {
       if (create) {
         try {
@@ -344,7 +384,11 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           throw error;
         }
       }
-      return { at: (name) => nodePath.join(realDir, name), recheck: async () => undefined, close: async () => undefined };
+      return {
+        at: (name) => nodePath.join(realDir, name),
+        recheck: async () => undefined,
+        close: async () => undefined,
+      };
     }
     const fd = await openDirectory(realDir, path, syscall, create, dest);
     const base = descriptorPath(fd);
@@ -511,7 +555,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         if (!descriptorChecks) {
           const entries = await fsp.readdir(real, { withFileTypes: true });
           const after = await fsp.lstat(real);
-          if (!after.isDirectory()) throw new FsError("EACCES", { syscall: "scandir", path, detail: "the directory changed while it was listed" });
+          if (!after.isDirectory())
+            throw new FsError("EACCES", {
+              syscall: "scandir",
+              path,
+              detail: "the directory changed while it was listed",
+            });
           return entries.map((entry): DirEntry => ({ name: entry.name, type: typeOf(entry) }));
         }
         const fd = await openDirectory(real, path, "scandir", false);
@@ -536,7 +585,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
               await fsp.mkdir(pin.at(name));
             } catch (error) {
               if (!recursive || codeOf(error) !== "EEXIST") throw error;
-              if (!(await fsp.lstat(pin.at(name))).isDirectory()) throw new FsError("EEXIST", { syscall: "mkdir", path });
+              if (!(await fsp.lstat(pin.at(name))).isDirectory())
+                throw new FsError("EEXIST", { syscall: "mkdir", path });
             }
           },
           recursive,
@@ -546,7 +596,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     rm: (path, rmOptions) =>
       call("rm", path, async () => {
         const real = await admit(path, "rm", false);
-        if (real === hostRoot) throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
+        if (real === hostRoot)
+          throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
         try {
           await inParent(real, path, "rm", async (pin, name) => {
             const target = pin.at(name);
@@ -570,11 +621,29 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           const realFrom = await admit(from, "rename", false, to);
           const realTo = await admit(to, "rename", false, to);
           if (realFrom === hostRoot || realTo === hostRoot) {
-            throw new FsError("EBUSY", { syscall: "rename", path: from, dest: to, detail: "the backend's root cannot be moved" });
+            throw new FsError("EBUSY", {
+              syscall: "rename",
+              path: from,
+              dest: to,
+              detail: "the backend's root cannot be moved",
+            });
           }
-          await inParent(realFrom, from, "rename", (fromPin, fromName) =>
-            inParent(realTo, from, "rename", (toPin, toName) => fsp.rename(fromPin.at(fromName), toPin.at(toName)), false, to),
-          false, to);
+          await inParent(
+            realFrom,
+            from,
+            "rename",
+            (fromPin, fromName) =>
+              inParent(
+                realTo,
+                from,
+                "rename",
+                (toPin, toName) => fsp.rename(fromPin.at(fromName), toPin.at(toName)),
+                false,
+                to,
+              ),
+            false,
+            to,
+          );
         },
         to,
       ),
@@ -583,7 +652,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       call("realpath", path, async () => {
         const real = await fsp.realpath(await admit(path, "realpath", true));
         const inside = toNamespace(real);
-        if (inside === undefined) throw new FsError("EACCES", { syscall: "realpath", path, detail: `${real} is outside the root` });
+        if (inside === undefined)
+          throw new FsError("EACCES", { syscall: "realpath", path, detail: `${real} is outside the root` });
         return inside;
       }),
 

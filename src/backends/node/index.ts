@@ -4,6 +4,16 @@
  *
  * @module
  */
-export { nodeFileSystem, NODE_FILE_SYSTEM_NAME, type NodeFileSystem, type NodeFileSystemOptions } from "./file-system.js";
+export {
+  nodeFileSystem,
+  NODE_FILE_SYSTEM_NAME,
+  type NodeFileSystem,
+  type NodeFileSystemOptions,
+} from "./file-system.js";
 export { nodeDigest } from "./digest.js";
-export { nodeCommandRunner, DEFAULT_NODE_MAX_OUTPUT_BYTES, DEFAULT_KILL_GRACE_MS, type NodeCommandRunnerOptions } from "./command-runner.js";
+export {
+  nodeCommandRunner,
+  DEFAULT_NODE_MAX_OUTPUT_BYTES,
+  DEFAULT_KILL_GRACE_MS,
+  type NodeCommandRunnerOptions,
+} from "./command-runner.js";

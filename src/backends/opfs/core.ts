@@ -55,7 +55,11 @@ export interface OpfsCore extends FileSystem {
 
 type Entry =
   | { readonly kind: "file"; readonly handle: FileSystemFileHandle; readonly parent: FileSystemDirectoryHandle }
-  | { readonly kind: "directory"; readonly handle: FileSystemDirectoryHandle; readonly parent: FileSystemDirectoryHandle | undefined };
+  | {
+      readonly kind: "directory";
+      readonly handle: FileSystemDirectoryHandle;
+      readonly parent: FileSystemDirectoryHandle | undefined;
+    };
 
 /** Split an absolute path into components, resolving `.` and `..` lexically. */
 export function pathParts(path: string): string[] {
@@ -282,7 +286,9 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
           try {
             handle = await parent.getFileHandle(parts[parts.length - 1] as string);
           } catch (error) {
-            throw isDomError(error, "TypeMismatchError") ? new FsError("EISDIR", { syscall: "open", path, cause: error }) : error;
+            throw isDomError(error, "TypeMismatchError")
+              ? new FsError("EISDIR", { syscall: "open", path, cause: error })
+              : error;
           }
           return whenFree(() => io.read(handle, joinParts(parts)));
         });
@@ -310,7 +316,9 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
             await writeInto(parent, name, data, joinParts(parts), { syscall: "open", path });
           } catch (error) {
             // A directory where the file should be.
-            throw isDomError(error, "TypeMismatchError") ? new FsError("EISDIR", { syscall: "open", path, cause: error }) : error;
+            throw isDomError(error, "TypeMismatchError")
+              ? new FsError("EISDIR", { syscall: "open", path, cause: error })
+              : error;
           }
         });
       } catch (error) {
@@ -447,9 +455,11 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
           await io.release(fromPath);
           await io.release(toPath);
           if (source.kind === "file") {
-            const move = (source.handle as FileSystemFileHandle & {
-              move?: (parent: FileSystemDirectoryHandle, name: string) => Promise<void>;
-            }).move;
+            const move = (
+              source.handle as FileSystemFileHandle & {
+                move?: (parent: FileSystemDirectoryHandle, name: string) => Promise<void>;
+              }
+            ).move;
             if (typeof move === "function") {
               await whenFree(() => move.call(source.handle, toParent, toName));
               return;
@@ -468,7 +478,8 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
             await toParent.removeEntry(toName, { recursive: true }).catch(() => undefined);
             forget(toPath);
             // Put back the empty directory the rename was to replace.
-            if (existing?.kind === "directory") await toParent.getDirectoryHandle(toName, { create: true }).catch(() => undefined);
+            if (existing?.kind === "directory")
+              await toParent.getDirectoryHandle(toName, { create: true }).catch(() => undefined);
             throw error;
           }
           await io.release(fromPath);

@@ -175,7 +175,10 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     throw new TypeError(`opfsFileSystem: option "root" must not contain "..", got "${root}"`);
   }
   const worker = options.worker ?? false;
-  if (typeof worker !== "boolean" && (typeof worker !== "object" || worker === null || typeof worker.postMessage !== "function")) {
+  if (
+    typeof worker !== "boolean" &&
+    (typeof worker !== "object" || worker === null || typeof worker.postMessage !== "function")
+  ) {
     throw new TypeError('opfsFileSystem: option "worker" must be true, false or a Worker');
   }
   checkMs(options, "busyTimeoutMs");
@@ -186,7 +189,10 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_OPFS_BUSY_TIMEOUT_MS;
 
   // Tools over this backend lock paths across tabs by default (Web Locks), where the API exists.
-  const locks = typeof navigator !== "undefined" && navigator.locks !== undefined ? webLocks({ prefix: `${DEFAULT_WEB_LOCKS_PREFIX}opfs${label}:` }) : undefined;
+  const locks =
+    typeof navigator !== "undefined" && navigator.locks !== undefined
+      ? webLocks({ prefix: `${DEFAULT_WEB_LOCKS_PREFIX}opfs${label}:` })
+      : undefined;
 
   if (worker === false) {
     const core = createOpfsCore({ getRoot: () => resolveOpfsRoot(root), io: mainThreadIo(), busyTimeoutMs });
@@ -194,14 +200,25 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
   }
 
   if (worker === true && typeof Worker !== "function") {
-    throw new FsError("ENOTSUP", { syscall: "opfs", path: label, detail: "Worker is not available in this context; use opfsFileSystem() without worker" });
+    throw new FsError("ENOTSUP", {
+      syscall: "opfs",
+      path: label,
+      detail: "Worker is not available in this context; use opfsFileSystem() without worker",
+    });
   }
-  const target = worker === true ? new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" }) : worker;
+  const target =
+    worker === true ? new Worker(new URL("./opfs-worker.js", import.meta.url), { type: "module" }) : worker;
   const channel = new MessageChannel();
   const client = opfsRpcClient(channel.port1);
   const onError = (event: Event) => {
     const message = event instanceof ErrorEvent ? event.message : "";
-    client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: `the OPFS worker failed: ${message || WORKER_LOAD_FAILURE}` }));
+    client.fail(
+      new FsError("EIO", {
+        syscall: "opfs",
+        path: label,
+        detail: `the OPFS worker failed: ${message || WORKER_LOAD_FAILURE}`,
+      }),
+    );
   };
   target.addEventListener("error", onError);
   const connect: OpfsConnectMessage = {

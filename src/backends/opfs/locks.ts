@@ -33,13 +33,17 @@ export interface WebLocksOptions {
  */
 export function webLocks(options: WebLocksOptions = {}): Locks {
   for (const key of Object.keys(options)) {
-    if (key !== "prefix" && key !== "manager") throw new TypeError(`webLocks: unknown option "${key}" (known: prefix, manager)`);
+    if (key !== "prefix" && key !== "manager")
+      throw new TypeError(`webLocks: unknown option "${key}" (known: prefix, manager)`);
   }
   const prefix = options.prefix ?? DEFAULT_WEB_LOCKS_PREFIX;
-  if (typeof prefix !== "string") throw new TypeError(`webLocks: option "prefix" must be a string, got ${typeof prefix}`);
+  if (typeof prefix !== "string")
+    throw new TypeError(`webLocks: option "prefix" must be a string, got ${typeof prefix}`);
   const manager = options.manager ?? (typeof navigator === "undefined" ? undefined : navigator.locks);
   if (manager === undefined || typeof manager.request !== "function") {
-    throw new TypeError("webLocks: navigator.locks (the Web Locks API) is not available here; use memoryLocks() for a single tab");
+    throw new TypeError(
+      "webLocks: navigator.locks (the Web Locks API) is not available here; use memoryLocks() for a single tab",
+    );
   }
   return {
     run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {

@@ -13,7 +13,17 @@ import type { OpfsCore } from "./core.js";
 export const OPFS_CONNECT_KIND = "better-fs-tools/opfs:connect";
 
 /** The FileSystem methods that cross the channel. */
-export const OPFS_RPC_METHODS = ["readFile", "writeFile", "stat", "lstat", "readdir", "mkdir", "rm", "rename", "realpath"] as const;
+export const OPFS_RPC_METHODS = [
+  "readFile",
+  "writeFile",
+  "stat",
+  "lstat",
+  "readdir",
+  "mkdir",
+  "rm",
+  "rename",
+  "realpath",
+] as const;
 export type OpfsRpcMethod = (typeof OPFS_RPC_METHODS)[number];
 
 /** Sent to the Worker (on the Worker itself) to open a session. */
@@ -41,7 +51,8 @@ interface SerializedError {
   readonly message: string;
 }
 
-type Reply = { readonly id: number; readonly value: unknown } | { readonly id: number; readonly error: SerializedError };
+type Reply =
+  { readonly id: number; readonly value: unknown } | { readonly id: number; readonly error: SerializedError };
 
 function serializeError(error: unknown): SerializedError {
   if (FsError.isInstance(error)) {
@@ -67,7 +78,9 @@ export function deserializeError(error: SerializedError, fallback: { syscall: st
     ...(error.dest === undefined ? {} : { dest: error.dest }),
   });
   if (base.message === error.message) return base;
-  const detail = error.message.startsWith(base.message + " (") ? error.message.slice(base.message.length + 2, -1) : error.message;
+  const detail = error.message.startsWith(base.message + " (")
+    ? error.message.slice(base.message.length + 2, -1)
+    : error.message;
   return new FsError(error.code, {
     syscall: error.syscall,
     ...(error.path === undefined ? {} : { path: error.path }),
@@ -131,7 +144,15 @@ const SYSCALL_OF: Readonly<Record<OpfsRpcMethod, string>> = {
 export function opfsRpcClient(port: MessagePort): OpfsRpcClient {
   let nextId = 1;
   let failure: FsError | undefined;
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void; method: OpfsRpcMethod | "close"; path?: string }>();
+  const pending = new Map<
+    number,
+    {
+      resolve: (value: unknown) => void;
+      reject: (error: unknown) => void;
+      method: OpfsRpcMethod | "close";
+      path?: string;
+    }
+  >();
   port.onmessage = (event: MessageEvent<Reply>) => {
     const reply = event.data;
     const waiter = pending.get(reply.id);
@@ -139,7 +160,9 @@ export function opfsRpcClient(port: MessagePort): OpfsRpcClient {
     pending.delete(reply.id);
     if ("error" in reply) {
       const syscall = waiter.method === "close" ? "close" : SYSCALL_OF[waiter.method];
-      waiter.reject(deserializeError(reply.error, { syscall, ...(waiter.path === undefined ? {} : { path: waiter.path }) }));
+      waiter.reject(
+        deserializeError(reply.error, { syscall, ...(waiter.path === undefined ? {} : { path: waiter.path }) }),
+      );
     } else {
       waiter.resolve(reply.value);
     }

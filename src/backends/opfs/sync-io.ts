@@ -143,11 +143,13 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
       }
       entry = open.get(path);
       if (entry === undefined) {
-        const opening: Promise<Open> = (handle as SyncCapableFileHandle).createSyncAccessHandle().then((access): Open => {
-          const held: Open = { access, mtimeMs: undefined, lastUsedMs: Date.now() };
-          if (open.get(path) === opening) settled.set(path, held);
-          return held;
-        });
+        const opening: Promise<Open> = (handle as SyncCapableFileHandle)
+          .createSyncAccessHandle()
+          .then((access): Open => {
+            const held: Open = { access, mtimeMs: undefined, lastUsedMs: Date.now() };
+            if (open.get(path) === opening) settled.set(path, held);
+            return held;
+          });
         open.set(path, opening);
         opening.catch(() => {
           if (open.get(path) === opening) open.delete(path);

@@ -24,7 +24,13 @@
 import { createResolutionCache, resolvePath, type ResolutionCache } from "../../contract/path.js";
 import type { FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "../context.js";
+import {
+  assertKnownOptions,
+  CONTEXT_OPTION_KEYS,
+  createContextResolver,
+  type ToolContext,
+  type ToolContextOptions,
+} from "../context.js";
 import { checkFresh, recordBefore, recordSeen } from "../freshness.js";
 import { checkInput, specSchema, type InputSpec } from "../input.js";
 import type { FileRecord } from "../state.js";
@@ -87,9 +93,7 @@ Give about 3 unchanged lines before and after each change, copied exactly; start
 
 /** A file's state before the patch. */
 type Original =
-  | { readonly kind: "file"; readonly bytes: Uint8Array }
-  | { readonly kind: "absent" }
-  | { readonly kind: "directory" };
+  { readonly kind: "file"; readonly bytes: Uint8Array } | { readonly kind: "absent" } | { readonly kind: "directory" };
 
 /**
  * A file's state as the patch goes: the bytes to write (encoded as soon as computed, so the text
@@ -153,7 +157,8 @@ async function loadOriginals(
     if (listing === undefined) {
       listing = fs.readdir(dir).then(
         (entries) => new Map(entries.map((entry) => [entry.name, entry.type])),
-        (error: unknown) => (FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR") ? "missing" : "unknown"),
+        (error: unknown) =>
+          FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR") ? "missing" : "unknown",
       );
       listings.set(dir, listing);
     }
@@ -184,7 +189,8 @@ async function loadOriginals(
     const path = paths[i] as string;
     originals.set(path, step.value);
     if (step.value.kind !== "absent") {
-      for (let dir = parentOf(path); dir !== "/" && dirExists.get(dir) !== true; dir = parentOf(dir)) dirExists.set(dir, true);
+      for (let dir = parentOf(path); dir !== "/" && dirExists.get(dir) !== true; dir = parentOf(dir))
+        dirExists.set(dir, true);
     }
   }
   return { ok: true, value: originals };
@@ -197,7 +203,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Run `tasks` with at most `limit` in flight; returns each task's outcome in order. */
-async function settleBounded<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<PromiseSettledResult<T>[]> {
+async function settleBounded<T>(
+  tasks: ReadonlyArray<() => Promise<T>>,
+  limit: number,
+): Promise<PromiseSettledResult<T>[]> {
   const results: PromiseSettledResult<T>[] = new Array(tasks.length);
   let next = 0;
   async function worker(): Promise<void> {
@@ -221,7 +230,12 @@ function parentOf(path: string): string {
 }
 
 /** Directories above `path` that do not exist yet, deepest first (`cache`: what the gate's checks saw). */
-async function missingParents(fs: FileSystem, path: string, known: Map<string, boolean>, cache: ResolutionCache): Promise<string[]> {
+async function missingParents(
+  fs: FileSystem,
+  path: string,
+  known: Map<string, boolean>,
+  cache: ResolutionCache,
+): Promise<string[]> {
   const missing: string[] = [];
   for (let dir = parentOf(path); dir !== "/"; dir = parentOf(dir)) {
     let exists = known.get(dir) ?? cache.exists(dir);
@@ -291,7 +305,9 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
   assertKnownOptions(FACTORY, options, OPTION_KEYS);
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PATCH_FILE_BYTES;
   if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes <= 0) {
-    throw new TypeError(`${FACTORY} maxFileBytes must be a positive integer (bytes), got ${String(options.maxFileBytes)}`);
+    throw new TypeError(
+      `${FACTORY} maxFileBytes must be a positive integer (bytes), got ${String(options.maxFileBytes)}`,
+    );
   }
   const resolve = createContextResolver(FACTORY, options);
 
@@ -302,42 +318,56 @@ export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<A
     description: APPLY_PATCH_DESCRIPTION,
     inputSchema: specSchema(INPUT_SPEC),
     validate,
-    execute: guardExecute<ApplyPatchInput, MutationResult>("mutation", validate, async (input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> => {
-      const parsed = parsePatch(input.patch);
-      if (!parsed.ok) {
-        return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
-      }
-      const ctx = await resolve(call);
-      // The paths are checked under the locks of their lexical paths, with one resolution cache
-      // for the call (directories shared by the patch's paths resolve once) whose answers (this
-      // path does not exist) stand in for the tool's own lookups. When every real path is its
-      // lexical path (no symlinks), those locks are the ones other tools take, so the answers
-      // stay true until the commit; otherwise the real paths are locked afterwards and looked
-      // up again under their locks.
-      const lexical = parsed.operations.flatMap((operation) =>
-        operation.type === "update" && operation.moveTo !== undefined ? [operation.path, operation.moveTo] : [operation.path],
-      );
-      const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
-      // What this session knew of each file the patch overwrites whole (Add File, Move to), as
-      // the call began: the freshness check inside the locks refuses to overwrite what another
-      // call wrote (or read) while this one waited.
-      const before = await overwriteRecords(ctx, parsed.operations.flatMap(overwriteTarget), new Map());
-      const first = await ctx.locks.run([...lexicalKeys], async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
-        const cache = createResolutionCache();
-        const existence = new Map<string, boolean | undefined>();
-        const step = await resolveAll(ctx, parsed.operations, cache, existence);
-        if (!step.ok) return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
-        const resolved = step.value;
-        const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
-        if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
-        return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence, before);
-      });
-      if ("kind" in first) return first;
-      const { resolved, paths } = first;
-      // Through symlinks the real paths differ: their records are taken before their locks.
-      const real = await overwriteRecords(ctx, resolved.flatMap(overwriteTarget), before);
-      return ctx.locks.run(paths, () => applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map(), real));
-    }),
+    execute: guardExecute<ApplyPatchInput, MutationResult>(
+      "mutation",
+      validate,
+      async (input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> => {
+        const parsed = parsePatch(input.patch);
+        if (!parsed.ok) {
+          return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
+        }
+        const ctx = await resolve(call);
+        // The paths are checked under the locks of their lexical paths, with one resolution cache
+        // for the call (directories shared by the patch's paths resolve once) whose answers (this
+        // path does not exist) stand in for the tool's own lookups. When every real path is its
+        // lexical path (no symlinks), those locks are the ones other tools take, so the answers
+        // stay true until the commit; otherwise the real paths are locked afterwards and looked
+        // up again under their locks.
+        const lexical = parsed.operations.flatMap((operation) =>
+          operation.type === "update" && operation.moveTo !== undefined
+            ? [operation.path, operation.moveTo]
+            : [operation.path],
+        );
+        const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
+        // What this session knew of each file the patch overwrites whole (Add File, Move to), as
+        // the call began: the freshness check inside the locks refuses to overwrite what another
+        // call wrote (or read) while this one waited.
+        const before = await overwriteRecords(ctx, parsed.operations.flatMap(overwriteTarget), new Map());
+        const first = await ctx.locks.run(
+          [...lexicalKeys],
+          async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
+            const cache = createResolutionCache();
+            const existence = new Map<string, boolean | undefined>();
+            const step = await resolveAll(ctx, parsed.operations, cache, existence);
+            if (!step.ok)
+              return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+            const resolved = step.value;
+            const paths = [
+              ...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo]))),
+            ];
+            if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
+            return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence, before);
+          },
+        );
+        if ("kind" in first) return first;
+        const { resolved, paths } = first;
+        // Through symlinks the real paths differ: their records are taken before their locks.
+        const real = await overwriteRecords(ctx, resolved.flatMap(overwriteTarget), before);
+        return ctx.locks.run(paths, () =>
+          applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map(), real),
+        );
+      },
+    ),
   };
 }
 
@@ -374,7 +404,13 @@ type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
  * Check a path for writing, and for reading too when it must be read: inside the allowed roots
  * every access is admitted, so the read check runs only for a path outside them.
  */
-async function checkPath(ctx: ToolContext, path: string, read: boolean, cache: ResolutionCache, followSymlinks = true): Promise<Checked> {
+async function checkPath(
+  ctx: ToolContext,
+  path: string,
+  read: boolean,
+  cache: ResolutionCache,
+  followSymlinks = true,
+): Promise<Checked> {
   const write = await ctx.gate.check(path, "write", { followSymlinks, cache });
   if (!write.ok || !read || !write.outside) return write;
   const readable = await ctx.gate.check(path, "read", { cache });
@@ -396,7 +432,8 @@ async function resolveAll(
   const requests: Array<Promise<Checked>> = [];
   for (const operation of operations) {
     requests.push(checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete"));
-    if (operation.type === "update" && operation.moveTo !== undefined) requests.push(checkPath(ctx, operation.moveTo, false, cache));
+    if (operation.type === "update" && operation.moveTo !== undefined)
+      requests.push(checkPath(ctx, operation.moveTo, false, cache));
   }
   const outcomes = await Promise.all(requests);
   const resolved: Resolved[] = [];
@@ -406,7 +443,11 @@ async function resolveAll(
     const mine = outcomes.slice(next, next + (moves ? 2 : 1));
     next += mine.length;
     for (const outcome of mine) {
-      if (!outcome.ok) return { ok: false, error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` } };
+      if (!outcome.ok)
+        return {
+          ok: false,
+          error: { ...outcome.error, message: `${outcome.error.message} (in ${header(operation)})` },
+        };
       const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
       existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
     }
@@ -438,7 +479,8 @@ async function applyLocked(
   }
   const dirExists = new Map<string, boolean>();
   const loaded = await loadOriginals(fs, paths, expectAbsent, existence, dirExists);
-  if (!loaded.ok) return errorResult("mutation", { ...loaded.error, message: `${loaded.error.message}\n${NOTHING_CHANGED}` });
+  if (!loaded.ok)
+    return errorResult("mutation", { ...loaded.error, message: `${loaded.error.message}\n${NOTHING_CHANGED}` });
   const originals = loaded.value;
   const computed = computeChanges(ctx, resolved, originals, maxFileBytes);
   if (!computed.ok) {
@@ -459,7 +501,8 @@ async function applyLocked(
       // this one began.
       const overwrite = before.has(path) ? { record: before.get(path) } : undefined;
       const stale = await checkFresh(ctx, path, ctx.gate.display(path), original.bytes, "patch", overwrite);
-      if (stale !== undefined) return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
+      if (stale !== undefined)
+        return errorResult("mutation", { ...stale, message: `${stale.message}\n${NOTHING_CHANGED}` });
     }
   }
 
@@ -522,7 +565,10 @@ function computeChanges(
     if (next !== undefined) {
       // Touched earlier in this patch: our own UTF-8, so it decodes.
       const decoded = decodeUtf8(next.bytes);
-      return { ok: true, value: { kind: "file", text: decoded.ok ? decoded.text : "", bom: decoded.ok && decoded.bom } };
+      return {
+        ok: true,
+        value: { kind: "file", text: decoded.ok ? decoded.text : "", bom: decoded.ok && decoded.bom },
+      };
     }
     const original = originals.get(path) ?? { kind: "absent" };
     if (original.kind !== "file") return { ok: true, value: original };
@@ -583,7 +629,11 @@ function computeChanges(
     }
     const destinationIsDirectory = pending.get(moveTo) === undefined && originals.get(moveTo)?.kind === "directory";
     if (destinationIsDirectory) {
-      return fail("EISDIR", `Cannot move ${show(path)} to ${show(moveTo)}: the destination is a directory (in ${where}).`, moveTo);
+      return fail(
+        "EISDIR",
+        `Cannot move ${show(path)} to ${show(moveTo)}: the destination is a directory (in ${where}).`,
+        moveTo,
+      );
     }
     pending.set(moveTo, next);
     pending.set(path, { kind: "absent" });
@@ -614,7 +664,11 @@ async function commit(
   const done: string[] = [];
   let failure: { path: string; reason: unknown } | undefined;
   const writeOutcomes = await settleBounded(
-    writes.map(({ path, bytes }) => () => fs.writeFile(path, bytes)),
+    writes.map(
+      ({ path, bytes }) =>
+        () =>
+          fs.writeFile(path, bytes),
+    ),
     PATCH_WRITE_CONCURRENCY,
   );
   for (const [i, outcome] of writeOutcomes.entries()) {

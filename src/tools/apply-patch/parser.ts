@@ -108,7 +108,11 @@ export function parsePatch(text: string): ParsedPatch {
     return { ok: false, message: "Invalid patch: the first line of the patch must be '*** Begin Patch'", line: 1 };
   }
   if (all.length < 2 || last !== END_PATCH) {
-    return { ok: false, message: "Invalid patch: the last line of the patch must be '*** End Patch'", line: all.length };
+    return {
+      ok: false,
+      message: "Invalid patch: the last line of the patch must be '*** End Patch'",
+      line: all.length,
+    };
   }
   const lines = all.slice(1, -1);
   const operations: PatchOperation[] = [];

@@ -105,7 +105,9 @@ function lineAt(starts: readonly number[], offset: number): number {
 
 /** {@link seekLines}, with the exact pass done by the native string search where it applies. */
 function seek(split: SplitText, pattern: readonly string[], start: number, endOfFile: boolean): SeekOutcome {
-  return (endOfFile ? undefined : seekExact(split, pattern, start)) ?? seekLines(split.lines(), pattern, start, endOfFile);
+  return (
+    (endOfFile ? undefined : seekExact(split, pattern, start)) ?? seekLines(split.lines(), pattern, start, endOfFile)
+  );
 }
 
 /** Why a hunk could not be placed. */

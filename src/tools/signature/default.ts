@@ -22,7 +22,9 @@ export const DEFAULT_PRESET_TOOLS = ["read", "edit", "write", "apply_patch", "ba
  * defaultSignature(read).name; // "read"
  * ```
  */
-export function defaultSignature<Input, Result extends ToolResult>(tool: CoreTool<Input, Result>): ToolSignature<Input, Input, Result> {
+export function defaultSignature<Input, Result extends ToolResult>(
+  tool: CoreTool<Input, Result>,
+): ToolSignature<Input, Input, Result> {
   return {
     name: tool.name,
     description: tool.description,

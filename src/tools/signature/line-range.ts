@@ -43,7 +43,9 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 function checkName(option: string, value: unknown): string {
   if (typeof value !== "string" || !IDENTIFIER.test(value)) {
-    throw new TypeError(`lineRangeSignature ${option} must be a name of letters, digits, _ or - (up to 64), got ${JSON.stringify(value)}`);
+    throw new TypeError(
+      `lineRangeSignature ${option} must be a name of letters, digits, _ or - (up to 64), got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -66,13 +68,17 @@ function checkName(option: string, value: unknown): string {
  * const read = createAiSdkReadTool({ fs, signature }); // view({ file, from, to })
  * ```
  */
-export function lineRangeSignature(options: LineRangeSignatureOptions = {}): ToolSignature<ReadInput, LineRangeReadInput, ReadResult> {
-  if (typeof options !== "object" || options === null) throw new TypeError("lineRangeSignature needs an options object");
+export function lineRangeSignature(
+  options: LineRangeSignatureOptions = {},
+): ToolSignature<ReadInput, LineRangeReadInput, ReadResult> {
+  if (typeof options !== "object" || options === null)
+    throw new TypeError("lineRangeSignature needs an options object");
   assertKnownOptions("lineRangeSignature", options, OPTION_KEYS);
   const names = options.names ?? {};
   if (typeof names !== "object" || names === null) throw new TypeError("lineRangeSignature names must be an object");
   for (const key of Object.keys(names)) {
-    if (!NAME_KEYS.includes(key)) throw new TypeError(`lineRangeSignature got an unknown names key "${key}". Known keys: ${NAME_KEYS.join(", ")}`);
+    if (!NAME_KEYS.includes(key))
+      throw new TypeError(`lineRangeSignature got an unknown names key "${key}". Known keys: ${NAME_KEYS.join(", ")}`);
   }
   const name = checkName("name", options.name ?? "readFile");
   const pathName = checkName("names.path", names.path ?? "path");
@@ -82,9 +88,18 @@ export function lineRangeSignature(options: LineRangeSignatureOptions = {}): Too
     throw new TypeError(`lineRangeSignature names must differ, got ${pathName}, ${startName}, ${endName}`);
   }
   const spec: InputSpec = {
-    [pathName]: { type: "string", required: true, nonEmpty: true, description: "Path of the file, relative to the working directory or absolute." },
+    [pathName]: {
+      type: "string",
+      required: true,
+      nonEmpty: true,
+      description: "Path of the file, relative to the working directory or absolute.",
+    },
     [startName]: { type: "integer", min: 1, description: "First line to read, 1-based. Omit to start at line 1." },
-    [endName]: { type: "integer", min: 1, description: "Last line to read, 1-based and inclusive; may be past the end. Omit to read to the end." },
+    [endName]: {
+      type: "integer",
+      min: 1,
+      description: "Last line to read, 1-based and inclusive; may be past the end. Omit to read to the end.",
+    },
   };
   const rename = { offset: startName };
 
@@ -110,7 +125,10 @@ export function lineRangeSignature(options: LineRangeSignatureOptions = {}): Too
     toResult(result, input) {
       if (!result.ok) {
         const message = (result.error?.message ?? "")
-          .replace("with offset and limit (in lines)", `with ${startName} and ${endName} (1-based line numbers, inclusive)`)
+          .replace(
+            "with offset and limit (in lines)",
+            `with ${startName} and ${endName} (1-based line numbers, inclusive)`,
+          )
           .replace(/e\.g\. offset=1 and limit=(\d+)/, `e.g. ${startName}=1 and ${endName}=$1`);
         return withText(result, renameWords(message, rename));
       }
@@ -123,22 +141,39 @@ export function lineRangeSignature(options: LineRangeSignatureOptions = {}): Too
         .filter((note) => !(ranged && note.startsWith("[Showed lines ")))
         .map((note) => renameWords(note, rename));
       const body = lines.map((line) => line.text).join("\n");
-      const header = ranged ? `[${String(input[pathName])} lines ${result.startLine}-${result.endLine} of ${result.totalLines}]\n` : "";
+      const header = ranged
+        ? `[${String(input[pathName])} lines ${result.startLine}-${result.endLine} of ${result.totalLines}]\n`
+        : "";
       return withText(result, `${header}${body}${kept.length > 0 ? `\n${kept.join("\n")}` : ""}`);
     },
   };
 }
 
 const LIST_SPEC: InputSpec = {
-  path: { type: "string", nonEmpty: true, description: "Directory to list, relative to the working directory or absolute. Omit for the working directory." },
+  path: {
+    type: "string",
+    nonEmpty: true,
+    description: "Directory to list, relative to the working directory or absolute. Omit for the working directory.",
+  },
 };
 const WRITE_SPEC: InputSpec = {
-  path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to write. Missing parent directories are created." },
+  path: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "Path of the file to write. Missing parent directories are created.",
+  },
   content: { type: "string", required: true, description: "The complete new content of the file." },
 };
 const EDIT_SPEC: InputSpec = {
   path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to edit." },
-  oldText: { type: "string", required: true, nonEmpty: true, description: "The exact text to replace, whitespace included; it must occur exactly once unless replaceAll is true." },
+  oldText: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description:
+      "The exact text to replace, whitespace included; it must occur exactly once unless replaceAll is true.",
+  },
   newText: { type: "string", required: true, description: "The text to put in its place." },
   replaceAll: { type: "boolean", description: "Replace every occurrence instead of exactly one. Default false." },
 };
@@ -151,7 +186,11 @@ export interface LineRangePreset {
   readonly read: ToolSignature<ReadInput, LineRangeReadInput, ReadResult>;
   readonly list: ToolSignature<ListInput, { path?: string }, SearchResult>;
   readonly write: ToolSignature<WriteInput, { path: string; content: string }, MutationResult>;
-  readonly edit: ToolSignature<EditInput, { path: string; oldText: string; newText: string; replaceAll?: boolean }, MutationResult>;
+  readonly edit: ToolSignature<
+    EditInput,
+    { path: string; oldText: string; newText: string; replaceAll?: boolean },
+    MutationResult
+  >;
   readonly bash: ToolSignature<BashInput, { command: string }, ShellResult>;
 }
 
@@ -173,7 +212,8 @@ export function lineRangePreset(): LineRangePreset {
     read: lineRangeSignature(),
     list: {
       name: "listDir",
-      description: "List a directory: one entry per line, sorted by name, directories ending in `/`, files with their size in bytes.",
+      description:
+        "List a directory: one entry per line, sorted by name, directories ending in `/`, files with their size in bytes.",
       inputSchema: specSchema(LIST_SPEC),
       toInput: (input) => checkInput<ListInput>("listDir", input, LIST_SPEC),
     },
@@ -185,7 +225,8 @@ export function lineRangePreset(): LineRangePreset {
     },
     edit: {
       name: "editFile",
-      description: "Replace exact text in a file (read it first with readFile). oldText must occur exactly once unless replaceAll is true.",
+      description:
+        "Replace exact text in a file (read it first with readFile). oldText must occur exactly once unless replaceAll is true.",
       inputSchema: specSchema(EDIT_SPEC),
       toInput: (input) => checkInput<EditInput>("editFile", input, EDIT_SPEC),
     },

@@ -26,7 +26,11 @@ export interface OffsetLimitPresetOptions {
 
 const READ_SPEC: InputSpec = {
   path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to read." },
-  offset: { type: "integer", min: 1, description: "Line number to start reading from, 1-based. Omit to start at line 1." },
+  offset: {
+    type: "integer",
+    min: 1,
+    description: "Line number to start reading from, 1-based. Omit to start at line 1.",
+  },
   limit: { type: "integer", min: 1, description: "Number of lines to read. Omit to read to the end." },
 };
 const WRITE_SPEC: InputSpec = {
@@ -35,17 +39,35 @@ const WRITE_SPEC: InputSpec = {
 };
 const EDIT_SPEC: InputSpec = {
   path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to edit." },
-  old_string: { type: "string", required: true, nonEmpty: true, description: "The exact text to replace; it must be unique in the file unless replace_all is true." },
+  old_string: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "The exact text to replace; it must be unique in the file unless replace_all is true.",
+  },
   new_string: { type: "string", required: true, description: "The text to replace it with." },
   replace_all: { type: "boolean", description: "Replace every occurrence of old_string. Default false." },
 };
 const LIST_SPEC: InputSpec = {
   path: { type: "string", nonEmpty: true, description: "Directory to list. Omit for the working directory." },
-  pattern: { type: "string", nonEmpty: true, description: "Glob the entry names must match, e.g. `*.ts`. Omit to list everything." },
+  pattern: {
+    type: "string",
+    nonEmpty: true,
+    description: "Glob the entry names must match, e.g. `*.ts`. Omit to list everything.",
+  },
 };
 const GREP_SPEC: InputSpec = {
-  pattern: { type: "string", required: true, nonEmpty: true, description: "Regular expression (JavaScript syntax) to search for." },
-  path: { type: "string", nonEmpty: true, description: "File or directory to search in. Omit for the working directory." },
+  pattern: {
+    type: "string",
+    required: true,
+    nonEmpty: true,
+    description: "Regular expression (JavaScript syntax) to search for.",
+  },
+  path: {
+    type: "string",
+    nonEmpty: true,
+    description: "File or directory to search in. Omit for the working directory.",
+  },
   glob: { type: "string", nonEmpty: true, description: "Only search files matching this glob, e.g. `**/*.ts`." },
 };
 
@@ -73,7 +95,11 @@ export interface OffsetLimitPreset {
   readonly list: ToolSignature<ListInput, { path?: string; pattern?: string }, SearchResult>;
   readonly grep: ToolSignature<GrepInput, { pattern: string; path?: string; glob?: string }, SearchResult>;
   readonly write?: ToolSignature<WriteInput, { path: string; content: string }, MutationResult>;
-  readonly edit?: ToolSignature<EditInput, { path: string; old_string: string; new_string: string; replace_all?: boolean }, MutationResult>;
+  readonly edit?: ToolSignature<
+    EditInput,
+    { path: string; old_string: string; new_string: string; replace_all?: boolean },
+    MutationResult
+  >;
 }
 
 /**
@@ -125,7 +151,8 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
 
   const list: OffsetLimitPreset["list"] = {
     name: "list_files",
-    description: "List the files and directories in a directory, with file sizes in bytes, sorted by path. Filter names with a glob pattern.",
+    description:
+      "List the files and directories in a directory, with file sizes in bytes, sorted by path. Filter names with a glob pattern.",
     inputSchema: specSchema(LIST_SPEC),
     toInput(input) {
       const checked = checkInput<{ path?: string; pattern?: string }>("list_files", input, LIST_SPEC);
@@ -133,7 +160,9 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
         try {
           picomatch.makeRe(checked.pattern, { dot: true });
         } catch (error) {
-          throw new ToolInputError(`list_files input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`);
+          throw new ToolInputError(
+            `list_files input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       return checked.path === undefined ? {} : { path: checked.path };
@@ -162,7 +191,8 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
 
   const grep: OffsetLimitPreset["grep"] = {
     name: "grep_files",
-    description: "Search file contents with a regular expression. Output lines are `path:line:text`. Narrow the files with path and glob.",
+    description:
+      "Search file contents with a regular expression. Output lines are `path:line:text`. Narrow the files with path and glob.",
     inputSchema: specSchema(GREP_SPEC),
     toInput: (input) => checkInput<GrepInput>("grep_files", input, GREP_SPEC),
     toResult: (result) => (result.ok ? result : errorOut(result)),
@@ -172,7 +202,8 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
 
   const write: NonNullable<OffsetLimitPreset["write"]> = {
     name: "write_file",
-    description: "Write a file, replacing its whole content; missing directories are created. Read an existing file first with read_file.",
+    description:
+      "Write a file, replacing its whole content; missing directories are created. Read an existing file first with read_file.",
     inputSchema: specSchema(WRITE_SPEC),
     toInput: (input) => checkInput<WriteInput>("write_file", input, WRITE_SPEC),
     toResult: (result) => (result.ok ? result : errorOut(result)),
@@ -185,7 +216,11 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
       "and be unique in the file unless replace_all is true.",
     inputSchema: specSchema(EDIT_SPEC),
     toInput(input) {
-      const checked = checkInput<{ path: string; old_string: string; new_string: string; replace_all?: boolean }>("edit_file", input, EDIT_SPEC);
+      const checked = checkInput<{ path: string; old_string: string; new_string: string; replace_all?: boolean }>(
+        "edit_file",
+        input,
+        EDIT_SPEC,
+      );
       return {
         path: checked.path,
         oldText: checked.old_string,

@@ -62,7 +62,9 @@ describe("idb persistence", () => {
     expect(await second.readlink("/link.md")).toBe("/docs/readme.md");
     expect(await second.readlink("/bin/docs-link")).toBe("../docs");
     expect(await second.realpath("/bin/docs-link/readme.md")).toBe("/docs/readme.md");
-    expect((await second.readdir("/empty")).map(({ name: entry, type }) => ({ entry, type }))).toEqual([{ entry: "nested", type: "directory" }]);
+    expect((await second.readdir("/empty")).map(({ name: entry, type }) => ({ entry, type }))).toEqual([
+      { entry: "nested", type: "directory" },
+    ]);
     expect((await second.lstat("/link.md")).type).toBe("symlink");
     const secondStat = await second.stat("/docs/readme.md");
     expect(secondStat.mtimeMs).toBe(firstStat.mtimeMs);
@@ -137,7 +139,9 @@ describe("idb persistence", () => {
       return put.apply(this, args);
     });
     const error = await rejection(first.flush());
-    expect(error.message).toBe(`ENOSPC: no space left on device, flush '${name}/files' (IndexedDB: QuotaExceededError: The quota has been exceeded.)`);
+    expect(error.message).toBe(
+      `ENOSPC: no space left on device, flush '${name}/files' (IndexedDB: QuotaExceededError: The quota has been exceeded.)`,
+    );
     vi.restoreAllMocks();
 
     const crashed = await open({ name });
@@ -183,6 +187,8 @@ describe("idb persistence", () => {
     expect(() => idbFileSystem({ debounceMs: Number.NaN })).toThrow(
       new TypeError('idbFileSystem: option "debounceMs" must be a non-negative finite number, got NaN'),
     );
-    expect(() => idbFileSystem({ name: "" })).toThrow(new TypeError('idbFileSystem: option "name" must be a non-empty string, got ""'));
+    expect(() => idbFileSystem({ name: "" })).toThrow(
+      new TypeError('idbFileSystem: option "name" must be a non-empty string, got ""'),
+    );
   });
 });

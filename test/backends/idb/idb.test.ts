@@ -61,7 +61,11 @@ function summary(data: Map<string, IdbRecord>): Record<string, string> {
   return Object.fromEntries(
     [...data].map(([key, record]) => [
       key,
-      record.kind === "file" ? `file:${new TextDecoder().decode(record.data)}` : record.kind === "symlink" ? `symlink:${record.target}` : "directory",
+      record.kind === "file"
+        ? `file:${new TextDecoder().decode(record.data)}`
+        : record.kind === "symlink"
+          ? `symlink:${record.target}`
+          : "directory",
     ]),
   );
 }
@@ -74,7 +78,13 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
     await fs.symlink("/a/b/c.txt", "/link");
     await fs.mkdir("/empty");
     await fs.flush();
-    expect(summary(store.data)).toEqual({ "/a": "directory", "/a/b": "directory", "/a/b/c.txt": "file:c", "/link": "symlink:/a/b/c.txt", "/empty": "directory" });
+    expect(summary(store.data)).toEqual({
+      "/a": "directory",
+      "/a/b": "directory",
+      "/a/b/c.txt": "file:c",
+      "/link": "symlink:/a/b/c.txt",
+      "/empty": "directory",
+    });
     expect(store.transactions).toEqual(["readwrite:5"]);
   });
 
@@ -87,7 +97,13 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
     await fs.flush();
     await fs.rename("/d", "/e");
     await fs.flush();
-    expect(summary(store.data)).toEqual({ "/e": "directory", "/e/one.txt": "file:1", "/e/sub": "directory", "/e/sub/two.txt": "file:2", "/other.txt": "file:o" });
+    expect(summary(store.data)).toEqual({
+      "/e": "directory",
+      "/e/one.txt": "file:1",
+      "/e/sub": "directory",
+      "/e/sub/two.txt": "file:2",
+      "/other.txt": "file:o",
+    });
     // 4 deletes (/d, /d/one.txt, /d/sub, /d/sub/two.txt) and 4 puts (/e...), nothing for /other.txt.
     expect(store.transactions).toEqual(["readwrite:5", "readwrite:8"]);
   });
@@ -106,7 +122,9 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
     const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
     await fs.writeFile("/a.txt", encoder.encode("a"));
     await fs.writeFile("/b.txt", encoder.encode("b"));
-    await expect(fs.flush()).rejects.toThrow("ENOSPC: no space left on device, flush 'db/files' (IndexedDB: QuotaExceededError: quota)");
+    await expect(fs.flush()).rejects.toThrow(
+      "ENOSPC: no space left on device, flush 'db/files' (IndexedDB: QuotaExceededError: quota)",
+    );
     expect(summary(store.data)).toEqual({});
     expect(store.transactions).toEqual(["aborted"]);
   });

@@ -5,7 +5,10 @@ import { testFileSystem } from "../../../src/conformance/index.js";
 testFileSystem({ name: "memory (chromium)", create: async () => memoryFileSystem() });
 
 it("runs in a browser without a global process or Buffer", () => {
-  expect({ process: typeof (globalThis as { process?: unknown }).process, Buffer: typeof (globalThis as { Buffer?: unknown }).Buffer }).toEqual({
+  expect({
+    process: typeof (globalThis as { process?: unknown }).process,
+    Buffer: typeof (globalThis as { Buffer?: unknown }).Buffer,
+  }).toEqual({
     process: "undefined",
     Buffer: "undefined",
   });

@@ -11,20 +11,31 @@ const decoder = new TextDecoder();
 describe("memoryFileSystem options", () => {
   it("declares its name and the symlink capability", () => {
     const fs = memoryFileSystem();
-    expect({ name: fs.name, capabilities: fs.capabilities }).toEqual({ name: "memory", capabilities: { symlink: true } });
+    expect({ name: fs.name, capabilities: fs.capabilities }).toEqual({
+      name: "memory",
+      capabilities: { symlink: true },
+    });
     expect(MEMORY_FILE_SYSTEM_NAME).toBe("memory");
   });
 
   it("files: strings are UTF-8, Uint8Array values become files (not directories)", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "héllo", "/w/img/logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]) } });
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "héllo", "/w/img/logo.png": new Uint8Array([0x89, 0x50, 0x4e, 0x47]) },
+    });
     expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe("héllo");
     expect(Array.from(await fs.readFile("/w/img/logo.png"))).toEqual([0x89, 0x50, 0x4e, 0x47]);
     expect((await fs.stat("/w/img/logo.png")).type).toBe("file");
-    expect((await fs.readdir("/w")).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual(["a.txt:file", "img:directory"]);
+    expect((await fs.readdir("/w")).map((entry) => `${entry.name}:${entry.type}`).sort()).toEqual([
+      "a.txt:file",
+      "img:directory",
+    ]);
   });
 
   it("files: relative keys resolve against cwd, with . and .. resolved", async () => {
-    const fs = memoryFileSystem({ cwd: "/work/project", files: { "src/a.ts": "a", "./b.ts": "b", "../up.txt": "up", "/abs.txt": "abs" } });
+    const fs = memoryFileSystem({
+      cwd: "/work/project",
+      files: { "src/a.ts": "a", "./b.ts": "b", "../up.txt": "up", "/abs.txt": "abs" },
+    });
     expect(decoder.decode(await fs.readFile("/work/project/src/a.ts"))).toBe("a");
     expect(decoder.decode(await fs.readFile("/work/project/b.ts"))).toBe("b");
     expect(decoder.decode(await fs.readFile("/work/up.txt"))).toBe("up");
@@ -74,7 +85,10 @@ describe("memoryFileSystem options", () => {
     [{ file: {} }, 'memoryFileSystem got an unknown option "file". Known options: files, cwd'],
     [{ cwd: "relative" }, 'memoryFileSystem option "cwd" must be an absolute path string, got "relative"'],
     [{ cwd: 3 }, 'memoryFileSystem option "cwd" must be an absolute path string, got 3'],
-    [{ files: ["a"] }, 'memoryFileSystem option "files" must be an object mapping paths to string or Uint8Array contents'],
+    [
+      { files: ["a"] },
+      'memoryFileSystem option "files" must be an object mapping paths to string or Uint8Array contents',
+    ],
     [{ files: { "/a": 1 } }, 'memoryFileSystem option "files["/a"]" must be a string or a Uint8Array'],
     [{ files: { "/a\0b": "x" } }, 'memoryFileSystem option "files" has an invalid path "/a\\u0000b"'],
     [{ files: { "/": "x" } }, 'memoryFileSystem option "files" path "/" names the root, not a file'],
@@ -83,15 +97,29 @@ describe("memoryFileSystem options", () => {
   });
 
   it("null options throw TypeError", () => {
-    expect(() => memoryFileSystem(null as never)).toThrow(new TypeError("memoryFileSystem needs an options object or no argument"));
+    expect(() => memoryFileSystem(null as never)).toThrow(
+      new TypeError("memoryFileSystem needs an options object or no argument"),
+    );
   });
 });
 
 describe("memoryFileSystem paths", () => {
   it.each([
-    ["readFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.readFile("a.txt"), "EINVAL: invalid argument, open 'a.txt' (paths must be absolute, without NUL bytes)"],
-    ["writeFile", (fs: ReturnType<typeof memoryFileSystem>) => fs.writeFile("/a\0b", new Uint8Array(0)), "EINVAL: invalid argument, open '/a\0b' (paths must be absolute, without NUL bytes)"],
-    ["rename", (fs: ReturnType<typeof memoryFileSystem>) => fs.rename("/a.txt", "b.txt"), "EINVAL: invalid argument, rename '/a.txt' -> 'b.txt' (paths must be absolute, without NUL bytes)"],
+    [
+      "readFile",
+      (fs: ReturnType<typeof memoryFileSystem>) => fs.readFile("a.txt"),
+      "EINVAL: invalid argument, open 'a.txt' (paths must be absolute, without NUL bytes)",
+    ],
+    [
+      "writeFile",
+      (fs: ReturnType<typeof memoryFileSystem>) => fs.writeFile("/a\0b", new Uint8Array(0)),
+      "EINVAL: invalid argument, open '/a\0b' (paths must be absolute, without NUL bytes)",
+    ],
+    [
+      "rename",
+      (fs: ReturnType<typeof memoryFileSystem>) => fs.rename("/a.txt", "b.txt"),
+      "EINVAL: invalid argument, rename '/a.txt' -> 'b.txt' (paths must be absolute, without NUL bytes)",
+    ],
   ])("%s of a relative path or a NUL byte is EINVAL and changes nothing", async (_, call, message) => {
     const fs = memoryFileSystem({ files: { "/a.txt": "a" } });
     await expect(call(fs)).rejects.toThrow(message);
@@ -101,7 +129,10 @@ describe("memoryFileSystem paths", () => {
 
 describe("toMemoryFsError", () => {
   it("keeps a known code and rewords with our syscall and paths", () => {
-    const memfsError = Object.assign(new Error("EISDIR: illegal operation on a directory, read"), { code: "EISDIR", syscall: "read" });
+    const memfsError = Object.assign(new Error("EISDIR: illegal operation on a directory, read"), {
+      code: "EISDIR",
+      syscall: "read",
+    });
     const error = toMemoryFsError(memfsError, { syscall: "open", path: "/d" });
     expect({ isFsError: FsError.isInstance(error), message: error.message, cause: error.cause }).toEqual({
       isFsError: true,
@@ -119,6 +150,8 @@ describe("toMemoryFsError", () => {
     expect(toMemoryFsError(new RangeError("boom"), { syscall: "rename", path: "/a", dest: "/b" }).message).toBe(
       "EIO: i/o error, rename '/a' -> '/b' (boom)",
     );
-    expect(toMemoryFsError(Object.assign(new Error("odd"), { code: "EWHAT" }), { syscall: "stat", path: "/a" }).code).toBe("EIO");
+    expect(
+      toMemoryFsError(Object.assign(new Error("odd"), { code: "EWHAT" }), { syscall: "stat", path: "/a" }).code,
+    ).toBe("EIO");
   });
 });

@@ -44,18 +44,32 @@ describe("nodeCommandRunner", () => {
   });
 
   it("runs bash in cwd with stdout, stderr and the exit code", async () => {
-    const out = await runner.run({ command: 'echo "$0 $PWD"; echo oops >&2; exit 4', cwd: dir, env: { PATH }, timeoutMs: 10_000 });
+    const out = await runner.run({
+      command: 'echo "$0 $PWD"; echo oops >&2; exit 4',
+      cwd: dir,
+      env: { PATH },
+      timeoutMs: 10_000,
+    });
     expect(out).toEqual({ stdout: `/bin/bash ${dir}\n`, stderr: "oops\n", exitCode: 4, timedOut: false });
   });
 
   it("uses exactly the environment it is given", async () => {
-    const out = await runner.run({ command: 'echo "${HOME-unset} ${ONLY}"', cwd: dir, env: { PATH, ONLY: "this" }, timeoutMs: 10_000 });
+    const out = await runner.run({
+      command: 'echo "${HOME-unset} ${ONLY}"',
+      cwd: dir,
+      env: { PATH, ONLY: "this" },
+      timeoutMs: 10_000,
+    });
     expect(out.stdout).toBe("unset this\n");
   });
 
   it("closes stdin, or gives it the run's text", async () => {
-    expect((await runner.run({ command: "cat; echo end", cwd: dir, env: { PATH }, timeoutMs: 10_000 })).stdout).toBe("end\n");
-    expect((await runner.run({ command: "tr a-z A-Z", cwd: dir, env: { PATH }, timeoutMs: 10_000, stdin: "abc\n" })).stdout).toBe("ABC\n");
+    expect((await runner.run({ command: "cat; echo end", cwd: dir, env: { PATH }, timeoutMs: 10_000 })).stdout).toBe(
+      "end\n",
+    );
+    expect(
+      (await runner.run({ command: "tr a-z A-Z", cwd: dir, env: { PATH }, timeoutMs: 10_000, stdin: "abc\n" })).stdout,
+    ).toBe("ABC\n");
   });
 
   it("a timeout kills the whole process group, background children too", async () => {
@@ -75,13 +89,24 @@ describe("nodeCommandRunner", () => {
   it("an abort signal stops the command with exit code 130", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 1_000);
-    const out = await runner.run({ command: "echo a; sleep 30", cwd: dir, env: { PATH }, timeoutMs: 10_000, abortSignal: controller.signal });
+    const out = await runner.run({
+      command: "echo a; sleep 30",
+      cwd: dir,
+      env: { PATH },
+      timeoutMs: 10_000,
+      abortSignal: controller.signal,
+    });
     expect(out).toEqual({ stdout: "a\n", stderr: "", exitCode: 130, timedOut: false });
   });
 
   it("keeps at most maxOutputBytes per stream and counts the rest", async () => {
     const capped = nodeCommandRunner({ cwd: dir, maxOutputBytes: 10 });
-    const out = await capped.run({ command: "printf '0123456789abcdef'; printf 'xyz' >&2", cwd: dir, env: { PATH }, timeoutMs: 10_000 });
+    const out = await capped.run({
+      command: "printf '0123456789abcdef'; printf 'xyz' >&2",
+      cwd: dir,
+      env: { PATH },
+      timeoutMs: 10_000,
+    });
     expect(out).toEqual({ stdout: "0123456789", stderr: "xyz", exitCode: 0, timedOut: false, droppedBytes: 6 });
   });
 
@@ -100,16 +125,22 @@ describe("nodeCommandRunner", () => {
     const rooted = nodeCommandRunner({ cwd: "/", root: dir });
     await rm(join(dir, "sub"), { recursive: true, force: true });
     await (await import("node:fs/promises")).mkdir(join(dir, "sub"));
-    expect((await rooted.run({ command: "pwd", cwd: "/sub", env: { PATH }, timeoutMs: 10_000 })).stdout).toBe(`${join(dir, "sub")}\n`);
+    expect((await rooted.run({ command: "pwd", cwd: "/sub", env: { PATH }, timeoutMs: 10_000 })).stdout).toBe(
+      `${join(dir, "sub")}\n`,
+    );
   });
 
   it("throws TypeError at creation for bad options", () => {
-    expect(() => nodeCommandRunner({ cwd: "relative" })).toThrow(new TypeError('nodeCommandRunner cwd must be an absolute path, got "relative"'));
+    expect(() => nodeCommandRunner({ cwd: "relative" })).toThrow(
+      new TypeError('nodeCommandRunner cwd must be an absolute path, got "relative"'),
+    );
     expect(() => nodeCommandRunner({ cwd: "/", maxOutputBytes: -1 })).toThrow(
       new TypeError("nodeCommandRunner maxOutputBytes must be an integer ≥ 0, got -1"),
     );
     expect(() => nodeCommandRunner({ cwd: "/", timeout: 1 } as never)).toThrow(
-      new TypeError('nodeCommandRunner got an unknown option "timeout". Known options: cwd, root, shell, maxOutputBytes, killGraceMs'),
+      new TypeError(
+        'nodeCommandRunner got an unknown option "timeout". Known options: cwd, root, shell, maxOutputBytes, killGraceMs',
+      ),
     );
   });
 });

@@ -54,7 +54,9 @@ describe("webLocks", () => {
   });
 
   it("rejects unknown options with TypeError naming the option", () => {
-    expect(() => webLocks({ prefx: "x" } as never)).toThrow(new TypeError('webLocks: unknown option "prefx" (known: prefix, manager)'));
+    expect(() => webLocks({ prefx: "x" } as never)).toThrow(
+      new TypeError('webLocks: unknown option "prefx" (known: prefix, manager)'),
+    );
   });
 });
 
@@ -65,10 +67,14 @@ describe("opfsFileSystem locks", () => {
     const { compose, withFilesystemLogging } = await import("../../../src/gate/middleware.js");
     const fs = opfsFileSystem({ root: "locks-default" });
     expect(locksFor(fs)).toBe(fs.locks);
-    expect(await fs.locks?.run(["/a.txt"], async () => heldNames())).toEqual(["better-fs-tools:opfs/locks-default:/a.txt"]);
+    expect(await fs.locks?.run(["/a.txt"], async () => heldNames())).toEqual([
+      "better-fs-tools:opfs/locks-default:/a.txt",
+    ]);
     const logged = compose(withFilesystemLogging({ destination: () => {} }))(fs);
     expect(locksFor(logged)).toBe(fs.locks);
     const other = opfsFileSystem({ root: "locks-default" });
-    expect(await other.locks?.run(["/a.txt"], async () => heldNames())).toEqual(["better-fs-tools:opfs/locks-default:/a.txt"]);
+    expect(await other.locks?.run(["/a.txt"], async () => heldNames())).toEqual([
+      "better-fs-tools:opfs/locks-default:/a.txt",
+    ]);
   });
 });

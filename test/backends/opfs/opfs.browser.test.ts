@@ -5,7 +5,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testFileSystem } from "../../../src/conformance/index.js";
 import { FsError } from "../../../src/contract/errors.js";
-import { isOpfsSupported, opfsFileSystem, OPFS_FALLBACK_HINT, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
+import {
+  isOpfsSupported,
+  opfsFileSystem,
+  OPFS_FALLBACK_HINT,
+  type OpfsFileSystem,
+} from "../../../src/backends/opfs/index.js";
 
 const ROOT = "/test-opfs-main";
 const encoder = new TextEncoder();
@@ -134,13 +139,20 @@ describe("opfs (main thread) specifics", () => {
     await fs.writeFile("/a.txt", encoder.encode("old content"));
     vi.spyOn(StorageManager.prototype, "estimate").mockResolvedValue({ quota: 1000, usage: 400 });
     vi.spyOn(FileSystemWritableFileStream.prototype, "write").mockRejectedValue(
-      new DOMException("The operation failed because it would cause the application to exceed its storage quota.", "QuotaExceededError"),
+      new DOMException(
+        "The operation failed because it would cause the application to exceed its storage quota.",
+        "QuotaExceededError",
+      ),
     );
     const error = await rejection(fs.writeFile("/a.txt", new Uint8Array(4096)));
     expect(error.code).toBe("ENOSPC");
-    expect(error.message).toBe("ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 600 bytes)");
+    expect(error.message).toBe(
+      "ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 600 bytes)",
+    );
     const created = await rejection(fs.writeFile("/new.txt", new Uint8Array(10)));
-    expect(created.message).toBe("ENOSPC: no space left on device, open '/new.txt' (asked 10 bytes, quota left 600 bytes)");
+    expect(created.message).toBe(
+      "ENOSPC: no space left on device, open '/new.txt' (asked 10 bytes, quota left 600 bytes)",
+    );
     vi.restoreAllMocks();
     expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("old content");
     expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["a.txt"]);
@@ -149,7 +161,9 @@ describe("opfs (main thread) specifics", () => {
   it("a write that fails midway leaves the old content and no swap file", async () => {
     const fs = await fresh();
     await fs.writeFile("/a.txt", encoder.encode("old"));
-    vi.spyOn(FileSystemWritableFileStream.prototype, "close").mockRejectedValue(new DOMException("disk", "InvalidStateError"));
+    vi.spyOn(FileSystemWritableFileStream.prototype, "close").mockRejectedValue(
+      new DOMException("disk", "InvalidStateError"),
+    );
     const error = await rejection(fs.writeFile("/a.txt", encoder.encode("new")));
     expect(error.code).toBe("EIO");
     vi.restoreAllMocks();
@@ -185,7 +199,9 @@ describe("opfs (main thread) specifics", () => {
     );
     vi.spyOn(StorageManager.prototype, "estimate").mockResolvedValue({ quota: 10, usage: 10 });
     const error = await rejection(fs.rename("/src", "/dst"));
-    expect(error.message).toBe("ENOSPC: no space left on device, rename '/src' -> '/dst' (asked 1 bytes, quota left 0 bytes)");
+    expect(error.message).toBe(
+      "ENOSPC: no space left on device, rename '/src' -> '/dst' (asked 1 bytes, quota left 0 bytes)",
+    );
     vi.restoreAllMocks();
     expect(decoder.decode(await fs.readFile("/src/one.txt"))).toBe("1");
     expect(decoder.decode(await fs.readFile("/src/sub/two.txt"))).toBe("2");
@@ -248,21 +264,27 @@ describe("opfs where OPFS is absent", () => {
   });
 
   it("isOpfsSupported() is false and calls reject with ENOTSUP where the origin is refused", async () => {
-    vi.spyOn(StorageManager.prototype, "getDirectory").mockRejectedValue(new DOMException("opaque origin", "SecurityError"));
+    vi.spyOn(StorageManager.prototype, "getDirectory").mockRejectedValue(
+      new DOMException("opaque origin", "SecurityError"),
+    );
     expect(await isOpfsSupported()).toBe(false);
     const error = await rejection(opfsFileSystem({ root: "/w" }).readFile("/a.txt"));
     expect(error.message).toBe(
-      'ENOTSUP: operation not supported, opfs \'/w\' (the Origin Private File System (navigator.storage.getDirectory) is not available in this context; use idbFileSystem from "better-fs-tools/idb" instead)',
+      "ENOTSUP: operation not supported, opfs '/w' (the Origin Private File System (navigator.storage.getDirectory) is not available in this context; use idbFileSystem from \"better-fs-tools/idb\" instead)",
     );
   });
 
   it("rejects unknown options and bad values with TypeError naming the option", () => {
     expect(() => opfsFileSystem({ rooot: "/w" } as never)).toThrow(
-      new TypeError('opfsFileSystem: unknown option "rooot" (known: root, worker, busyTimeoutMs, syncHandleIdleMs, maxSyncHandles)'),
+      new TypeError(
+        'opfsFileSystem: unknown option "rooot" (known: root, worker, busyTimeoutMs, syncHandleIdleMs, maxSyncHandles)',
+      ),
     );
     expect(() => opfsFileSystem({ busyTimeoutMs: -1 })).toThrow(
       new TypeError('opfsFileSystem: option "busyTimeoutMs" must be a non-negative finite number, got -1'),
     );
-    expect(() => opfsFileSystem({ root: "/a/../b" })).toThrow(new TypeError('opfsFileSystem: option "root" must not contain "..", got "/a/../b"'));
+    expect(() => opfsFileSystem({ root: "/a/../b" })).toThrow(
+      new TypeError('opfsFileSystem: option "root" must not contain "..", got "/a/../b"'),
+    );
   });
 });

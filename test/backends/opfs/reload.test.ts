@@ -15,7 +15,8 @@ import { BROWSER_ALIASES } from "../../../scripts/browser-aliases.mjs";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../vitest.config.js";
 
 /** What the page puts on `window.bft`. */
-type Modules = typeof import("../../../src/backends/opfs/index.js") & typeof import("../../../src/backends/idb/index.js");
+type Modules = typeof import("../../../src/backends/opfs/index.js") &
+  typeof import("../../../src/backends/idb/index.js");
 
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const PAGE = "/__opfs-reload__.html";
@@ -62,7 +63,11 @@ afterAll(async () => {
 });
 
 function launch(): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
 }
 
 async function open(context: BrowserContext): Promise<Page> {

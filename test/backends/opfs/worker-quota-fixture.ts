@@ -11,7 +11,11 @@ const scope = globalThis as unknown as {
 };
 const truncate = scope.FileSystemSyncAccessHandle.prototype.truncate;
 scope.FileSystemSyncAccessHandle.prototype.truncate = function (this: unknown, size: number) {
-  if (size > QUOTA_BYTES) throw new DOMException("The operation failed because it would cause the application to exceed its storage quota.", "QuotaExceededError");
+  if (size > QUOTA_BYTES)
+    throw new DOMException(
+      "The operation failed because it would cause the application to exceed its storage quota.",
+      "QuotaExceededError",
+    );
   truncate.call(this, size);
 };
 scope.StorageManager.prototype.estimate = async () => ({ quota: 5000, usage: 1000 });

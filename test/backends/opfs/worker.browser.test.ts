@@ -82,7 +82,9 @@ describe("opfs (worker) specifics", () => {
   it("serves several file systems from one Worker the caller passes", async () => {
     await wipe("test-opfs-worker-one");
     await wipe("test-opfs-worker-two");
-    const worker = new Worker(new URL("../../../src/backends/opfs/opfs-worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(new URL("../../../src/backends/opfs/opfs-worker.ts", import.meta.url), {
+      type: "module",
+    });
     const one = opfsFileSystem({ root: "/test-opfs-worker-one", worker });
     const two = opfsFileSystem({ root: "/test-opfs-worker-two", worker });
     await one.writeFile("/same.txt", encoder.encode("one"));
@@ -100,9 +102,13 @@ describe("opfs (worker) specifics", () => {
     const fs = opfsFileSystem({ root: "/test-opfs-worker-quota", worker });
     await fs.writeFile("/a.txt", encoder.encode("old content"));
     const grown = await rejection(fs.writeFile("/a.txt", new Uint8Array(4096)));
-    expect(grown.message).toBe("ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 4000 bytes)");
+    expect(grown.message).toBe(
+      "ENOSPC: no space left on device, open '/a.txt' (asked 4096 bytes, quota left 4000 bytes)",
+    );
     const created = await rejection(fs.writeFile("/new.txt", new Uint8Array(2000)));
-    expect(created.message).toBe("ENOSPC: no space left on device, open '/new.txt' (asked 2000 bytes, quota left 4000 bytes)");
+    expect(created.message).toBe(
+      "ENOSPC: no space left on device, open '/new.txt' (asked 2000 bytes, quota left 4000 bytes)",
+    );
     expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("old content");
     expect((await fs.readdir("/")).map((entry) => entry.name)).toEqual(["a.txt"]);
     await fs.close();

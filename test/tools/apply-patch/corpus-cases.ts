@@ -78,7 +78,10 @@ export async function runScenario(
 
 /** Group flat `scenarios/<name>/<patch.txt|input/..|expected/..>` entries into scenarios. */
 export function groupScenarios(files: ReadonlyMap<string, Uint8Array>): CorpusScenario[] {
-  const byName = new Map<string, { patch?: string; input: Map<string, Uint8Array>; expected: Map<string, Uint8Array> }>();
+  const byName = new Map<
+    string,
+    { patch?: string; input: Map<string, Uint8Array>; expected: Map<string, Uint8Array> }
+  >();
   for (const [path, bytes] of files) {
     const [name, kind, ...rest] = path.split("/");
     if (name === undefined || kind === undefined) continue;

@@ -2,14 +2,7 @@
 // The scenario files are listed and loaded at transform time by Vite's import.meta.glob (`?raw`).
 import { describe, expect, test } from "vitest";
 import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
-import {
-  CORPUS_SIZE,
-  expectedTree,
-  FAILING_SCENARIOS,
-  groupScenarios,
-  runScenario,
-  treeOf,
-} from "./corpus-cases.js";
+import { CORPUS_SIZE, expectedTree, FAILING_SCENARIOS, groupScenarios, runScenario, treeOf } from "./corpus-cases.js";
 
 const PREFIX = "../../../../shared/conformance/apply-patch/scenarios/";
 const raw = import.meta.glob<string>("../../../shared/conformance/apply-patch/scenarios/**/*", {

@@ -3,14 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import {
-  CORPUS_SIZE,
-  expectedTree,
-  FAILING_SCENARIOS,
-  groupScenarios,
-  runScenario,
-  treeOf,
-} from "./corpus-cases.js";
+import { CORPUS_SIZE, expectedTree, FAILING_SCENARIOS, groupScenarios, runScenario, treeOf } from "./corpus-cases.js";
 
 const CORPUS = resolve(import.meta.dirname, "../../../../shared/conformance/apply-patch/scenarios");
 

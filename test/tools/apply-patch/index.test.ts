@@ -10,9 +10,13 @@ import { memoryLocks } from "../../../src/contract/locks.js";
 import { ToolInputError } from "../../../src/tools/tool.js";
 
 const wrap = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch`;
-const text = async (fs: FileSystem, path: string): Promise<string> => new TextDecoder("utf-8", { ignoreBOM: true }).decode(await fs.readFile(path));
+const text = async (fs: FileSystem, path: string): Promise<string> =>
+  new TextDecoder("utf-8", { ignoreBOM: true }).decode(await fs.readFile(path));
 
-function setup(files: Record<string, string | Uint8Array>): { fs: MemoryFileSystem; run: (patch: string) => ReturnType<ReturnType<typeof createApplyPatchTool>["execute"]> } {
+function setup(files: Record<string, string | Uint8Array>): {
+  fs: MemoryFileSystem;
+  run: (patch: string) => ReturnType<ReturnType<typeof createApplyPatchTool>["execute"]>;
+} {
   const fs = memoryFileSystem({ files });
   const tool = createApplyPatchTool({ fs, cwd: "/w" });
   return { fs, run: (patch) => tool.execute(tool.validate({ patch })) };
@@ -52,7 +56,9 @@ describe("apply_patch success", () => {
 
   test("CRLF files stay CRLF, new lines included; untouched lines keep their own endings", async () => {
     const { fs, run } = setup({ "/w/a.txt": "one\r\ntwo\r\nthree\r\n", "/w/mixed.txt": "a\r\nb\nc\r\nd\r\n" });
-    const result = await run(wrap("*** Update File: a.txt\n@@\n one\n-two\n+TWO\n+2b\n*** Update File: mixed.txt\n@@\n-c\n+C"));
+    const result = await run(
+      wrap("*** Update File: a.txt\n@@\n one\n-two\n+TWO\n+2b\n*** Update File: mixed.txt\n@@\n-c\n+C"),
+    );
     expect(result.ok).toBe(true);
     expect(await text(fs, "/w/a.txt")).toBe("one\r\nTWO\r\n2b\r\nthree\r\n");
     expect(await text(fs, "/w/mixed.txt")).toBe("a\r\nb\nC\r\nd\r\n");
@@ -60,7 +66,9 @@ describe("apply_patch success", () => {
 
   test("a BOM is kept; a file without a final newline gets one", async () => {
     const { fs, run } = setup({ "/w/bom.txt": "\uFEFFfirst\nsecond", "/w/n.txt": "x" });
-    expect((await run(wrap("*** Update File: bom.txt\n@@\n-second\n+2nd\n*** Update File: n.txt\n@@\n-x\n+y"))).ok).toBe(true);
+    expect(
+      (await run(wrap("*** Update File: bom.txt\n@@\n-second\n+2nd\n*** Update File: n.txt\n@@\n-x\n+y"))).ok,
+    ).toBe(true);
     expect([...(await fs.readFile("/w/bom.txt")).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(await text(fs, "/w/bom.txt")).toBe("\uFEFFfirst\n2nd\n");
     expect(await text(fs, "/w/n.txt")).toBe("y\n");
@@ -74,26 +82,45 @@ describe("apply_patch success", () => {
       ),
     );
     expect(result.ok).toBe(true);
-    expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\nb\nc\n", "/w/b.txt": "a\nB\nc\n", "/w/c.txt": "A\nb\n", "/w/e.txt": "x\n" });
+    expect(fs.volume.toJSON()).toEqual({
+      "/w/a.txt": "a\nb\nc\n",
+      "/w/b.txt": "a\nB\nc\n",
+      "/w/c.txt": "A\nb\n",
+      "/w/e.txt": "x\n",
+    });
   });
 
   test("@@ context lines narrow the search; a pure addition goes right after the last one", async () => {
     const source = "class A:\n  def f():\n    return 1\nclass B:\n  def f():\n    return 1\n";
     const { fs, run } = setup({ "/w/m.py": source });
-    const result = await run(wrap("*** Update File: m.py\n@@ class B:\n@@   def f():\n-    return 1\n+    return 2\n@@ class A:\n+  x = 0"));
+    const result = await run(
+      wrap("*** Update File: m.py\n@@ class B:\n@@   def f():\n-    return 1\n+    return 2\n@@ class A:\n+  x = 0"),
+    );
     expect(result.ok).toBe(false);
     // Hunks go forward only: class A is before class B, so the second hunk is not found.
     expect(resultText(result)).toBe(
       "Could not find the @@ context line in m.py, hunk 2 (@@ class A:), patch line 7 (searching after file line 6):\n    class A:\nNothing was changed.",
     );
-    const ok = await run(wrap("*** Update File: m.py\n@@ class A:\n+  x = 0\n@@ class B:\n@@   def f():\n-    return 1\n+    return 2"));
+    const ok = await run(
+      wrap("*** Update File: m.py\n@@ class A:\n+  x = 0\n@@ class B:\n@@   def f():\n-    return 1\n+    return 2"),
+    );
     expect(resultText(ok)).toBe("Success. Updated the following files:\nM m.py");
-    expect(await text(fs, "/w/m.py")).toBe("class A:\n  x = 0\n  def f():\n    return 1\nclass B:\n  def f():\n    return 2\n");
+    expect(await text(fs, "/w/m.py")).toBe(
+      "class A:\n  x = 0\n  def f():\n    return 1\nclass B:\n  def f():\n    return 2\n",
+    );
   });
 
   test("typographic punctuation in the file matches ASCII in the patch", async () => {
     const { fs, run } = setup({ "/w/u.py": "import asyncio  # local import \u2013 avoids top\u2011level dep\n" });
-    expect((await run(wrap("*** Update File: u.py\n@@\n-import asyncio  # local import - avoids top-level dep\n+import asyncio  # HELLO"))).ok).toBe(true);
+    expect(
+      (
+        await run(
+          wrap(
+            "*** Update File: u.py\n@@\n-import asyncio  # local import - avoids top-level dep\n+import asyncio  # HELLO",
+          ),
+        )
+      ).ok,
+    ).toBe(true);
     expect(await text(fs, "/w/u.py")).toBe("import asyncio  # HELLO\n");
   });
 
@@ -108,7 +135,9 @@ describe("apply_patch success", () => {
 
   test("the heredoc wrapper is accepted", async () => {
     const { fs, run } = setup({});
-    expect((await run("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: h.txt\n+hi\n*** End Patch\nEOF\n")).ok).toBe(true);
+    expect((await run("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: h.txt\n+hi\n*** End Patch\nEOF\n")).ok).toBe(
+      true,
+    );
     expect(await text(fs, "/w/h.txt")).toBe("hi\n");
   });
 });
@@ -192,7 +221,9 @@ describe("apply_patch failures change nothing", () => {
     const { fs, run } = setup({ "/etc/passwd": "root\n", ...files });
     const result = await run(wrap("*** Add File: ok.txt\n+x\n*** Update File: ../etc/passwd\n@@\n-root\n+evil"));
     expect(result.error?.code).toBe("EDENIED");
-    expect(resultText(result)).toMatch(/^Permission denied: \/etc\/passwd is outside the workspace.*\(in '\*\*\* Update File: \.\.\/etc\/passwd' at patch line 4\)\nNothing was changed\.$/s);
+    expect(resultText(result)).toMatch(
+      /^Permission denied: \/etc\/passwd is outside the workspace.*\(in '\*\*\* Update File: \.\.\/etc\/passwd' at patch line 4\)\nNothing was changed\.$/s,
+    );
     expect(await text(fs, "/etc/passwd")).toBe("root\n");
     await expect(fs.stat("/w/ok.txt")).rejects.toThrow("ENOENT");
   });
@@ -211,7 +242,9 @@ describe("apply_patch failures change nothing", () => {
     const tool = createApplyPatchTool({ fs, cwd: "/w", maxFileBytes: 10 });
     const result = await tool.execute({ patch: wrap("*** Update File: big.txt\n@@\n-0123456789\n+x") });
     expect(result.error?.code).toBe("EFBIG");
-    expect(resultText(result)).toBe("big.txt is 11 bytes, over the 10 bytes apply_patch edits (maxFileBytes).\nNothing was changed.");
+    expect(resultText(result)).toBe(
+      "big.txt is 11 bytes, over the 10 bytes apply_patch edits (maxFileBytes).\nNothing was changed.",
+    );
   });
 
   test("a write failing midway restores what was written and removes the directories it created", async () => {
@@ -246,7 +279,9 @@ describe("apply_patch symlinks and aborts", () => {
     expect(resultText(await tool.execute({ patch: wrap("*** Update File: link.txt\n@@\n-t\n+T") }))).toBe(
       "Success. Updated the following files:\nM target.txt",
     );
-    expect(resultText(await tool.execute({ patch: wrap("*** Delete File: link.txt") }))).toBe("Success. Updated the following files:\nD link.txt");
+    expect(resultText(await tool.execute({ patch: wrap("*** Delete File: link.txt") }))).toBe(
+      "Success. Updated the following files:\nD link.txt",
+    );
     expect(fs.volume.toJSON()).toEqual({ "/w/target.txt": "T\n" });
   });
 
@@ -255,7 +290,9 @@ describe("apply_patch symlinks and aborts", () => {
     const tool = createApplyPatchTool({ fs, cwd: "/w" });
     const controller = new AbortController();
     controller.abort(new Error("stop"));
-    await expect(tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n-a\n+A") }, { abortSignal: controller.signal })).rejects.toThrow("stop");
+    await expect(
+      tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n-a\n+A") }, { abortSignal: controller.signal }),
+    ).rejects.toThrow("stop");
     expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n" });
   });
 });
@@ -270,13 +307,17 @@ describe("apply_patch read-before-write", () => {
 
     const unread = await tool.execute({ patch });
     expect(unread.error?.code).toBe("ENOTREAD");
-    expect(resultText(unread)).toBe("a.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.");
+    expect(resultText(unread)).toBe(
+      "a.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.",
+    );
 
     await state.set("/w/a.txt", { digest: await digest(new TextEncoder().encode("a\n")), atMs: 1 });
     await state.set("/w/b.txt", { digest: await digest(new TextEncoder().encode("old b\n")), atMs: 1 });
     const stale = await tool.execute({ patch });
     expect(stale.error?.code).toBe("ESTALE");
-    expect(resultText(stale)).toBe("b.txt has changed since it was last read. Read the file again, then retry.\nNothing was changed.");
+    expect(resultText(stale)).toBe(
+      "b.txt has changed since it was last read. Read the file again, then retry.\nNothing was changed.",
+    );
     expect(fs.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/b.txt": "b\n" });
 
     await state.set("/w/b.txt", { digest: await digest(new TextEncoder().encode("b\n")), atMs: 1 });
@@ -299,10 +340,23 @@ describe("apply_patch checks and lookups", () => {
   function counting(fs: FileSystem): { fs: FileSystem; calls: string[] } {
     const calls: string[] = [];
     const wrapped: FileSystem = { ...fs };
-    for (const method of ["readFile", "writeFile", "stat", "lstat", "readdir", "mkdir", "rm", "rename", "realpath", "readlink"] as const) {
+    for (const method of [
+      "readFile",
+      "writeFile",
+      "stat",
+      "lstat",
+      "readdir",
+      "mkdir",
+      "rm",
+      "rename",
+      "realpath",
+      "readlink",
+    ] as const) {
       const original = fs[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (original === undefined) continue;
-      (wrapped as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] = async (...args: unknown[]) => {
+      (wrapped as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] = async (
+        ...args: unknown[]
+      ) => {
         try {
           const value = await original.apply(fs, args);
           calls.push(`${method} ${String(args[0])}`);
@@ -320,14 +374,34 @@ describe("apply_patch checks and lookups", () => {
     const { fs, calls } = counting(memoryFileSystem({ files: { "/w/src/a.ts": "a\n", "/w/src/b.ts": "b\n" } }));
     const tool = createApplyPatchTool({ fs, cwd: "/w" });
     const result = await tool.execute({
-      patch: wrap("*** Update File: src/a.ts\n@@\n-a\n+A\n*** Delete File: src/b.ts\n*** Add File: src/c.ts\n+c\n*** Add File: new/d.ts\n+d"),
+      patch: wrap(
+        "*** Update File: src/a.ts\n@@\n-a\n+A\n*** Delete File: src/b.ts\n*** Add File: src/c.ts\n+c\n*** Add File: new/d.ts\n+d",
+      ),
     });
-    expect(resultText(result)).toBe("Success. Updated the following files:\nM src/a.ts\nD src/b.ts\nA src/c.ts\nA new/d.ts");
+    expect(resultText(result)).toBe(
+      "Success. Updated the following files:\nM src/a.ts\nD src/b.ts\nA src/c.ts\nA new/d.ts",
+    );
     expect(calls.slice(0, 8).sort()).toStrictEqual(
-      ["realpath /w", "realpath /w/src", "realpath /w/new !", "lstat /w/new !", "lstat /w/src/a.ts", "lstat /w/src/b.ts", "lstat /w/src/c.ts !", "realpath /w"].sort(),
+      [
+        "realpath /w",
+        "realpath /w/src",
+        "realpath /w/new !",
+        "lstat /w/new !",
+        "lstat /w/src/a.ts",
+        "lstat /w/src/b.ts",
+        "lstat /w/src/c.ts !",
+        "realpath /w",
+      ].sort(),
     );
     expect(calls.slice(8).sort()).toStrictEqual(
-      ["readFile /w/src/a.ts", "readFile /w/src/b.ts", "writeFile /w/src/a.ts", "writeFile /w/src/c.ts", "writeFile /w/new/d.ts", "rm /w/src/b.ts"].sort(),
+      [
+        "readFile /w/src/a.ts",
+        "readFile /w/src/b.ts",
+        "writeFile /w/src/a.ts",
+        "writeFile /w/src/c.ts",
+        "writeFile /w/new/d.ts",
+        "rm /w/src/b.ts",
+      ].sort(),
     );
   });
 
@@ -356,7 +430,9 @@ describe("apply_patch checks and lookups", () => {
     const fs = memoryFileSystem({ files: { "/w/real/a.txt": "a\n" } });
     await fs.symlink("/w/real", "/w/alias");
     const tool = createApplyPatchTool({ fs, cwd: "/w" });
-    const result = await tool.execute({ patch: wrap("*** Update File: alias/a.txt\n@@\n-a\n+A\n*** Add File: alias/b.txt\n+b") });
+    const result = await tool.execute({
+      patch: wrap("*** Update File: alias/a.txt\n@@\n-a\n+A\n*** Add File: alias/b.txt\n+b"),
+    });
     expect(resultText(result)).toBe("Success. Updated the following files:\nM real/a.txt\nA real/b.txt");
     expect(fs.volume.toJSON()).toEqual({ "/w/real/a.txt": "A\n", "/w/real/b.txt": "b\n" });
     expect(await fs.readlink("/w/alias")).toBe("/w/real");
@@ -377,13 +453,21 @@ describe("apply_patch concurrency, input and options", () => {
 
   test("validate names the expected key", () => {
     const tool = createApplyPatchTool({ fs: memoryFileSystem() });
-    expect(() => tool.validate({ input: "x" })).toThrow(new ToolInputError("Unknown apply_patch input key: input. Expected patch"));
+    expect(() => tool.validate({ input: "x" })).toThrow(
+      new ToolInputError("Unknown apply_patch input key: input. Expected patch"),
+    );
     expect(() => tool.validate({ patch: "" })).toThrow(new ToolInputError("apply_patch input patch must not be empty"));
     expect(tool.validate({ patch: "p" })).toEqual({ patch: "p" });
     expect(tool.name).toBe("apply_patch");
     expect(tool.inputSchema).toEqual({
       type: "object",
-      properties: { patch: { type: "string", description: "The entire patch, from '*** Begin Patch' to '*** End Patch'.", minLength: 1 } },
+      properties: {
+        patch: {
+          type: "string",
+          description: "The entire patch, from '*** Begin Patch' to '*** End Patch'.",
+          minLength: 1,
+        },
+      },
       required: ["patch"],
       additionalProperties: false,
     });
@@ -440,13 +524,21 @@ describe("apply_patch guarded execute", () => {
     };
     const tool = createApplyPatchTool({ fs, cwd: "/w" });
     const result = await tool.execute({
-      patch: wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: new/d.txt\n+d\n*** Update File: b.txt\n@@\n-b\n+B\n*** Delete File: c.txt"),
+      patch: wrap(
+        "*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: new/d.txt\n+d\n*** Update File: b.txt\n@@\n-b\n+B\n*** Delete File: c.txt",
+      ),
     });
     expect(result).toEqual({
       kind: "mutation",
       ok: false,
-      parts: [{ type: "text", text: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed." }],
-      error: { code: "EIO", message: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed.", path: "/w/b.txt" },
+      parts: [
+        { type: "text", text: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed." },
+      ],
+      error: {
+        code: "EIO",
+        message: "Writing b.txt failed: disk on fire. Every file was restored: nothing was changed.",
+        path: "/w/b.txt",
+      },
       changes: [],
     });
     expect(base.volume.toJSON()).toEqual({ "/w/a.txt": "a\n", "/w/b.txt": "b\n", "/w/c.txt": "c\n" });
@@ -462,7 +554,9 @@ describe("apply_patch guarded execute", () => {
       },
     };
     const tool = createApplyPatchTool({ fs, cwd: "/w" });
-    const result = await tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B") });
+    const result = await tool.execute({
+      patch: wrap("*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B"),
+    });
     expect(result).toEqual({
       kind: "mutation",
       ok: false,
@@ -498,7 +592,8 @@ describe("apply_patch guarded execute", () => {
     expect(result.error).toEqual({
       code: "ESTALE",
       path: "/w/n.txt",
-      message: "n.txt was written by another call after this patch began. Read the file, then retry.\nNothing was changed.",
+      message:
+        "n.txt was written by another call after this patch began. Read the file, then retry.\nNothing was changed.",
     });
     expect(fs.volume.toJSON()).toEqual({ "/w/n.txt": "theirs\n" });
 

@@ -3,20 +3,37 @@ import { normalisePunctuation, seekLines } from "../../../src/tools/apply-patch/
 
 describe("seekLines", () => {
   test("exact match", () => {
-    expect(seekLines(["foo", "bar", "baz"], ["bar", "baz"], 0, false)).toEqual({ kind: "found", index: 1, pass: "exact" });
+    expect(seekLines(["foo", "bar", "baz"], ["bar", "baz"], 0, false)).toEqual({
+      kind: "found",
+      index: 1,
+      pass: "exact",
+    });
   });
 
   test("trailing whitespace ignored on the second pass", () => {
-    expect(seekLines(["foo   ", "bar\t\t"], ["foo", "bar"], 0, false)).toEqual({ kind: "found", index: 0, pass: "trailing-whitespace" });
+    expect(seekLines(["foo   ", "bar\t\t"], ["foo", "bar"], 0, false)).toEqual({
+      kind: "found",
+      index: 0,
+      pass: "trailing-whitespace",
+    });
   });
 
   test("surrounding whitespace ignored on the third pass", () => {
-    expect(seekLines(["    foo   ", "   bar\t"], ["foo", "bar"], 0, false)).toEqual({ kind: "found", index: 0, pass: "whitespace" });
+    expect(seekLines(["    foo   ", "   bar\t"], ["foo", "bar"], 0, false)).toEqual({
+      kind: "found",
+      index: 0,
+      pass: "whitespace",
+    });
   });
 
   test("Unicode punctuation normalised on the last pass", () => {
-    const lines = ["import asyncio  # local import \u2013 avoids top\u2011level dep", "say \u201Chi\u201D and \u2018bye\u2019\u00A0now"];
-    expect(seekLines(lines, ["import asyncio  # local import - avoids top-level dep", `say "hi" and 'bye' now`], 0, false)).toEqual({
+    const lines = [
+      "import asyncio  # local import \u2013 avoids top\u2011level dep",
+      "say \u201Chi\u201D and \u2018bye\u2019\u00A0now",
+    ];
+    expect(
+      seekLines(lines, ["import asyncio  # local import - avoids top-level dep", `say "hi" and 'bye' now`], 0, false),
+    ).toEqual({
       kind: "found",
       index: 0,
       pass: "punctuation",
@@ -29,8 +46,16 @@ describe("seekLines", () => {
   });
 
   test("several places on the deciding pass are ambiguous", () => {
-    expect(seekLines(["a", "b", "a", "b", "a"], ["a"], 0, false)).toEqual({ kind: "ambiguous", indexes: [0, 2, 4], pass: "exact" });
-    expect(seekLines(["a ", "a\t"], ["a"], 0, false)).toEqual({ kind: "ambiguous", indexes: [0, 1], pass: "trailing-whitespace" });
+    expect(seekLines(["a", "b", "a", "b", "a"], ["a"], 0, false)).toEqual({
+      kind: "ambiguous",
+      indexes: [0, 2, 4],
+      pass: "exact",
+    });
+    expect(seekLines(["a ", "a\t"], ["a"], 0, false)).toEqual({
+      kind: "ambiguous",
+      indexes: [0, 1],
+      pass: "trailing-whitespace",
+    });
   });
 
   test("search is forward only, from start", () => {

@@ -37,7 +37,13 @@ describe("parsePatch", () => {
           moveTo: "src/b.ts",
           line: 6,
           chunks: [
-            { contexts: ["class A", "  method()"], oldLines: ["keep", "drop"], newLines: ["keep", "add"], endOfFile: false, line: 8 },
+            {
+              contexts: ["class A", "  method()"],
+              oldLines: ["keep", "drop"],
+              newLines: ["keep", "add"],
+              endOfFile: false,
+              line: 8,
+            },
             { contexts: [], oldLines: ["tail"], newLines: ["TAIL"], endOfFile: true, line: 13 },
           ],
         },
@@ -53,7 +59,9 @@ describe("parsePatch", () => {
           type: "update",
           path: "a",
           line: 2,
-          chunks: [{ contexts: [], oldLines: ["one", "", "two"], newLines: ["one", "", "2"], endOfFile: false, line: 3 }],
+          chunks: [
+            { contexts: [], oldLines: ["one", "", "two"], newLines: ["one", "", "2"], endOfFile: false, line: 3 },
+          ],
         },
       ],
     });
@@ -61,10 +69,9 @@ describe("parsePatch", () => {
 
   test("a unified-diff style @@ header keeps only its trailing text as context", () => {
     const parsed = parsePatch(wrap("*** Update File: a\n@@ -10,3 +10,4 @@ def f():\n-x\n+y\n@@ -20 +21 @@\n-z\n+w"));
-    expect(parsed.ok && parsed.operations[0]?.type === "update" && parsed.operations[0].chunks.map((c) => c.contexts)).toEqual([
-      ["def f():"],
-      [],
-    ]);
+    expect(
+      parsed.ok && parsed.operations[0]?.type === "update" && parsed.operations[0].chunks.map((c) => c.contexts),
+    ).toEqual([["def f():"], []]);
   });
 
   test.each([
@@ -80,7 +87,8 @@ describe("parsePatch", () => {
   });
 
   test("marker lines tolerate surrounding whitespace, and CRLF patch text parses", () => {
-    const text = "  *** Begin Patch \r\n  *** Update File: a.txt  \r\n  *** Move to: b.txt \r\n@@\r\n-x\r\n+y\r\n *** End Patch\r\n";
+    const text =
+      "  *** Begin Patch \r\n  *** Update File: a.txt  \r\n  *** Move to: b.txt \r\n@@\r\n-x\r\n+y\r\n *** End Patch\r\n";
     expect(parsePatch(text)).toEqual({
       ok: true,
       operations: [
@@ -120,9 +128,17 @@ describe("parsePatch", () => {
       "Invalid patch hunk on line 4: Unexpected line found in update hunk: 'bad line'. Every line should start with ' ' (context line), '+' (added line), or '-' (removed line)",
       4,
     ],
-    [wrap("*** Update File: a\n@@\n*** End of File"), "Invalid patch hunk on line 4: Update hunk does not contain any lines", 4],
+    [
+      wrap("*** Update File: a\n@@\n*** End of File"),
+      "Invalid patch hunk on line 4: Update hunk does not contain any lines",
+      4,
+    ],
     [wrap("*** Update File: a\n@@"), "Invalid patch hunk on line 4: Update hunk does not contain any lines", 4],
-    [wrap("*** Add File: "), "Invalid patch hunk on line 2: '*** Add File:' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'", 2],
+    [
+      wrap("*** Add File: "),
+      "Invalid patch hunk on line 2: '*** Add File:' is not a valid hunk header. Valid hunk headers: '*** Add File: {path}', '*** Delete File: {path}', '*** Update File: {path}'",
+      2,
+    ],
   ])("refuses %j", (text, message, line) => {
     expect(parsePatch(text)).toEqual({ ok: false, message, line });
   });

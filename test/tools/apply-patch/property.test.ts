@@ -59,7 +59,10 @@ describe("apply_patch property", () => {
           fc.record({
             at: fc.integer({ min: 0, max: 60 }),
             remove: fc.integer({ min: 0, max: 4 }),
-            add: fc.array(fc.string({ maxLength: 12 }).map((s) => `new ${s.replace(/[\r\n]/g, "")}`), { maxLength: 4 }),
+            add: fc.array(
+              fc.string({ maxLength: 12 }).map((s) => `new ${s.replace(/[\r\n]/g, "")}`),
+              { maxLength: 4 },
+            ),
           }),
           { minLength: 1, maxLength: 5 },
         ),
@@ -95,14 +98,19 @@ describe("hunk placement: LF (native search) and CRLF (line by line) agree", () 
   });
   test("for random texts of few distinct lines and random hunks", () => {
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), fc.boolean(), fc.array(chunk, { minLength: 1, maxLength: 3 }), (lines, terminated, chunks) => {
-        const lf = lines.join("\n") + (terminated && lines.length > 0 ? "\n" : "");
-        const crlf = lf.replace(/\n/g, "\r\n");
-        const fromLf = applyChunks(lf, chunks, "f.txt");
-        const fromCrlf = applyChunks(crlf, chunks, "f.txt");
-        const normalised = fromCrlf.ok ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n") } : fromCrlf;
-        expect(fromLf).toStrictEqual(normalised);
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 12 }),
+        fc.boolean(),
+        fc.array(chunk, { minLength: 1, maxLength: 3 }),
+        (lines, terminated, chunks) => {
+          const lf = lines.join("\n") + (terminated && lines.length > 0 ? "\n" : "");
+          const crlf = lf.replace(/\n/g, "\r\n");
+          const fromLf = applyChunks(lf, chunks, "f.txt");
+          const fromCrlf = applyChunks(crlf, chunks, "f.txt");
+          const normalised = fromCrlf.ok ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n") } : fromCrlf;
+          expect(fromLf).toStrictEqual(normalised);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

@@ -23,9 +23,15 @@ describe("default preset", () => {
   test("defaultSignature is the core tool's own name, schema and check", () => {
     const read = createReadTool({ fs: memoryFileSystem() });
     const signature = defaultSignature(read);
-    expect([signature.name, signature.description, signature.inputSchema]).toEqual([read.name, read.description, read.inputSchema]);
+    expect([signature.name, signature.description, signature.inputSchema]).toEqual([
+      read.name,
+      read.description,
+      read.inputSchema,
+    ]);
     expect(signature.toInput({ path: "a", offset: 2 })).toEqual({ path: "a", offset: 2 });
-    expect(() => signature.toInput({ file: "a" } as never)).toThrow(new ToolInputError("Unknown read input key: file. Expected path, offset, limit"));
+    expect(() => signature.toInput({ file: "a" } as never)).toThrow(
+      new ToolInputError("Unknown read input key: file. Expected path, offset, limit"),
+    );
     expect(defaultSignature(createApplyPatchTool({ fs: memoryFileSystem() })).name).toBe("apply_patch");
   });
 
@@ -42,7 +48,14 @@ describe("default preset", () => {
     const model = scriptedModel([
       { calls: [{ tool: "read", input: { path: "a.txt", offset: null, limit: null } }] },
       { calls: [{ tool: "edit", input: { path: "a.txt", oldText: "one", newText: "two", replaceAll: null } }] },
-      { calls: [{ tool: "apply_patch", input: { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+three\n*** End Patch" } }] },
+      {
+        calls: [
+          {
+            tool: "apply_patch",
+            input: { patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+three\n*** End Patch" },
+          },
+        ],
+      },
       { calls: [{ tool: "write", input: { path: "b.txt", content: "b\n" } }] },
       { calls: [{ tool: "bash", input: { command: "cat a.txt", timeout: null, cwd: null } }] },
       { text: "done" },

@@ -1,6 +1,12 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
-import { createAiSdkBashTool, createAiSdkEditTool, createAiSdkReadTool, createAiSdkWriteTool, toAiSdkTool } from "../../../src/ai-sdk/index.js";
+import {
+  createAiSdkBashTool,
+  createAiSdkEditTool,
+  createAiSdkReadTool,
+  createAiSdkWriteTool,
+  toAiSdkTool,
+} from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import type { CommandRunner } from "../../../src/contract/runner.js";
 import { createListTool } from "../../../src/tools/list.js";
@@ -26,14 +32,20 @@ describe("lineRangeSignature", () => {
   test("maps startLine/endLine to offset/limit and refuses startLine > endLine", () => {
     const signature = lineRangeSignature();
     expect(signature.name).toBe("readFile");
-    expect(signature.toInput({ path: "a.ts", startLine: 1200, endLine: 1260 })).toEqual({ path: "a.ts", offset: 1200, limit: 61 });
+    expect(signature.toInput({ path: "a.ts", startLine: 1200, endLine: 1260 })).toEqual({
+      path: "a.ts",
+      offset: 1200,
+      limit: 61,
+    });
     expect(signature.toInput({ path: "a.ts", startLine: 5 })).toEqual({ path: "a.ts", offset: 5 });
     expect(signature.toInput({ path: "a.ts", endLine: 5 })).toEqual({ path: "a.ts", offset: 1, limit: 5 });
     expect(signature.toInput({ path: "a.ts" })).toEqual({ path: "a.ts" });
     expect(() => signature.toInput({ path: "a.ts", startLine: 9, endLine: 3 })).toThrow(
       new ToolInputError("startLine (9) must not be greater than endLine (3)"),
     );
-    expect(() => signature.toInput({ file: "a.ts" })).toThrow(new ToolInputError("Unknown readFile input key: file. Expected path, startLine, endLine"));
+    expect(() => signature.toInput({ file: "a.ts" })).toThrow(
+      new ToolInputError("Unknown readFile input key: file. Expected path, startLine, endLine"),
+    );
   });
 
   test("renames the tool and its parameters", async () => {
@@ -41,7 +53,9 @@ describe("lineRangeSignature", () => {
     expect(signature.name).toBe("view");
     expect(Object.keys(signature.inputSchema["properties"] as object)).toEqual(["file", "from", "to"]);
     expect(signature.toInput({ file: "a.ts", from: 2, to: 3 })).toEqual({ path: "a.ts", offset: 2, limit: 2 });
-    expect(() => signature.toInput({ file: "a.ts", from: 3, to: 2 })).toThrow(new ToolInputError("from (3) must not be greater than to (2)"));
+    expect(() => signature.toInput({ file: "a.ts", from: 3, to: 2 })).toThrow(
+      new ToolInputError("from (3) must not be greater than to (2)"),
+    );
     const read = createReadTool({ fs: memoryFileSystem({ files: { "/w/a.ts": "1\n2\n3\n" } }), cwd: "/w" });
     const input = { file: "a.ts", from: 2, to: 9 };
     const result = signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input);
@@ -49,7 +63,9 @@ describe("lineRangeSignature", () => {
   });
 
   test("bad options throw TypeError", () => {
-    expect(() => lineRangeSignature({ names: { path: "x", start: "x" } })).toThrow(new TypeError("lineRangeSignature names must differ, got x, x, endLine"));
+    expect(() => lineRangeSignature({ names: { path: "x", start: "x" } })).toThrow(
+      new TypeError("lineRangeSignature names must differ, got x, x, endLine"),
+    );
     expect(() => lineRangeSignature({ name: "read file" })).toThrow(
       new TypeError('lineRangeSignature name must be a name of letters, digits, _ or - (up to 64), got "read file"'),
     );
@@ -79,7 +95,9 @@ describe("line-range preset through generateText", () => {
       { calls: [{ tool: "readFile", input: { path: "notes.txt", startLine: 2, endLine: 1 } }] },
       { calls: [{ tool: "listDir", input: { path: null } }] },
       { calls: [{ tool: "writeFile", input: { path: "new.txt", content: "hi\n" } }] },
-      { calls: [{ tool: "editFile", input: { path: "notes.txt", oldText: "two", newText: "deux", replaceAll: null } }] },
+      {
+        calls: [{ tool: "editFile", input: { path: "notes.txt", oldText: "two", newText: "deux", replaceAll: null } }],
+      },
       { calls: [{ tool: "runBash", input: { command: "ls" } }] },
       { text: "done" },
     ]);
@@ -125,6 +143,8 @@ describe("line-range read errors speak the dialect", () => {
           "Read it in parts with startLine and endLine (1-based line numbers, inclusive), e.g. startLine=1 and endLine=35, then continue from the next line; or search its content for what you need.",
       },
     ]);
-    expect(await run({ path: "big.txt", startLine: 101 })).toEqual([{ type: "text", text: "startLine 101 is past the end of big.txt, which has 100 lines." }]);
+    expect(await run({ path: "big.txt", startLine: 101 })).toEqual([
+      { type: "text", text: "startLine 101 is past the end of big.txt, which has 100 lines." },
+    ]);
   });
 });

@@ -1,6 +1,11 @@
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
-import { createAiSdkEditTool, createAiSdkReadTool, createAiSdkWriteTool, toAiSdkTool } from "../../../src/ai-sdk/index.js";
+import {
+  createAiSdkEditTool,
+  createAiSdkReadTool,
+  createAiSdkWriteTool,
+  toAiSdkTool,
+} from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { createGrepTool } from "../../../src/tools/grep.js";
 import { createListTool } from "../../../src/tools/list.js";
@@ -23,28 +28,42 @@ describe("offsetLimitPreset", () => {
       "write_file",
       "edit_file",
     ]);
-    expect(Object.keys(preset.edit?.inputSchema["properties"] as object)).toEqual(["path", "old_string", "new_string", "replace_all"]);
+    expect(Object.keys(preset.edit?.inputSchema["properties"] as object)).toEqual([
+      "path",
+      "old_string",
+      "new_string",
+      "replace_all",
+    ]);
     expect(preset.edit?.toInput({ path: "a", old_string: "x", new_string: "y", replace_all: true })).toEqual({
       path: "a",
       oldText: "x",
       newText: "y",
       replaceAll: true,
     });
-    expect(() => offsetLimitPreset({ readonly: true } as never)).toThrow(new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: readOnly'));
+    expect(() => offsetLimitPreset({ readonly: true } as never)).toThrow(
+      new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: readOnly'),
+    );
   });
 
   test("read_file numbers lines like cat -n and keeps the paging note", async () => {
-    const read = createReadTool({ fs: memoryFileSystem({ files: { "/w/a.txt": "one two one\ntwo\nthree\n" } }), cwd: "/w" });
+    const read = createReadTool({
+      fs: memoryFileSystem({ files: { "/w/a.txt": "one two one\ntwo\nthree\n" } }),
+      cwd: "/w",
+    });
     const { read: signature } = offsetLimitPreset();
     const input = { path: "a.txt", offset: 1, limit: 2 };
     const result = signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input);
-    expect(result?.parts).toEqual([{ type: "text", text: "     1\tone two one\n     2\ttwo\n[Showed lines 1-2 of 3. Continue with offset=3.]" }]);
+    expect(result?.parts).toEqual([
+      { type: "text", text: "     1\tone two one\n     2\ttwo\n[Showed lines 1-2 of 3. Continue with offset=3.]" },
+    ]);
   });
 });
 
 describe("offset/limit preset through generateText", () => {
   test("read_file, a failed read, edit_file not unique, edit_file, write_file, list_files, grep_files", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "one two one\ntwo\n", "/w/src/b.ts": "two = 2\n", "/w/src/c.md": "# c\n" } });
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "one two one\ntwo\n", "/w/src/b.ts": "two = 2\n", "/w/src/c.md": "# c\n" },
+    });
     const preset = offsetLimitPreset();
     const shared = { fs, cwd: "/w", state: memoryStore() };
     const tools = {
@@ -57,8 +76,14 @@ describe("offset/limit preset through generateText", () => {
     const model = scriptedModel([
       { calls: [{ tool: "read_file", input: { path: "a.txt", offset: null, limit: null } }] },
       { calls: [{ tool: "read_file", input: { path: "missing.txt", offset: null, limit: null } }] },
-      { calls: [{ tool: "edit_file", input: { path: "a.txt", old_string: "one", new_string: "1", replace_all: null } }] },
-      { calls: [{ tool: "edit_file", input: { path: "a.txt", old_string: "one two", new_string: "1 2", replace_all: false } }] },
+      {
+        calls: [{ tool: "edit_file", input: { path: "a.txt", old_string: "one", new_string: "1", replace_all: null } }],
+      },
+      {
+        calls: [
+          { tool: "edit_file", input: { path: "a.txt", old_string: "one two", new_string: "1 2", replace_all: false } },
+        ],
+      },
       { calls: [{ tool: "write_file", input: { path: "src/d.ts", content: "export {};\n" } }] },
       { calls: [{ tool: "list_files", input: { path: "src", pattern: "*.ts" } }] },
       { calls: [{ tool: "grep_files", input: { pattern: "two", path: null, glob: "*.ts" } }] },
@@ -68,7 +93,12 @@ describe("offset/limit preset through generateText", () => {
     expect(result.text).toBe("done");
     expect(toolOutputsSentAt(model, 7)).toEqual([
       { toolName: "read_file", output: text("     1\tone two one\n     2\ttwo") },
-      { toolName: "read_file", output: text("Error: File not found: missing.txt. Check the path: list its directory or search for the file name.") },
+      {
+        toolName: "read_file",
+        output: text(
+          "Error: File not found: missing.txt. Check the path: list its directory or search for the file name.",
+        ),
+      },
       {
         toolName: "edit_file",
         output: text(

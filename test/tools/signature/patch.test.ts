@@ -3,14 +3,24 @@ import { describe, expect, test } from "vitest";
 import { createAiSdkApplyPatchTool } from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { APPLY_PATCH_DESCRIPTION } from "../../../src/tools/apply-patch/index.js";
-import { APPLY_PATCH_LARK_GRAMMAR, defaultPatchSignature, freeformPatchSignature } from "../../../src/tools/signature/index.js";
+import {
+  APPLY_PATCH_LARK_GRAMMAR,
+  defaultPatchSignature,
+  freeformPatchSignature,
+} from "../../../src/tools/signature/index.js";
 import { ToolInputError } from "../../../src/tools/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: b.txt\n+b\n*** End Patch";
 const SCHEMA = {
   type: "object",
-  properties: { patch: { type: "string", description: "The entire patch, from '*** Begin Patch' to '*** End Patch'.", minLength: 1 } },
+  properties: {
+    patch: {
+      type: "string",
+      description: "The entire patch, from '*** Begin Patch' to '*** End Patch'.",
+      minLength: 1,
+    },
+  },
   required: ["patch"],
   additionalProperties: false,
 };
@@ -23,14 +33,18 @@ describe("patch signatures", () => {
     expect(signature.inputSchema).toEqual(SCHEMA);
     expect(signature.format).toBeUndefined();
     expect(signature.toInput({ patch: PATCH })).toEqual({ patch: PATCH });
-    expect(() => signature.toInput({ input: PATCH } as never)).toThrow(new ToolInputError("Unknown apply_patch input key: input. Expected patch"));
+    expect(() => signature.toInput({ input: PATCH } as never)).toThrow(
+      new ToolInputError("Unknown apply_patch input key: input. Expected patch"),
+    );
   });
 
   test("freeformPatchSignature: same schema, a Lark grammar, raw text accepted", () => {
     const signature = freeformPatchSignature();
     expect(signature.name).toBe("apply_patch");
     expect(signature.description).toBe(APPLY_PATCH_DESCRIPTION);
-    expect(signature.freeformDescription).toBe(`${APPLY_PATCH_DESCRIPTION}\nWrite the patch itself as the tool input, with no JSON around it.`);
+    expect(signature.freeformDescription).toBe(
+      `${APPLY_PATCH_DESCRIPTION}\nWrite the patch itself as the tool input, with no JSON around it.`,
+    );
     expect(signature.inputSchema).toEqual(SCHEMA);
     expect(signature.format).toEqual({ type: "grammar", syntax: "lark", definition: APPLY_PATCH_LARK_GRAMMAR });
     expect(APPLY_PATCH_LARK_GRAMMAR.split("\n").slice(0, 3)).toEqual([
@@ -40,7 +54,9 @@ describe("patch signatures", () => {
     ]);
     expect(signature.toInput(PATCH as never)).toEqual({ patch: PATCH });
     expect(signature.toInput({ patch: PATCH })).toEqual({ patch: PATCH });
-    expect(() => signature.toInput("  " as never)).toThrow(new ToolInputError("apply_patch input patch must not be empty"));
+    expect(() => signature.toInput("  " as never)).toThrow(
+      new ToolInputError("apply_patch input patch must not be empty"),
+    );
   });
 });
 
@@ -56,7 +72,12 @@ describe("apply_patch signatures through generateText", () => {
       { calls: [{ tool: "apply_patch", input: { patch: PATCH } }] },
       { text: "done" },
     ]);
-    const result = await generateText({ model, tools: { apply_patch: applyPatch }, prompt: "patch", stopWhen: isStepCount(5) });
+    const result = await generateText({
+      model,
+      tools: { apply_patch: applyPatch },
+      prompt: "patch",
+      stopWhen: isStepCount(5),
+    });
     expect(result.text).toBe("done");
     expect(toolOutputsSentAt(model, 2)).toEqual([
       {
@@ -71,7 +92,13 @@ describe("apply_patch signatures through generateText", () => {
           ],
         },
       },
-      { toolName: "apply_patch", output: { type: "content", value: [{ type: "text", text: "Success. Updated the following files:\nM a.txt\nA b.txt" }] } },
+      {
+        toolName: "apply_patch",
+        output: {
+          type: "content",
+          value: [{ type: "text", text: "Success. Updated the following files:\nM a.txt\nA b.txt" }],
+        },
+      },
     ]);
     expect(result.steps[1]?.toolResults[0]?.output).toEqual({
       kind: "mutation",

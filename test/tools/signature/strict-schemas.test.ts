@@ -20,15 +20,28 @@ const signatures: Array<{ name: string; inputSchema: JsonSchema }> = [
 ];
 
 describe("preset schemas in strict mode", () => {
-  test.each(signatures.map((signature) => [signature.name, signature] as const))("%s converts, every property required", (name, signature) => {
-    const strict = toStrictSchema(signature.inputSchema, name).schema as { properties: object; required: string[]; additionalProperties: boolean };
-    expect(strict.required).toEqual(Object.keys(signature.inputSchema["properties"] as object));
-    expect(strict.additionalProperties).toBe(false);
-  });
+  test.each(signatures.map((signature) => [signature.name, signature] as const))(
+    "%s converts, every property required",
+    (name, signature) => {
+      const strict = toStrictSchema(signature.inputSchema, name).schema as {
+        properties: object;
+        required: string[];
+        additionalProperties: boolean;
+      };
+      expect(strict.required).toEqual(Object.keys(signature.inputSchema["properties"] as object));
+      expect(strict.additionalProperties).toBe(false);
+    },
+  );
 
   test("readFile (line ranges)", () => {
-    const strict = toStrictSchema(lineRangePreset().read.inputSchema, "readFile").schema as { properties: Record<string, Record<string, unknown>> };
-    expect(Object.fromEntries(Object.entries(strict.properties).map(([key, value]) => [key, { ...value, description: undefined }]))).toEqual({
+    const strict = toStrictSchema(lineRangePreset().read.inputSchema, "readFile").schema as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(
+      Object.fromEntries(
+        Object.entries(strict.properties).map(([key, value]) => [key, { ...value, description: undefined }]),
+      ),
+    ).toEqual({
       path: { type: "string", description: undefined },
       startLine: { type: ["integer", "null"], minimum: 1, maximum: 9007199254740991, description: undefined },
       endLine: { type: ["integer", "null"], minimum: 1, maximum: 9007199254740991, description: undefined },
@@ -39,11 +52,18 @@ describe("preset schemas in strict mode", () => {
     const strict = toStrictSchema(createTextEditorTool({ fs: memoryFileSystem() }).inputSchema, "editor").schema as {
       properties: Record<string, Record<string, unknown>>;
     };
-    const shapes = Object.fromEntries(Object.entries(strict.properties).map(([key, { description: _description, ...rest }]) => [key, rest]));
+    const shapes = Object.fromEntries(
+      Object.entries(strict.properties).map(([key, { description: _description, ...rest }]) => [key, rest]),
+    );
     expect(shapes).toEqual({
       command: { type: "string", enum: ["view", "create", "str_replace", "insert"] },
       path: { type: "string" },
-      view_range: { type: ["array", "null"], items: { type: "integer", maximum: 9007199254740991 }, minItems: 2, maxItems: 2 },
+      view_range: {
+        type: ["array", "null"],
+        items: { type: "integer", maximum: 9007199254740991 },
+        minItems: 2,
+        maxItems: 2,
+      },
       file_text: { type: ["string", "null"] },
       old_str: { type: ["string", "null"] },
       new_str: { type: ["string", "null"] },
