@@ -86,9 +86,9 @@ describe("nodeFileSystem: jail, special files, atomic writes", () => {
     await fs.rm("/leaf");
     expect(await readFile(join(base, "outside.txt"), "utf8")).toBe("secret");
     // An absolute target written through the backend is inside its namespace.
-    await fs.symlink("/a.txt", "/inside");
+    await fs.symlink!("/a.txt", "/inside");
     expect(decode(await fs.readFile("/inside"))).toBe("a");
-    expect(await fs.readlink("/inside")).toBe("/a.txt");
+    expect(await fs.readlink!("/inside")).toBe("/a.txt");
     expect(await fs.realpath("/inside")).toBe("/a.txt");
     expect(await failure(fs.rm("/", { recursive: true }))).toBe(
       "EBUSY: resource busy or locked, rm '/' (the backend's root cannot be removed)",
@@ -295,10 +295,10 @@ describe.skipIf(!LINUX_PROC)(
           () => fs.rename("/x/f.txt", "/moved.txt"),
           `EACCES: permission denied, rename '/x/f.txt' -> '/moved.txt' ${swappedFor("/x", out)}`,
         ],
-        ["readlink", () => fs.readlink("/x/l"), `EACCES: permission denied, readlink '/x/l' ${swappedFor("/x", out)}`],
+        ["readlink", () => fs.readlink!("/x/l"), `EACCES: permission denied, readlink '/x/l' ${swappedFor("/x", out)}`],
         [
           "symlink",
-          () => fs.symlink("/x.real/f.txt", "/x/s"),
+          () => fs.symlink!("/x.real/f.txt", "/x/s"),
           `EACCES: permission denied, symlink '/x.real/f.txt' -> '/x/s' ${swappedFor("/x", out)}`,
         ],
       ];

@@ -5,7 +5,7 @@ import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { CORPUS_SIZE, expectedTree, FAILING_SCENARIOS, groupScenarios, runScenario, treeOf } from "./corpus-cases.js";
 
 const PREFIX = "../../../../shared/conformance/apply-patch/scenarios/";
-const raw = import.meta.glob<string>("../../../shared/conformance/apply-patch/scenarios/**/*", {
+const raw = import.meta.glob<string>("../../../../shared/conformance/apply-patch/scenarios/**/*", {
   query: "?raw",
   import: "default",
   eager: true,
