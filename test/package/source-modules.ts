@@ -74,9 +74,8 @@ export function importsOf(code: string, file = "module.ts"): SourceImport[] {
         break;
       }
       case "TSImportType": {
-        // `typeof import("./x.js")` in a type position.
-        const argument = current.argument as Node | undefined;
-        const specifier = literal(argument) ?? literal(argument?.literal);
+        // `import("./x.js").Name` or `typeof import("./x.js")` in a type position.
+        const specifier = literal(current.source);
         if (specifier !== undefined) found.push({ specifier, dynamic: false, typeOnly: true });
         break;
       }
