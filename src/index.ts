@@ -4,34 +4,120 @@
  *
  * @module
  */
-export * from "./contract/types.js";
-export * from "./contract/errors.js";
-export * from "./contract/locks.js";
-export * from "./contract/digest.js";
-export * from "./contract/clock.js";
-export * from "./tools/result.js";
-export * from "./tools/tool.js";
-export * from "./tools/state.js";
-export * from "./tools/context.js";
-export * from "./contract/path.js";
-export * from "./gate/gate.js";
-export * from "./gate/middleware.js";
-export * from "./gate/workspace.js";
-export * from "./gate/hash-files.js";
 export {
-  createApplyPatchTool,
+  type DirEntry,
+  type FileStat,
+  type FileSystem,
+  type FileSystemCapabilities,
+  type FileSystemFactory,
+  type FileType,
+  type WatchEvent,
+} from "./contract/types.js";
+export {
+  FsError,
+  type FsErrorCode,
+  type FsErrorOptions,
+  type ToolError,
+  type ToolErrorCode,
+} from "./contract/errors.js";
+export { type Locks, memoryLocks } from "./contract/locks.js";
+export { type Digest, sha256Digest } from "./contract/digest.js";
+export { type Clock, systemClock } from "./contract/clock.js";
+export { MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_SYMLINK_HOPS } from "./contract/path.js";
+export {
+  type FileChange,
+  type MediaPart,
+  type MutationResult,
+  type ReadResult,
+  type ResultPart,
+  resultText,
+  type SearchResult,
+  type ShellResult,
+  type TextPart,
+  type ToolResult,
+} from "./tools/result.js";
+export {
+  type CoreTool,
+  type JsonSchema,
+  type JsonValue,
+  type ToolCall,
+  ToolInputError,
+  type ToolSignature,
+} from "./tools/tool.js";
+export { type FileRecord, type FileStateStore, memoryStore } from "./tools/state.js";
+export { type PerCall, type ToolContext, type ToolContextOptions } from "./tools/context.js";
+export {
+  type Access,
+  type AllowRule,
+  type ApprovalRequest,
+  type Approve,
+  type CheckOptions,
+  createGate,
+  type Gate,
+  type GateCheck,
+  type GateOptions,
+  type PermissionOptions,
+} from "./gate/gate.js";
+export {
+  compose,
+  type FilesystemLoggingOptions,
+  type FileSystemMiddleware,
+  type QuotaOptions,
+  readOnly,
+  withFilesystemLogging,
+  withQuota,
+} from "./gate/middleware.js";
+export {
+  createWorkspace,
+  DEFAULT_WORKSPACE_MAX_READ_BYTES,
+  type Workspace,
+  type WorkspaceOptions,
+  type WorkspaceReadOptions,
+} from "./gate/workspace.js";
+export { HASH_FILES_CONCURRENCY, hashFiles, type HashFilesOptions } from "./gate/hash-files.js";
+
+export {
   APPLY_PATCH_DESCRIPTION,
-  DEFAULT_MAX_PATCH_FILE_BYTES,
-  PATCH_WRITE_CONCURRENCY,
   type ApplyPatchInput,
   type ApplyPatchToolOptions,
+  createApplyPatchTool,
+  DEFAULT_MAX_PATCH_FILE_BYTES,
+  PATCH_WRITE_CONCURRENCY,
 } from "./tools/apply-patch/index.js";
-export { parsePatch, type ParsedPatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch/parser.js";
-export * from "./tools/signature/index.js";
+export { type ParsedPatch, parsePatch, type PatchChunk, type PatchOperation } from "./tools/apply-patch/parser.js";
+export { DEFAULT_PRESET_TOOLS, defaultSignature } from "./tools/signature/default.js";
+export {
+  type LineRangeNames,
+  type LineRangePreset,
+  lineRangePreset,
+  type LineRangeReadInput,
+  lineRangeSignature,
+  type LineRangeSignatureOptions,
+} from "./tools/signature/line-range.js";
+export {
+  type OffsetLimitPreset,
+  offsetLimitPreset,
+  type OffsetLimitPresetOptions,
+} from "./tools/signature/offset-limit.js";
+export {
+  createTextEditorTool,
+  TEXT_EDITOR_SNIPPET_LINES,
+  TEXT_EDITOR_TOOL_NAME,
+  type TextEditorCommand,
+  type TextEditorInput,
+  type TextEditorToolOptions,
+} from "./tools/text-editor.js";
+export {
+  APPLY_PATCH_LARK_GRAMMAR,
+  defaultPatchSignature,
+  freeformPatchSignature,
+  type PatchModelInput,
+  type PatchSignature,
+} from "./tools/signature/patch.js";
 export {
   createReadTool,
-  DEFAULT_MAX_READ_BYTES,
   DEFAULT_MAX_LINE_LENGTH,
+  DEFAULT_MAX_READ_BYTES,
   READ_DESCRIPTION,
   READ_INPUT_SPEC,
   type ReadInput,
@@ -74,10 +160,9 @@ export {
 } from "./tools/glob.js";
 export {
   createGrepTool,
-  DEFAULT_MAX_GREP_MATCHES,
   DEFAULT_MAX_GREP_LINE_LENGTH,
+  DEFAULT_MAX_GREP_MATCHES,
   DEFAULT_MAX_GREP_SCAN_LINE_LENGTH,
-  riskyPatternReason,
   GREP_DESCRIPTION,
   GREP_INPUT_SPEC,
   type GrepInput,
@@ -87,42 +172,30 @@ export {
 export { createBashTool, createFsTools } from "./shell/defaults.js";
 export {
   BASH_INPUT_SPEC,
-  DEFAULT_BASH_MAX_OUTPUT_BYTES,
-  DEFAULT_BASH_MAX_TIMEOUT_MS,
-  DEFAULT_BASH_TIMEOUT_MS,
   type BashInput,
   type BashToolOptions,
   type BashToolSettings,
+  DEFAULT_BASH_MAX_OUTPUT_BYTES,
+  DEFAULT_BASH_MAX_TIMEOUT_MS,
+  DEFAULT_BASH_TIMEOUT_MS,
 } from "./tools/bash.js";
 export type { CommandOutput, CommandRunner, CommandRunOptions } from "./contract/runner.js";
-export { type FsTools, type FsToolsOptions, type ApplyPatchToolSettings } from "./tools/fs-tools.js";
+export { type ApplyPatchToolSettings, type FsTools, type FsToolsOptions } from "./tools/fs-tools.js";
 export type { SearchSettings } from "./tools/search-settings.js";
 export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/walk.js";
 export {
-  offloadOutput,
-  isToolOutputPath,
-  TOOL_OUTPUTS_DIR,
-  DEFAULT_OFFLOAD_THRESHOLD_BYTES,
   DEFAULT_OFFLOAD_PREVIEW_BYTES,
+  DEFAULT_OFFLOAD_THRESHOLD_BYTES,
   MAX_OFFLOAD_FILE_BYTES,
   type OffloadOptions,
-  type OffloadContext,
-  type OffloadedOutput,
+  TOOL_OUTPUTS_DIR,
 } from "./tools/offload.js";
 export {
-  imageConverter,
-  sniffImageType,
   DEFAULT_MAX_IMAGE_BYTES,
   IMAGE_MEDIA_TYPES,
+  imageConverter,
   type ImageConverterOptions,
 } from "./tools/image.js";
 export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/converter.js";
-export {
-  decodeUtf8,
-  sniffBinary,
-  BINARY_SNIFF_BYTES,
-  type DecodedText,
-  type BinaryKind,
-  type LineEnding,
-} from "./tools/text.js";
-export type { InputSpec, FieldSpec } from "./tools/input.js";
+export { BINARY_SNIFF_BYTES } from "./tools/text.js";
+export type { FieldSpec, InputSpec } from "./tools/input.js";

@@ -20,18 +20,13 @@
  * @module
  */
 export {
-  createAiSdkFsTools,
-  BUNDLE_TOOL_KEYS,
-  type AiSdkFsToolsOptions,
   type AiSdkFsToolSet,
+  type AiSdkFsToolsOptions,
+  BUNDLE_TOOL_KEYS,
   type BundleToolOptions,
+  createAiSdkFsTools,
 } from "./bundle.js";
 export {
-  createAiSdkApplyPatchTool,
-  createAiSdkBashTool,
-  createAiSdkEditTool,
-  createAiSdkReadTool,
-  createAiSdkWriteTool,
   type AiSdkApplyPatchToolOptions,
   type AiSdkBashToolOptions,
   type AiSdkEditToolOptions,
@@ -41,21 +36,26 @@ export {
   type CoreInputOf,
   type CoreOptionsOf,
   type CoreResultOf,
+  createAiSdkApplyPatchTool,
+  createAiSdkBashTool,
+  createAiSdkEditTool,
+  createAiSdkReadTool,
+  createAiSdkWriteTool,
 } from "./single-tools.js";
 export {
-  toAiSdkTool,
   type AiSdkAdapterOptions,
   type AiSdkFsTool,
   type AiSdkToolContext,
   type AiSdkToolSource,
+  toAiSdkTool,
 } from "./tool.js";
-export { toAiSdkOutput, type AiSdkToolOutput } from "./output.js";
+export { type AiSdkToolOutput, toAiSdkOutput } from "./output.js";
 export {
-  toStrictSchema,
+  type NullStripper,
   STRICT_INTEGER_MAXIMUM,
   STRICT_SCHEMA_FORMATS,
   STRICT_SCHEMA_KEYWORDS,
-  type NullStripper,
   type StrictSchema,
+  toStrictSchema,
 } from "./strict-schema.js";
-export { approvalTargets, type ApprovalTarget } from "./approval.js";
+export { type ApprovalTarget, approvalTargets } from "./approval.js";

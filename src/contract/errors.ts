@@ -47,6 +47,22 @@ export const FS_ERROR_DESCRIPTIONS: Readonly<Record<FsErrorCode, string>> = Obje
   EIO: "i/o error",
 });
 
+/**
+ * Whether `code` is one of the {@link FsErrorCode}s (own keys of {@link FS_ERROR_DESCRIPTIONS}
+ * only: `"toString"` is not a code).
+ *
+ * @param code - anything, typically the `code` field of a caught error.
+ * @returns true when `code` is a string naming one of our codes.
+ * @example
+ * ```ts
+ * isFsErrorCode("ENOENT"); // true
+ * isFsErrorCode("ECONNRESET"); // false
+ * ```
+ */
+export function isFsErrorCode(code: unknown): code is FsErrorCode {
+  return typeof code === "string" && Object.hasOwn(FS_ERROR_DESCRIPTIONS, code);
+}
+
 const FS_ERROR_MARKER = Symbol.for("better-fs-tools.error.FsError");
 
 /** Options of {@link FsError}. */

@@ -148,6 +148,11 @@ export function parentPath(path: string): string {
   return index <= 0 ? "/" : path.slice(0, index);
 }
 
+/** Compare strings by UTF-16 code units (stable across locales), for sorting paths. */
+export function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The last name of an absolute normalised path (`""` for `/`). */
 export function baseName(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);

@@ -7,7 +7,7 @@
  */
 import picomatch from "picomatch";
 import { type FileStat, type FileSystem } from "../contract/types.js";
-import { FsError, FS_ERROR_DESCRIPTIONS, type FsErrorCode } from "../contract/errors.js";
+import { FsError, isFsErrorCode, type FsErrorCode } from "../contract/errors.js";
 import type { ToolError } from "../contract/errors.js";
 import {
   checkPathInput,
@@ -523,8 +523,7 @@ const PASS_THROUGH_CODES = new Set<string>(["EINVAL", "ENAMETOOLONG", "ELOOP", "
  * ```
  */
 export function gateRefusal(error: ToolError, syscall: string, path: string): FsError {
-  const code: FsErrorCode =
-    PASS_THROUGH_CODES.has(error.code) && error.code in FS_ERROR_DESCRIPTIONS ? (error.code as FsErrorCode) : "EACCES";
+  const code: FsErrorCode = PASS_THROUGH_CODES.has(error.code) && isFsErrorCode(error.code) ? error.code : "EACCES";
   return new FsError(code, { syscall, path: typeof path === "string" ? path : String(path), detail: error.message });
 }
 

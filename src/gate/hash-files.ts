@@ -5,10 +5,12 @@
  */
 import picomatch from "picomatch";
 import { sha256Digest, type Digest } from "../contract/digest.js";
-import { relativeTo, resolvePath } from "../contract/path.js";
+import { compareCodeUnits, resolvePath } from "../contract/path.js";
 import type { FileSystem } from "../contract/types.js";
+import { mapConcurrent } from "../contract/concurrency.js";
+import { walkFiles } from "../contract/walk.js";
 
-/** Files read at once while hashing. */
+/** Files read at once while hashing, and directories read at once while finding them. */
 export const HASH_FILES_CONCURRENCY = 16;
 
 /** Options of {@link hashFiles}. */
@@ -56,45 +58,31 @@ export async function hashFiles(
   const digest = options.digest ?? sha256Digest();
   const isMatch = picomatch([...globs], { dot: true, windows: false });
   const files: string[] = [];
-  await walk(fs, cwd, cwd, isMatch, files);
-  files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const lines: string[] = new Array(files.length);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < files.length) {
-      const index = next;
-      next += 1;
-      const relative = files[index] as string;
-      const content = await fs.readFile(cwd === "/" ? `/${relative}` : `${cwd}/${relative}`);
-      lines[index] = `${JSON.stringify(relative)} ${content.byteLength} ${await digest(content)}\n`;
-    }
+  if (await exists(fs, cwd)) {
+    await walkFiles({
+      fs,
+      root: cwd,
+      concurrency: HASH_FILES_CONCURRENCY,
+      onEntry: (_path, relative, entry) => {
+        if (entry.type === "file" && isMatch(relative)) files.push(relative);
+      },
+    });
   }
-  await Promise.all(Array.from({ length: Math.min(HASH_FILES_CONCURRENCY, files.length) }, worker));
+  files.sort(compareCodeUnits);
+  const lines = await mapConcurrent(files, HASH_FILES_CONCURRENCY, async (relative) => {
+    const content = await fs.readFile(cwd === "/" ? `/${relative}` : `${cwd}/${relative}`);
+    return `${JSON.stringify(relative)} ${content.byteLength} ${await digest(content)}\n`;
+  });
   return digest(encoder.encode(lines.join("")));
 }
 
-async function walk(
-  fs: FileSystem,
-  cwd: string,
-  directory: string,
-  isMatch: (path: string) => boolean,
-  files: string[],
-): Promise<void> {
-  let entries;
+/** Whether `path` exists (a missing `cwd` hashes as no files); other errors propagate. */
+async function exists(fs: FileSystem, path: string): Promise<boolean> {
   try {
-    entries = await fs.readdir(directory);
+    await fs.stat(path);
+    return true;
   } catch (error) {
-    if (directory === cwd && (error as { code?: string }).code === "ENOENT") return;
+    if ((error as { code?: string }).code === "ENOENT") return false;
     throw error;
   }
-  const subdirectories: string[] = [];
-  for (const entry of entries) {
-    const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
-    if (entry.type === "directory") subdirectories.push(path);
-    else if (entry.type === "file") {
-      const relative = relativeTo(cwd, path);
-      if (relative !== undefined && isMatch(relative)) files.push(relative);
-    }
-  }
-  await Promise.all(subdirectories.map((subdirectory) => walk(fs, cwd, subdirectory, isMatch, files)));
 }

@@ -8,6 +8,7 @@ import { createGate, gateRefusal, type Gate, type PermissionOptions } from "./ga
 import { type FileSystem } from "../contract/types.js";
 import { FsError } from "../contract/errors.js";
 import { assertKnownOptions } from "../contract/options.js";
+import { compareCodeUnits } from "../contract/path.js";
 
 /** Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes (64 MiB). */
 export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 64 * 1024 * 1024;
@@ -166,7 +167,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     async listDir(path = "."): Promise<string[]> {
       await requireRoot("scandir", path);
       const entries = await gate.fs.readdir(path);
-      return entries.map((entry) => entry.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return entries.map((entry) => entry.name).sort(compareCodeUnits);
     },
   });
 }

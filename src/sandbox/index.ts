@@ -8,7 +8,7 @@
  * @experimental the AI SDK types are experimental and may change in patch releases.
  * @module
  */
-export { toSandboxSession, DEFAULT_SANDBOX_TIMEOUT_MS } from "./to-sandbox-session.js";
+export { DEFAULT_SANDBOX_TIMEOUT_MS, toSandboxSession } from "./to-sandbox-session.js";
 export type { ToSandboxSessionOptions } from "./to-sandbox-session.js";
 export { fromSandboxSession, MAX_SANDBOX_SYMLINK_HOPS } from "./from-sandbox-session.js";
 export type { FromSandboxSessionOptions, SandboxBackend } from "./from-sandbox-session.js";

@@ -45,24 +45,18 @@
  * @module
  */
 export {
-  toJustBashFs,
-  DEFAULT_STAT_CACHE_MS,
-  DEFAULT_FILE_MODE,
-  DEFAULT_DIRECTORY_MODE,
   DEFAULT_COMMAND_DIRS,
+  DEFAULT_DIRECTORY_MODE,
+  DEFAULT_FILE_MODE,
+  DEFAULT_STAT_CACHE_MS,
+  toJustBashFs,
 } from "./to-just-bash-fs.js";
-export type { ToJustBashFsOptions, JustBashFs } from "./to-just-bash-fs.js";
-export { justBashFileSystem, JUST_BASH_FILE_SYSTEM_NAME } from "./just-bash-file-system.js";
-export {
-  withVirtualDev,
-  isVirtualDevPath,
-  VIRTUAL_DEV_DIRECTORY,
-  VIRTUAL_DEV_FILES,
-  DEV_ZERO_BYTES,
-} from "./virtual-dev.js";
-export { justBashCommandRunner, describeJustBash } from "./just-bash-runner.js";
-export type { JustBashCommandRunnerOptions, ExecutionLimits } from "./just-bash-runner.js";
-export { shellEnv, DEFAULT_SECRET_ENV_PATTERNS } from "./shell-env.js";
+export type { JustBashFs, ToJustBashFsOptions } from "./to-just-bash-fs.js";
+export { JUST_BASH_FILE_SYSTEM_NAME, justBashFileSystem } from "./just-bash-file-system.js";
+export { DEV_ZERO_BYTES, VIRTUAL_DEV_DIRECTORY, VIRTUAL_DEV_FILES } from "./virtual-dev.js";
+export { justBashCommandRunner } from "./just-bash-runner.js";
+export type { ExecutionLimits, JustBashCommandRunnerOptions } from "./just-bash-runner.js";
+export { DEFAULT_SECRET_ENV_PATTERNS, shellEnv } from "./shell-env.js";
 export type { ShellEnvOptions, ShellEnvSource } from "./shell-env.js";
 export type { ShellEnv } from "../contract/runner.js";
 export { ABORT_EXIT_CODE, TIMEOUT_EXIT_CODE } from "../contract/runner.js";

@@ -8,22 +8,20 @@
 import type { FsStat, IFileSystem } from "just-bash";
 import { parentPath, resolvePath, isWithin } from "../contract/path.js";
 import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
-import { FS_ERROR_DESCRIPTIONS, FsError, type FsErrorCode } from "../contract/errors.js";
+import { FsError, isFsErrorCode, type FsErrorCode } from "../contract/errors.js";
 import { loadJustBash } from "./just-bash-module.js";
 
 /** The backend name {@link justBashFileSystem} reports. */
 export const JUST_BASH_FILE_SYSTEM_NAME = "just-bash";
 
-const KNOWN_CODES = new Set(Object.keys(FS_ERROR_DESCRIPTIONS));
-
 /** The Node-style code of an error from a just-bash store (`code` field, else the message's first word). */
 function codeOf(error: unknown): FsErrorCode {
   if (FsError.isInstance(error)) return error.code;
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && KNOWN_CODES.has(code)) return code as FsErrorCode;
+  if (isFsErrorCode(code)) return code;
   const message = error instanceof Error ? error.message : String(error);
   const head = /^([A-Z]+):/.exec(message)?.[1];
-  if (head !== undefined && KNOWN_CODES.has(head)) return head as FsErrorCode;
+  if (isFsErrorCode(head)) return head;
   if (/too many (levels of )?symbolic links/i.test(message)) return "ELOOP";
   return "EIO";
 }

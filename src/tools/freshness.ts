@@ -12,6 +12,7 @@
 import type { ToolContext } from "./context.js";
 import type { ToolError } from "../contract/errors.js";
 import type { FileRecord, FileStateStore } from "./state.js";
+import { sameBytes } from "../contract/bytes.js";
 
 /** Contents smaller than this are simply hashed: 256 KiB. */
 export const SEEN_CACHE_MIN_BYTES = 256 * 1024;
@@ -38,22 +39,6 @@ function remember(store: FileStateStore, path: string, content: SeenContent): vo
   seen.delete(path);
   seen.set(path, content);
   if (seen.size > SEEN_CACHE_ENTRIES) seen.delete(seen.keys().next().value!);
-}
-
-/** True when `a` and `b` hold the same bytes (compared four bytes at a time where aligned). */
-export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  let i = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = a.length >> 2;
-    const wa = new Int32Array(a.buffer, a.byteOffset, words);
-    const wb = new Int32Array(b.buffer, b.byteOffset, words);
-    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
-    i = words << 2;
-  }
-  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The digest of `bytes`, from the kept contents when they match, else computed. */

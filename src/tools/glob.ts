@@ -15,6 +15,7 @@ import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from 
 import { formatCount } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { baseName } from "../contract/path.js";
 
 /** Default most paths shown by `glob`: 1,000. */
 export const DEFAULT_MAX_GLOB_RESULTS = 1000;
@@ -152,7 +153,7 @@ export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, Se
         if (!root.ok) return errorResult("search", root.error);
         const fs = walkFileSystem(gate, root);
         const found: string[] = [];
-        const wanted = literal ? rootInput.slice(rootInput.lastIndexOf("/") + 1) : undefined;
+        const wanted = literal ? baseName(rootInput) : undefined;
         try {
           await walkFiles({
             fs,

@@ -21,6 +21,7 @@ import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from 
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { baseName } from "../contract/path.js";
 
 /** Default most matching lines shown: 200. */
 export const DEFAULT_MAX_GREP_MATCHES = 200;
@@ -283,7 +284,7 @@ export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, Se
                 return searchFile(path);
               },
             });
-          } else if (filter === undefined || filter(root.slice(root.lastIndexOf("/") + 1))) {
+          } else if (filter === undefined || filter(baseName(root))) {
             await searchFile(root);
           }
         } catch (error) {

@@ -11,7 +11,8 @@ import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
 import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
-import { compareCodeUnits, createLimiter, walkFileSystem } from "./walk.js";
+import { compareCodeUnits, walkFileSystem } from "./walk.js";
+import { mapConcurrent } from "../contract/concurrency.js";
 import type { DirEntry } from "../contract/types.js";
 
 /** Default most entries shown by `list`: 1,000. */
@@ -111,27 +112,22 @@ export function createListTool(options: ListToolOptions): CoreTool<ListInput, Se
           return { kind: "search", ok: true, parts: textParts(`${display} is an empty directory.`), count: 0 };
         }
         const shown = entries.slice(0, maxEntries);
-        const limit = createLimiter(settings.concurrency);
         const prefix = path === "/" ? "/" : `${path}/`;
-        const lines = await Promise.all(
-          shown.map(async (entry): Promise<string> => {
-            signalCheck(call);
-            if (entry.type === "directory") return `${entry.name}/`;
-            if (entry.type === "symlink") {
-              const target =
-                fs.readlink === undefined
-                  ? undefined
-                  : await limit(() => fs.readlink!(prefix + entry.name)).catch(() => undefined);
-              return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
-            }
-            if (entry.type === "other") return `${entry.name} (special file)`;
-            const size = await limit(() => fs.stat(prefix + entry.name)).then(
-              (stat) => stat.size,
-              () => undefined,
-            );
-            return size === undefined ? entry.name : `${entry.name} (${plural(size, "byte")})`;
-          }),
-        );
+        const lines = await mapConcurrent(shown, settings.concurrency, async (entry): Promise<string> => {
+          signalCheck(call);
+          if (entry.type === "directory") return `${entry.name}/`;
+          if (entry.type === "symlink") {
+            const target =
+              fs.readlink === undefined ? undefined : await fs.readlink(prefix + entry.name).catch(() => undefined);
+            return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
+          }
+          if (entry.type === "other") return `${entry.name} (special file)`;
+          const size = await fs.stat(prefix + entry.name).then(
+            (stat) => stat.size,
+            () => undefined,
+          );
+          return size === undefined ? entry.name : `${entry.name} (${plural(size, "byte")})`;
+        });
         let text = lines.join("\n");
         const truncated = entries.length > shown.length;
         if (truncated) {

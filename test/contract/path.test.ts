@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  compareCodeUnits,
   baseName,
   checkPathInput,
   createResolutionCache,
@@ -417,5 +418,20 @@ describe("lookupRealPath with a resolution cache", () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe("compareCodeUnits", () => {
+  it("orders by UTF-16 code units, whatever the locale: upper case before lower, é after z", () => {
+    expect(["b", "a", "B", "é", "z", "a/b", "a-b"].sort(compareCodeUnits)).toEqual([
+      "B",
+      "a",
+      "a-b",
+      "a/b",
+      "b",
+      "z",
+      "é",
+    ]);
+    expect(compareCodeUnits("x", "x")).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGate } from "../../src/gate/gate.js";
 import { type FileSystem } from "../../src/contract/types.js";
 import { FsError } from "../../src/contract/errors.js";
-import { testFileSystem } from "../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 
 const encode = (value: string) => new TextEncoder().encode(value);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

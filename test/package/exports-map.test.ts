@@ -1,7 +1,7 @@
 /**
  * The exports map against the source tree (no build needed): every export points at the built
- * form of an existing `src/` entry, conditions are in a working order, and every entry file that
- * design.md names has its subpath.
+ * form of an existing `src/` entry, conditions are in a working order (`default` last), and
+ * every entry file that design.md names has its subpath.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -48,13 +48,15 @@ describe("exports map", () => {
   });
 
   for (const subpath of codeSubpaths(packageJson)) {
-    it(`${subpath}: types first, import last, every target built from an existing src/ entry`, () => {
-      const target = packageJson.exports[subpath];
+    it(`${subpath}: types first, then browser (if any), import, and default last (same file as import), every target built from an existing src/ entry`, () => {
+      const target = packageJson.exports[subpath] as Record<string, string>;
       expect(typeof target).toBe("object");
-      const conditions = Object.keys(target as Record<string, string>);
-      expect(conditions[0]).toBe("types");
-      expect(conditions[conditions.length - 1]).toBe("import");
-      expect(conditions.filter((condition) => !["types", "browser", "import"].includes(condition))).toEqual([]);
+      const conditions = Object.keys(target);
+      const expected =
+        target.browser === undefined ? ["types", "import", "default"] : ["types", "browser", "import", "default"];
+      expect(conditions).toEqual(expected);
+      // `default` serves resolvers that set neither `import` nor `browser` (older tools, some test runners).
+      expect(target.default).toBe(target.import);
       const targets = Object.values(target as Record<string, string>);
       const sources = targets.map(sourceOf);
       expect(sources.filter((source) => source === undefined || !existsSync(join(REPOSITORY_ROOT, source)))).toEqual(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testFileSystem } from "../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 import { fromSandboxSession, toSandboxSession } from "../../src/sandbox/index.js";

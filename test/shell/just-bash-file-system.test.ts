@@ -1,7 +1,7 @@
 import { InMemoryFs } from "just-bash";
 import { describe, expect, it } from "vitest";
 import { justBashFileSystem } from "../../src/shell/just-bash-file-system.js";
-import { testFileSystem } from "../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 
 testFileSystem({ name: "just-bash InMemoryFs (default)", create: async () => justBashFileSystem() });
 testFileSystem({ name: "just-bash InMemoryFs (given)", create: async () => justBashFileSystem(new InMemoryFs()) });

@@ -9,7 +9,7 @@ import type { Volume } from "memfs";
 import { type FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
 import { memoryFileSystem } from "../memory/index.js";
-import { resolvePath } from "../../contract/path.js";
+import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./store.js";
 import { ancestorsOf, recordAt, recordsUnder, restoreVolume } from "./snapshot.js";
 
@@ -85,10 +85,9 @@ function checkOptions(options: IdbFileSystemOptions): void {
 function physical(volume: Volume, path: string): string {
   const lexical = resolvePath("/", path);
   if (lexical === "/") return lexical;
-  const index = lexical.lastIndexOf("/");
   try {
-    const parent = String(volume.realpathSync(index === 0 ? "/" : lexical.slice(0, index)));
-    return `${parent === "/" ? "" : parent}/${lexical.slice(index + 1)}`;
+    const parent = String(volume.realpathSync(parentPath(lexical)));
+    return `${parent === "/" ? "" : parent}/${baseName(lexical)}`;
   } catch {
     return lexical;
   }

@@ -7,18 +7,14 @@
  */
 import type { Volume } from "memfs";
 import type { IdbRecord } from "./store.js";
+import { parentPath } from "../../contract/path.js";
 
 const PERMISSION_BITS = 0o7777;
-
-function parentOf(path: string): string {
-  const index = path.lastIndexOf("/");
-  return index <= 0 ? "/" : path.slice(0, index);
-}
 
 /** `/a/b/c` → `/a`, `/a/b` (the root is never stored). */
 export function ancestorsOf(path: string): string[] {
   const result: string[] = [];
-  for (let parent = parentOf(path); parent !== "/"; parent = parentOf(parent)) result.unshift(parent);
+  for (let parent = parentPath(path); parent !== "/"; parent = parentPath(parent)) result.unshift(parent);
   return result;
 }
 
@@ -67,7 +63,7 @@ export function restoreVolume(volume: Volume, records: ReadonlyMap<string, IdbRe
       volume.chmodSync(path, record.mode);
       continue;
     }
-    volume.mkdirSync(parentOf(path), { recursive: true });
+    volume.mkdirSync(parentPath(path), { recursive: true });
     if (record.kind === "symlink") {
       volume.symlinkSync(record.target, path);
     } else {

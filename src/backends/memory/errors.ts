@@ -3,18 +3,13 @@
  *
  * @module
  */
-import { FS_ERROR_DESCRIPTIONS, FsError } from "../../contract/errors.js";
-import type { FsErrorCode } from "../../contract/errors.js";
+import { FsError, isFsErrorCode } from "../../contract/errors.js";
 
 /** Where the failing call came from: our syscall name and the paths the caller gave. */
 export interface MemoryErrorContext {
   readonly syscall: string;
   readonly path: string;
   readonly dest?: string | undefined;
-}
-
-function isFsErrorCode(code: unknown): code is FsErrorCode {
-  return typeof code === "string" && Object.hasOwn(FS_ERROR_DESCRIPTIONS, code);
 }
 
 /**

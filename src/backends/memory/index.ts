@@ -9,7 +9,7 @@ import { Volume, type IProcess } from "memfs";
 import { FsError } from "../../contract/errors.js";
 import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType } from "../../contract/types.js";
 import { toMemoryFsError } from "./errors.js";
-import { parentPath, resolvePath } from "../../contract/path.js";
+import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
 /** The backend's name, as `FileSystem.name` reports it. */
@@ -181,10 +181,9 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
    */
   function certainlyMissing(path: string): boolean {
     if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) return false;
-    const index = path.lastIndexOf("/");
-    const name = path.slice(index + 1);
+    const name = baseName(path);
     if (name === "" || name === "." || name === "..") return false;
-    const parent = volume._core.walk(index === 0 ? "/" : path.slice(0, index), true, false, true);
+    const parent = volume._core.walk(parentPath(path), true, false, true);
     if (!parent.ok || parent.value === null) return false;
     const directory = parent.value.getNode();
     if (!directory.isDirectory() || !directory.canExecute(uid, gid)) return false;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { FsError, FS_ERROR_DESCRIPTIONS, type FsErrorCode } from "../../contract/errors.js";
+import { FsError, isFsErrorCode, type FsErrorCode } from "../../contract/errors.js";
 
 /** Node error codes with no {@link FsErrorCode} of the same name, and the code they become. */
 export const NODE_ERROR_CODE_MAP: Readonly<Record<string, FsErrorCode>> = Object.freeze({
@@ -40,8 +40,7 @@ export function toFsError(error: unknown, syscall: string, path: string, dest?: 
   if (FsError.isInstance(error)) return error;
   const nodeCode = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   const known = typeof nodeCode === "string" ? nodeCode : "";
-  const code: FsErrorCode =
-    known in FS_ERROR_DESCRIPTIONS ? (known as FsErrorCode) : (NODE_ERROR_CODE_MAP[known] ?? "EIO");
+  const code: FsErrorCode = isFsErrorCode(known) ? known : (NODE_ERROR_CODE_MAP[known] ?? "EIO");
   const detail =
     code === "EIO" && known !== "EIO" ? (error instanceof Error ? error.message : String(error)) : undefined;
   return new FsError(code, {

@@ -5,15 +5,15 @@
  * @module
  */
 export {
-  nodeFileSystem,
   NODE_FILE_SYSTEM_NAME,
   type NodeFileSystem,
+  nodeFileSystem,
   type NodeFileSystemOptions,
 } from "./file-system.js";
 export { nodeDigest } from "./digest.js";
 export {
-  nodeCommandRunner,
-  DEFAULT_NODE_MAX_OUTPUT_BYTES,
   DEFAULT_KILL_GRACE_MS,
+  DEFAULT_NODE_MAX_OUTPUT_BYTES,
+  nodeCommandRunner,
   type NodeCommandRunnerOptions,
 } from "./command-runner.js";

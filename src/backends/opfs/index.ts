@@ -51,9 +51,9 @@ import { OPFS_CONNECT_KIND, opfsRpcClient, type OpfsConnectMessage } from "./rpc
 import { DEFAULT_OPFS_ROOT, describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "./root.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "./locks.js";
 
-export { webLocks, DEFAULT_WEB_LOCKS_PREFIX, type WebLocksOptions } from "./locks.js";
+export { DEFAULT_WEB_LOCKS_PREFIX, webLocks, type WebLocksOptions } from "./locks.js";
 export { DEFAULT_OPFS_ROOT, OPFS_FALLBACK_HINT } from "./root.js";
-export { DEFAULT_SYNC_HANDLE_IDLE_MS, DEFAULT_MAX_SYNC_HANDLES } from "./sync-io.js";
+export { DEFAULT_MAX_SYNC_HANDLES, DEFAULT_SYNC_HANDLE_IDLE_MS } from "./sync-io.js";
 export { STALE_FILE_RETRIES } from "./main-io.js";
 
 /** How long a call waits for a file that another tab or Worker holds open, in milliseconds. */

@@ -21,7 +21,9 @@
  *
  * @module
  */
-import { createResolutionCache, resolvePath, type ResolutionCache } from "../../contract/path.js";
+import { baseName, createResolutionCache, parentPath, resolvePath, type ResolutionCache } from "../../contract/path.js";
+import { sameBytes } from "../../contract/bytes.js";
+import { mapConcurrent } from "../../contract/concurrency.js";
 import type { FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
 import {
@@ -167,7 +169,7 @@ async function loadOriginals(
   const load = async (path: string): Promise<Step<Original>> => {
     if (existence.get(path) === false) return { ok: true, value: { kind: "absent" } };
     if (expectAbsent.has(path)) {
-      const dir = parentOf(path);
+      const dir = parentPath(path);
       const listing = await list(dir);
       if (listing === "missing") {
         dirExists.set(dir, false);
@@ -175,7 +177,7 @@ async function loadOriginals(
       }
       if (listing !== "unknown") {
         dirExists.set(dir, true);
-        const type = listing.get(path.slice(path.lastIndexOf("/") + 1));
+        const type = listing.get(baseName(path));
         if (type === undefined) return { ok: true, value: { kind: "absent" } };
         if (type === "directory") return { ok: true, value: { kind: "directory" } };
       }
@@ -189,44 +191,22 @@ async function loadOriginals(
     const path = paths[i] as string;
     originals.set(path, step.value);
     if (step.value.kind !== "absent") {
-      for (let dir = parentOf(path); dir !== "/" && dirExists.get(dir) !== true; dir = parentOf(dir))
+      for (let dir = parentPath(path); dir !== "/" && dirExists.get(dir) !== true; dir = parentPath(dir))
         dirExists.set(dir, true);
     }
   }
   return { ok: true, value: originals };
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Run `tasks` with at most `limit` in flight; returns each task's outcome in order. */
-async function settleBounded<T>(
-  tasks: ReadonlyArray<() => Promise<T>>,
-  limit: number,
-): Promise<PromiseSettledResult<T>[]> {
-  const results: PromiseSettledResult<T>[] = new Array(tasks.length);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < tasks.length) {
-      const index = next;
-      next += 1;
-      try {
-        results[index] = { status: "fulfilled", value: await (tasks[index] as () => Promise<T>)() };
-      } catch (reason) {
-        results[index] = { status: "rejected", reason };
-      }
+function settleBounded<T>(tasks: ReadonlyArray<() => Promise<T>>, limit: number): Promise<PromiseSettledResult<T>[]> {
+  return mapConcurrent(tasks, limit, async (task): Promise<PromiseSettledResult<T>> => {
+    try {
+      return { status: "fulfilled", value: await task() };
+    } catch (reason) {
+      return { status: "rejected", reason };
     }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
-  return results;
-}
-
-function parentOf(path: string): string {
-  const index = path.lastIndexOf("/");
-  return index <= 0 ? "/" : path.slice(0, index);
+  });
 }
 
 /** Directories above `path` that do not exist yet, deepest first (`cache`: what the gate's checks saw). */
@@ -237,7 +217,7 @@ async function missingParents(
   cache: ResolutionCache,
 ): Promise<string[]> {
   const missing: string[] = [];
-  for (let dir = parentOf(path); dir !== "/"; dir = parentOf(dir)) {
+  for (let dir = parentPath(path); dir !== "/"; dir = parentPath(dir)) {
     let exists = known.get(dir) ?? cache.exists(dir);
     if (exists === undefined) {
       try {

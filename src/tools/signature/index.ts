@@ -9,29 +9,28 @@
  *
  * @module
  */
-export { defaultSignature, DEFAULT_PRESET_TOOLS } from "./default.js";
+export { DEFAULT_PRESET_TOOLS, defaultSignature } from "./default.js";
 export {
-  lineRangeSignature,
-  lineRangePreset,
   type LineRangeNames,
   type LineRangePreset,
+  lineRangePreset,
   type LineRangeReadInput,
+  lineRangeSignature,
   type LineRangeSignatureOptions,
 } from "./line-range.js";
-export { offsetLimitPreset, type OffsetLimitPreset, type OffsetLimitPresetOptions } from "./offset-limit.js";
+export { type OffsetLimitPreset, offsetLimitPreset, type OffsetLimitPresetOptions } from "./offset-limit.js";
 export {
   createTextEditorTool,
-  TEXT_EDITOR_TOOL_NAME,
   TEXT_EDITOR_SNIPPET_LINES,
+  TEXT_EDITOR_TOOL_NAME,
   type TextEditorCommand,
   type TextEditorInput,
   type TextEditorToolOptions,
 } from "../text-editor.js";
 export {
+  APPLY_PATCH_LARK_GRAMMAR,
   defaultPatchSignature,
   freeformPatchSignature,
-  APPLY_PATCH_LARK_GRAMMAR,
   type PatchModelInput,
   type PatchSignature,
 } from "./patch.js";
-export { catNumbered, parseNumberedLines, type NumberedLine } from "./common.js";

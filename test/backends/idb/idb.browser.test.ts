@@ -3,7 +3,7 @@
  * database per test), then persistence: restore, binary files, symlinks, atomic saves.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { idbFileSystem, type IdbFileSystem, type IdbFileSystemOptions } from "../../../src/backends/idb/index.js";
 

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 
 testFileSystem({ name: "memory (chromium)", create: async () => memoryFileSystem() });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FsError } from "../../../src/contract/errors.js";
 import { MEMORY_FILE_SYSTEM_NAME, memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { toMemoryFsError } from "../../../src/backends/memory/errors.js";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 
 testFileSystem({ name: "memory", create: async () => memoryFileSystem() });
 

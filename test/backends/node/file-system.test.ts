@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 import { nodeFileSystem, type NodeFileSystem } from "../../../src/backends/node/index.js";
 
 testFileSystem({

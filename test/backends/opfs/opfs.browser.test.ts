@@ -3,7 +3,7 @@
  * on a wiped root), then what is OPFS-specific.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import {
   isOpfsSupported,

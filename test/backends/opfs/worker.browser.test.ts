@@ -3,7 +3,7 @@
  * shared conformance suite on a wiped root, then what is Worker-specific.
  */
 import { describe, expect, it } from "vitest";
-import { testFileSystem } from "../../../src/conformance/index.js";
+import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
-import { walkFiles } from "../../src/tools/walk.js";
+import { walkFiles } from "../../src/contract/walk.js";
 
 function tree(): FileSystem {
   const files: Record<string, string> = {};
