@@ -126,3 +126,4 @@ export {
   type LineEnding,
 } from "./tools/text.js";
 export type { InputSpec, FieldSpec } from "./tools/input.js";
+export { forwardFileSystem, type FileSystemOverrides, type ForwardedFileSystem } from "./contract/forward.js";

@@ -1,7 +1,7 @@
 /**
  * A workspace session: one backend (memory, OPFS or IndexedDB), observed for changes, behind one
  * gate, with the AI SDK tools the agent and the tool console share (one read-before-write store,
- * one set of locks). just-bash loads on the first bash command.
+ * one set of locks: the backend's own where it has them, Web Locks on OPFS). just-bash loads on the first bash command.
  *
  * @module
  */
@@ -14,7 +14,7 @@ import {
   createGlobTool,
   createGrepTool,
   createListTool,
-  memoryLocks,
+  locksFor,
   memoryStore,
   type Approve,
   type FileSystem,
@@ -116,7 +116,8 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     permissions: { approve },
   };
   const gate = createGate(contextOptions);
-  const locks = memoryLocks();
+  // The storage's own locks where it has them (OPFS: Web Locks, shared with other tabs).
+  const locks = locksFor(observed.fs);
   const state = memoryStore();
   const runner = justBashCommandRunner({ fs: gate, cwd: WORKSPACE_ROOT });
   const { tools: bundle } = createAiSdkFsTools({
