@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { playwright } from "@vitest/browser-playwright";
 import { BROWSER_ALIASES } from "./scripts/browser-aliases.mjs";
+import { PACKAGE_ALIASES } from "./demo/package-aliases.mjs";
 
 /** Chromium flags for this machine's closed network and root user (see README, "Testing"). */
 export const CHROMIUM_ARGS = [
@@ -16,6 +17,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Playground modules import the package by name: resolve those names to src/.
+        resolve: { alias: PACKAGE_ALIASES },
         test: {
           name: "node",
           environment: "node",
@@ -28,7 +31,7 @@ export default defineConfig({
       {
         // memfs imports node:buffer, node:events, node:path, node:stream, node:url: the same
         // browser modules the package build bundles into dist/backends/memory/index.browser.js.
-        resolve: { alias: BROWSER_ALIASES },
+        resolve: { alias: [...PACKAGE_ALIASES, ...BROWSER_ALIASES] },
         optimizeDeps: { include: ["memfs"] },
         test: {
           name: "browser",

@@ -7,7 +7,7 @@
  */
 import "./styles.css";
 import type { ModelMessage } from "ai";
-import type { ApprovalRequest } from "../../src/gate/gate.js";
+import type { ApprovalRequest } from "better-fs-tools";
 import {
   loadModelSettings,
   modelLabel,

@@ -5,8 +5,7 @@
  *
  * @module
  */
-import { forwardFileSystem } from "../../../src/contract/forward.js";
-import type { FileSystem } from "../../../src/contract/types.js";
+import { forwardFileSystem, type FileSystem } from "better-fs-tools";
 
 /** Largest file whose previous content is kept for the diff, in bytes. */
 export const MAX_DIFF_BYTES = 512 * 1024;

@@ -6,9 +6,9 @@
  * @module
  */
 import type { ToolSet } from "ai";
-import { createAiSdkFsTools, toAiSdkTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
+import { createAiSdkFsTools, toAiSdkTool } from "better-fs-tools/ai-sdk";
+import { memoryFileSystem } from "better-fs-tools/memory";
+import { opfsFileSystem } from "better-fs-tools/opfs";
 import {
   createGate,
   createGlobTool,
@@ -19,8 +19,8 @@ import {
   type Approve,
   type FileSystem,
   type Gate,
-} from "../../../src/index.js";
-import { justBashCommandRunner } from "../../../src/shell/index.js";
+} from "better-fs-tools";
+import { justBashCommandRunner } from "better-fs-tools/shell";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";
 import { walkFiles } from "./transfer.js";
@@ -79,7 +79,7 @@ async function createBackend(kind: BackendKind): Promise<Backend> {
     return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {
-    const { idbFileSystem } = await import("../../../src/backends/idb/index.js");
+    const { idbFileSystem } = await import("better-fs-tools/idb");
     const fs = idbFileSystem({ name: IDB_DATABASE });
     await fs.ready;
     // A reload right after a change must not lose it: save when the page goes away.
