@@ -1,19 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { playwright } from "@vitest/browser-playwright";
-import { fileURLToPath } from "node:url";
 import { BROWSER_ALIASES } from "./scripts/browser-aliases.mjs";
-
-/**
- * Published subpaths that our own tests import by the package name (the backend tests run the
- * suite as a backend author would): the exports map points at dist/, which tests do not build,
- * so these resolve to the source entry.
- */
-const SELF_ALIASES = [
-  {
-    find: /^better-fs-tools\/conformance$/,
-    replacement: fileURLToPath(new URL("./src/conformance/index.ts", import.meta.url)),
-  },
-];
+import { PACKAGE_ALIASES } from "./demo/package-aliases.mjs";
 
 /** Chromium flags for this machine's closed network and root user (see README, "Testing"). */
 export const CHROMIUM_ARGS = [
@@ -29,7 +17,8 @@ export default defineConfig({
   test: {
     projects: [
       {
-        resolve: { alias: SELF_ALIASES },
+        // Playground modules import the package by name: resolve those names to src/.
+        resolve: { alias: PACKAGE_ALIASES },
         test: {
           name: "node",
           environment: "node",
@@ -42,7 +31,7 @@ export default defineConfig({
       {
         // memfs imports node:buffer, node:events, node:path, node:stream, node:url: the same
         // browser modules the package build bundles into dist/backends/memory/index.browser.js.
-        resolve: { alias: [...SELF_ALIASES, ...BROWSER_ALIASES] },
+        resolve: { alias: [...PACKAGE_ALIASES, ...BROWSER_ALIASES] },
         optimizeDeps: { include: ["memfs"] },
         test: {
           name: "browser",

@@ -1,14 +1,17 @@
 import { defineConfig } from "vite";
 import { BROWSER_ALIASES } from "../scripts/browser-aliases.mjs";
+import { PACKAGE_ALIASES } from "./package-aliases.mjs";
 
 // The playground is a static, client-side-only app: `vite build demo` writes demo/dist, which any
 // file host can serve. memfs needs browser versions of a few Node built-ins: the same aliases the
 // package build and the browser tests use (scripts/browser-aliases.mjs), which also give just-bash's
-// browser build its node:zlib (on fflate).
+// browser build its node:zlib (on fflate). The playground imports the package by name
+// (`better-fs-tools`, `better-fs-tools/opfs`...); those names resolve to the sources in src/
+// (demo/package-aliases.mjs), so dev and build need no package build.
 export default defineConfig({
   base: "./",
   resolve: {
-    alias: BROWSER_ALIASES,
+    alias: [...PACKAGE_ALIASES, ...BROWSER_ALIASES],
   },
   optimizeDeps: { include: ["memfs"] },
   build: {

@@ -9,46 +9,10 @@
 import { type DirEntry, type FileSystem } from "../contract/types.js";
 import { FsError } from "../contract/errors.js";
 import { assertKnownOptions } from "../contract/options.js";
+import { forwardFileSystem } from "../contract/forward.js";
 
 /** A middleware: takes the next backend, returns one that wraps it. */
 export type FileSystemMiddleware = (next: FileSystem) => FileSystem;
-
-/** The optional methods a wrapper copies from the backend it wraps when it does not override them. */
-const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const;
-
-/**
- * A backend that forwards to `next` except where `overrides` say otherwise; optional methods
- * (`symlink`, `readlink`, `watch`) exist only when `next` has them.
- */
-function wrap(next: FileSystem, overrides: Partial<FileSystem>): FileSystem {
-  const wrapped: FileSystem = {
-    name: next.name,
-    capabilities: next.capabilities,
-    readFile: (path) => next.readFile(path),
-    writeFile: (path, data) => next.writeFile(path, data),
-    stat: (path) => next.stat(path),
-    lstat: (path) => next.lstat(path),
-    readdir: (path) => next.readdir(path),
-    mkdir: (path, options) => next.mkdir(path, options),
-    rm: (path, options) => next.rm(path, options),
-    rename: (from, to) => next.rename(from, to),
-    realpath: (path) => next.realpath(path),
-    // The storage's own locks (OPFS: Web Locks) stay the tools' default through middleware.
-    ...(next.locks === undefined ? {} : { locks: next.locks }),
-  };
-  for (const method of OPTIONAL_METHODS) {
-    const own = next[method];
-    if (typeof own === "function") Object.assign(wrapped, { [method]: own.bind(next) });
-  }
-  for (const [key, value] of Object.entries(overrides)) {
-    if (value === undefined) continue;
-    if ((OPTIONAL_METHODS as readonly string[]).includes(key) && typeof next[key as keyof FileSystem] !== "function") {
-      continue;
-    }
-    Object.assign(wrapped, { [key]: value });
-  }
-  return Object.freeze(wrapped);
-}
 
 function assertOptions(factory: string, options: object | undefined, known: readonly string[]): void {
   if (options !== undefined) assertKnownOptions(factory, options, known);
@@ -118,7 +82,7 @@ export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): F
   const quote = (value: string) => JSON.stringify(value);
   const flags = (value: object | undefined) => (value === undefined ? [] : [JSON.stringify(value)]);
   return (next) =>
-    wrap(next, {
+    forwardFileSystem(next, {
       readFile: (path) => {
         log("readFile", quote(path));
         return next.readFile(path);
@@ -185,7 +149,7 @@ export function readOnly(): FileSystemMiddleware {
   const refuse = (syscall: string, path: string, dest?: string) =>
     Promise.reject(new FsError("EROFS", dest === undefined ? { syscall, path } : { syscall, path, dest }));
   return (next) =>
-    wrap(next, {
+    forwardFileSystem(next, {
       writeFile: (path) => refuse("open", path),
       mkdir: (path) => refuse("mkdir", path),
       rm: (path) => refuse("rm", path),
@@ -251,7 +215,7 @@ export function withQuota(options: QuotaOptions): FileSystemMiddleware {
         return 0;
       }
     };
-    return wrap(next, {
+    return forwardFileSystem(next, {
       writeFile: async (path, data) => {
         await measure();
         const previous = await fileSize(path);

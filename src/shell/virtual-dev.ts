@@ -8,6 +8,7 @@
 import { isWithin } from "../contract/path.js";
 import { type DirEntry, type FileStat, type FileSystem } from "../contract/types.js";
 import { FsError } from "../contract/errors.js";
+import { forwardFileSystem } from "../contract/forward.js";
 
 /** The virtual directory. */
 export const VIRTUAL_DEV_DIRECTORY = "/dev";
@@ -42,8 +43,11 @@ export function isVirtualDevPath(path: string): boolean {
  * `/dev` lists them; anything else under `/dev` is absent (`ENOENT`) and cannot be created
  * (`EPERM`). Every other path goes to `fs` unchanged. Paths must be absolute and normalised.
  *
+ * `symlink` and `readlink` exist only where `fs` has them; `watch` and `locks` are carried
+ * ({@link forwardFileSystem}).
+ *
  * @param fs - the backend (normally the gate's checked `fs`).
- * @returns a {@link FileSystem} with the same name and capabilities.
+ * @returns a {@link FileSystem} with the same name, capabilities and locks.
  */
 export function withVirtualDev(fs: FileSystem): FileSystem {
   const missing = (syscall: string, path: string): never => {
@@ -57,9 +61,7 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
   const statOf = (syscall: string, path: string): FileStat =>
     path === VIRTUAL_DEV_DIRECTORY ? DIRECTORY_STAT : FILES.has(path) ? DEVICE_STAT : missing(syscall, path);
 
-  const layered: FileSystem = {
-    name: fs.name,
-    capabilities: fs.capabilities,
+  return forwardFileSystem(fs, {
     readFile(path) {
       if (!isVirtualDevPath(path)) return fs.readFile(path);
       return virtual(() => {
@@ -110,19 +112,15 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
       statOf("realpath", path);
       return path;
     },
-  };
-  if (fs.symlink !== undefined) {
-    const symlink = fs.symlink.bind(fs);
-    layered.symlink = async (target, path) =>
-      isVirtualDevPath(path) ? denied("symlink", target, path) : symlink(target, path);
-  }
-  if (fs.readlink !== undefined) {
-    const readlink = fs.readlink.bind(fs);
-    layered.readlink = async (path) => {
-      if (!isVirtualDevPath(path)) return readlink(path);
+    // Kept only where `fs` has them (forwardFileSystem drops an optional method the backend lacks).
+    async symlink(target, path) {
+      if (isVirtualDevPath(path)) denied("symlink", target, path);
+      return fs.symlink!(target, path);
+    },
+    async readlink(path) {
+      if (!isVirtualDevPath(path)) return fs.readlink!(path);
       statOf("readlink", path);
       throw new FsError("EINVAL", { syscall: "readlink", path });
-    };
-  }
-  return layered;
+    },
+  });
 }

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ApprovalRequest } from "../../../src/gate/gate.js";
+import type { ApprovalRequest } from "better-fs-tools";
 import { byId } from "./dom.js";
 
 export type ApprovalListener = (request: ApprovalRequest, allowed: boolean) => void;

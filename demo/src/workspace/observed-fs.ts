@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FileSystem } from "../../../src/contract/types.js";
+import { forwardFileSystem, type FileSystem } from "better-fs-tools";
 
 /** Largest file whose previous content is kept for the diff, in bytes. */
 export const MAX_DIFF_BYTES = 512 * 1024;
@@ -28,7 +28,9 @@ export interface FsChange {
 export type FsChangeListener = (change: FsChange) => void;
 
 /**
- * Wrap `inner` so every change is reported to the listeners.
+ * Wrap `inner` so every change is reported to the listeners. Everything else is `inner`'s
+ * ({@link forwardFileSystem}): its name, capabilities, optional methods and `locks`, so the
+ * tools over an observed OPFS workspace still take Web Locks.
  *
  * @returns the wrapped FileSystem and `onChange(listener)`, which returns an unsubscribe function.
  */
@@ -43,14 +45,9 @@ export function observeFileSystem(inner: FileSystem): {
     if (quietDepth > 0) return;
     for (const listener of listeners) listener(change);
   };
-  const fs: FileSystem = {
-    name: inner.name,
-    capabilities: inner.capabilities,
-    readFile: (path) => inner.readFile(path),
-    stat: (path) => inner.stat(path),
-    lstat: (path) => inner.lstat(path),
-    readdir: (path) => inner.readdir(path),
-    realpath: (path) => inner.realpath(path),
+  // Reads, `readlink`, `watch`, the name, capabilities and the storage's own locks (OPFS: Web
+  // Locks) pass through unchanged; `symlink` is observed only where `inner` has it.
+  const fs: FileSystem = forwardFileSystem(inner, {
     async writeFile(path, data) {
       let before: Uint8Array | undefined;
       let created = false;
@@ -83,14 +80,11 @@ export function observeFileSystem(inner: FileSystem): {
       await inner.rename(from, to);
       emit({ type: "rename", path: to, from });
     },
-  };
-  if (inner.symlink)
-    fs.symlink = async (target, path) => {
+    async symlink(target, path) {
       await inner.symlink!(target, path);
       emit({ type: "write", path });
-    };
-  if (inner.readlink) fs.readlink = (path) => inner.readlink!(path);
-  if (inner.watch) fs.watch = (path, listener) => inner.watch!(path, listener);
+    },
+  });
   return {
     fs,
     onChange(listener) {

@@ -1,26 +1,26 @@
 /**
  * A workspace session: one backend (memory, OPFS or IndexedDB), observed for changes, behind one
  * gate, with the AI SDK tools the agent and the tool console share (one read-before-write store,
- * one set of locks). just-bash loads on the first bash command.
+ * one set of locks: the backend's own where it has them, Web Locks on OPFS). just-bash loads on the first bash command.
  *
  * @module
  */
 import type { ToolSet } from "ai";
-import { createAiSdkFsTools, toAiSdkTool } from "../../../src/ai-sdk/index.js";
-import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
+import { createAiSdkFsTools, toAiSdkTool } from "better-fs-tools/ai-sdk";
+import { memoryFileSystem } from "better-fs-tools/memory";
+import { opfsFileSystem } from "better-fs-tools/opfs";
 import {
   createGate,
   createGlobTool,
   createGrepTool,
   createListTool,
-  memoryLocks,
+  locksFor,
   memoryStore,
   type Approve,
   type FileSystem,
   type Gate,
-} from "../../../src/index.js";
-import { justBashCommandRunner } from "../../../src/shell/index.js";
+} from "better-fs-tools";
+import { justBashCommandRunner } from "better-fs-tools/shell";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";
 import { walkFiles } from "./transfer.js";
@@ -79,7 +79,7 @@ async function createBackend(kind: BackendKind): Promise<Backend> {
     return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {
-    const { idbFileSystem } = await import("../../../src/backends/idb/index.js");
+    const { idbFileSystem } = await import("better-fs-tools/idb");
     const fs = idbFileSystem({ name: IDB_DATABASE });
     await fs.ready;
     // A reload right after a change must not lose it: save when the page goes away.
@@ -116,7 +116,8 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     permissions: { approve },
   };
   const gate = createGate(contextOptions);
-  const locks = memoryLocks();
+  // The storage's own locks where it has them (OPFS: Web Locks, shared with other tabs).
+  const locks = locksFor(observed.fs);
   const state = memoryStore();
   const runner = justBashCommandRunner({ fs: gate, cwd: WORKSPACE_ROOT });
   const { tools: bundle } = createAiSdkFsTools({

@@ -6,7 +6,7 @@
  * @module
  */
 import { unzipSync, Zip, ZipDeflate } from "fflate";
-import type { FileSystem } from "../../../src/contract/types.js";
+import type { FileSystem } from "better-fs-tools";
 
 /** Progress of a transfer: files and bytes done of the totals. */
 export interface TransferProgress {

@@ -8,6 +8,7 @@
 import type { Volume } from "memfs";
 import { type FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
+import { forwardFileSystem } from "../../contract/forward.js";
 import { memoryFileSystem } from "../memory/index.js";
 import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./store.js";
@@ -229,14 +230,25 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   target?.addEventListener("visibilitychange", onHidden);
   target?.addEventListener("pagehide", onHidden);
 
-  const fs: IdbFileSystem = {
-    name: "idb",
+  /** A read of the memory copy, once the stored workspace is loaded. */
+  const loaded =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await ready;
+      return read(...args);
+    };
+
+  // Every call waits for the load; changes mark what to save. The rest is the memory backend's.
+  return forwardFileSystem(memory, {
+    name: "idb" as const,
     capabilities: Object.freeze({ symlink: true }) as { readonly symlink: true },
     ready,
-    async readFile(path) {
-      await ready;
-      return memory.readFile(path);
-    },
+    readFile: loaded((path: string) => memory.readFile(path)),
+    stat: loaded((path: string) => memory.stat(path)),
+    lstat: loaded((path: string) => memory.lstat(path)),
+    readdir: loaded((path: string) => memory.readdir(path)),
+    realpath: loaded((path: string) => memory.realpath(path)),
+    readlink: loaded((path: string) => memory.readlink(path)),
     async writeFile(path, data) {
       await ready;
       await memory.writeFile(path, data);
@@ -247,18 +259,6 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
         // keep the physical path
       }
       mark(physical(volume, path), real);
-    },
-    async stat(path) {
-      await ready;
-      return memory.stat(path);
-    },
-    async lstat(path) {
-      await ready;
-      return memory.lstat(path);
-    },
-    async readdir(path) {
-      await ready;
-      return memory.readdir(path);
     },
     async mkdir(path, mkdirOptions) {
       await ready;
@@ -278,18 +278,10 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
       await memory.rename(from, to);
       mark(source, dest);
     },
-    async realpath(path) {
-      await ready;
-      return memory.realpath(path);
-    },
     async symlink(linkTarget, path) {
       await ready;
       await memory.symlink(linkTarget, path);
       mark(physical(volume, path));
-    },
-    async readlink(path) {
-      await ready;
-      return memory.readlink(path);
     },
     async flush() {
       await ready;
@@ -305,6 +297,5 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
         closed = true;
       }
     },
-  };
-  return fs;
+  });
 }

@@ -1,0 +1,86 @@
+/**
+ * The chat form: each message runs the agent (the AI SDK tool loop) over the open workspace's
+ * tools, continuing the conversation; Stop aborts the run. Storage cannot be switched during a
+ * run, and the run's state and duration show beside the form.
+ *
+ * @module
+ */
+import type { ModelMessage } from "ai";
+import type { ChatPanel } from "../panels/chat.js";
+import { byId } from "../ui/dom.js";
+import type { WorkspaceController } from "../workspace/controller.js";
+import { resolveModel, type ModelSettings } from "./providers.js";
+import { runAgent } from "./run-agent.js";
+
+/** Wire the chat form; returns whether an agent run is in progress. */
+export function wireChatForm(options: {
+  readonly chat: ChatPanel;
+  readonly workspace: WorkspaceController;
+  readonly modelSettings: () => ModelSettings;
+  readonly backendSelect: HTMLSelectElement;
+}): () => boolean {
+  const { chat, workspace, backendSelect } = options;
+  const conversation: ModelMessage[] = [];
+  const form = byId<HTMLFormElement>("chat-form");
+  const input = byId<HTMLTextAreaElement>("chat-input");
+  const sendButton = byId<HTMLButtonElement>("chat-send");
+  const stopButton = byId<HTMLButtonElement>("chat-stop");
+  const state = byId("chat-state");
+  let running = false;
+  let abort: AbortController | undefined;
+  stopButton.addEventListener("click", () => abort?.abort());
+  // Enter sends, Shift+Enter starts a new line.
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (text === "" || running) return;
+    running = true;
+    // The run's tools belong to this workspace: no switching storage under it.
+    backendSelect.disabled = true;
+    sendButton.disabled = true;
+    stopButton.disabled = false;
+    state.textContent = "running…";
+    state.dataset.state = "running";
+    const controller = new AbortController();
+    abort = controller;
+    chat.addUser(text);
+    const started = performance.now();
+    const turn: ModelMessage[] = [...conversation, { role: "user", content: text }];
+    try {
+      const model = await resolveModel(options.modelSettings());
+      const { messages, steps } = await workspace.asSource("agent", () =>
+        runAgent({
+          model,
+          tools: workspace.current().tools,
+          messages: turn,
+          abortSignal: controller.signal,
+          onPart: (part) => chat.handlePart(part),
+        }),
+      );
+      conversation.push(turn[turn.length - 1]!, ...messages);
+      const ms = Math.round(performance.now() - started);
+      state.textContent = `done: ${steps} steps in ${(ms / 1000).toFixed(1)} s`;
+      state.dataset.state = "done";
+      state.dataset.runMs = String(ms);
+    } catch (error) {
+      const aborted = controller.signal.aborted;
+      chat.addNote(aborted ? "Stopped." : error instanceof Error ? error.message : String(error), "error");
+      state.textContent = aborted ? "stopped" : "failed";
+      state.dataset.state = aborted ? "stopped" : "failed";
+    } finally {
+      running = false;
+      backendSelect.disabled = false;
+      sendButton.disabled = false;
+      stopButton.disabled = true;
+      await workspace.refreshTree();
+    }
+  });
+  return () => running;
+}

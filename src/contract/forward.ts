@@ -1,0 +1,117 @@
+/**
+ * One forwarding wrapper for every wrapper of one backend (middleware, the IndexedDB workspace,
+ * the shell's virtual `/dev`, the playground's observed backend): {@link forwardFileSystem}.
+ *
+ * @module
+ */
+import type { FileSystem } from "./types.js";
+
+/** The methods every backend has. */
+const REQUIRED_METHODS = [
+  "readFile",
+  "writeFile",
+  "stat",
+  "lstat",
+  "readdir",
+  "mkdir",
+  "rm",
+  "rename",
+  "realpath",
+] as const satisfies ReadonlyArray<keyof FileSystem>;
+
+/** The methods a backend may lack; a wrapper has one exactly when the backend it wraps has it. */
+const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const satisfies ReadonlyArray<keyof FileSystem>;
+
+/** The fields that are not methods: carried as they are (`locks` only when present). */
+const FIELDS = ["name", "capabilities", "locks"] as const satisfies ReadonlyArray<keyof FileSystem>;
+
+type OptionalMethod = (typeof OPTIONAL_METHODS)[number];
+type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number];
+/** Fails to compile when the contract gains a member the lists above do not name. */
+const EVERY_MEMBER_LISTED: [Exclude<keyof FileSystem, Listed>] extends [never] ? true : never = true;
+void EVERY_MEMBER_LISTED;
+
+/** What {@link forwardFileSystem} may replace: any member of the contract, plus fields of the wrapper's own. */
+export type FileSystemOverrides = Partial<FileSystem>;
+
+/** The keys of `O` given a value (an override of type `undefined` leaves the forwarded member). */
+type GivenKeys<O> = { [K in keyof O]-?: [O[K]] extends [undefined] ? never : K }[keyof O];
+
+/**
+ * The type {@link forwardFileSystem} returns: the contract members of `N` (optional methods
+ * present exactly where `N` has them, overridden or not), with the overrides' types replacing
+ * the required members they give, plus any extra fields of `O`.
+ */
+export type ForwardedFileSystem<N extends FileSystem, O extends FileSystemOverrides> = Omit<
+  Pick<N, keyof FileSystem>,
+  Exclude<GivenKeys<O>, OptionalMethod>
+> &
+  Pick<O, Exclude<GivenKeys<O>, OptionalMethod>>;
+
+const METHODS: ReadonlySet<string> = new Set<string>([...REQUIRED_METHODS, ...OPTIONAL_METHODS]);
+
+/**
+ * A backend that forwards every call to `next` except where `overrides` replace it.
+ *
+ * - Every method of the contract, required and optional (`symlink`, `readlink`, `watch`), is
+ *   forwarded bound to `next`, so backends whose methods use `this` work.
+ * - `name`, `capabilities` and `locks` (the storage's own locks, e.g. OPFS's Web Locks, which the
+ *   tools use by default) are carried; `locks` only when `next` has it.
+ * - An optional method `next` lacks stays absent (no stub), and an override of one is dropped
+ *   there too: a wrapper never claims an ability its backend has not got.
+ * - An override that is `undefined` leaves the forwarded member in place. Fields outside the
+ *   contract (`flush`, `ready`...) are copied onto the result as given.
+ * - Fields of `next` outside the contract (memfs's `volume`, OPFS's `close`) are not carried.
+ *
+ * The result is a new frozen object; `next` and `overrides` are not changed. Overrides are
+ * plain functions: to reach the backend they call `next` themselves.
+ *
+ * @param next - the backend to wrap.
+ * @param overrides - members to replace (and extra fields to add).
+ * @returns the wrapper, typed as `next`'s contract members with the overrides applied.
+ * @throws TypeError at creation when `next` is not an object with every required method, when
+ *   `overrides` is not an object, or when an override of a method is not a function.
+ * @example
+ * ```ts
+ * const logged = forwardFileSystem(backend, {
+ *   writeFile: (path, data) => {
+ *     console.log("write", path, data.byteLength);
+ *     return backend.writeFile(path, data);
+ *   },
+ * });
+ * await logged.readFile("/a.txt"); // backend.readFile("/a.txt")
+ * logged.locks === backend.locks; // true
+ * ```
+ */
+export function forwardFileSystem<N extends FileSystem, O extends FileSystemOverrides>(
+  next: N,
+  overrides: O,
+): ForwardedFileSystem<N, O> {
+  if (typeof next !== "object" || next === null) {
+    throw new TypeError("forwardFileSystem: next must be a FileSystem object");
+  }
+  for (const method of REQUIRED_METHODS) {
+    if (typeof next[method] !== "function") {
+      throw new TypeError(`forwardFileSystem: next.${method} must be a function (next is not a FileSystem)`);
+    }
+  }
+  if (typeof overrides !== "object" || overrides === null) {
+    throw new TypeError("forwardFileSystem: overrides must be an object");
+  }
+  const wrapped: Record<string, unknown> = { name: next.name, capabilities: next.capabilities };
+  if (next.locks !== undefined) wrapped.locks = next.locks;
+  for (const method of [...REQUIRED_METHODS, ...OPTIONAL_METHODS]) {
+    const own: unknown = next[method];
+    if (typeof own === "function") wrapped[method] = own.bind(next);
+  }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) continue;
+    if (METHODS.has(key) && typeof value !== "function") {
+      throw new TypeError(`forwardFileSystem: override "${key}" must be a function, got ${typeof value}`);
+    }
+    // An optional method the backend lacks stays absent (required ones are always in `wrapped`).
+    if (METHODS.has(key) && !(key in wrapped)) continue;
+    wrapped[key] = value;
+  }
+  return Object.freeze(wrapped) as ForwardedFileSystem<N, O>;
+}
