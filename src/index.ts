@@ -197,18 +197,6 @@ export {
   type ImageConverterOptions,
 } from "./tools/image.js";
 export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/converter.js";
-<<<<<<< HEAD
 export { BINARY_SNIFF_BYTES } from "./tools/text.js";
 export type { FieldSpec, InputSpec } from "./tools/input.js";
-=======
-export {
-  decodeUtf8,
-  sniffBinary,
-  BINARY_SNIFF_BYTES,
-  type DecodedText,
-  type BinaryKind,
-  type LineEnding,
-} from "./tools/text.js";
-export type { InputSpec, FieldSpec } from "./tools/input.js";
 export { forwardFileSystem, type FileSystemOverrides, type ForwardedFileSystem } from "./contract/forward.js";
->>>>>>> h12-forward-demo
