@@ -2,16 +2,10 @@ import { defineConfig } from "vitest/config";
 import { playwright } from "@vitest/browser-playwright";
 import { BROWSER_ALIASES } from "./scripts/browser-aliases.mjs";
 import { PACKAGE_ALIASES } from "./demo/package-aliases.mjs";
+import { resolveChromium } from "./scripts/chromium.mjs";
 
-/** Chromium flags for this machine's closed network and root user (see README, "Testing"). */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** The browser project's Chromium: see scripts/chromium.mjs for the order it is looked for in. */
+const browser = await resolveChromium();
 
 export default defineConfig({
   test: {
@@ -44,7 +38,7 @@ export default defineConfig({
             // Failure screenshots would land beside the tests; the failure text is enough here.
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+              launchOptions: { executablePath: browser.executablePath, args: browser.args, env: browser.env },
             }),
             instances: [{ browser: "chromium" }],
           },

@@ -1,27 +1,19 @@
 // The playground (`npm start`): how much JavaScript its first load transfers, gzipped, and how
 // long the offline scripted agent takes to finish its run on the sample project, in Chromium.
 // Builds demo/ into a temporary directory, serves it with `vite preview` on 127.0.0.1 and drives
-// the system Chromium with Playwright (a persistent profile, so OPFS is real storage).
+// Chromium (scripts/chromium.mjs) with Playwright (a persistent profile, so OPFS is real storage).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium } from "playwright";
 import { build, preview } from "vite";
+import { launchPersistentChromium } from "../scripts/chromium.mjs";
 
 export const title = "Playground: first-load JavaScript and scripted agent run";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const demo = join(here, "..", "demo");
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** Budgets from the issue: first load ≤ 400 KB gzipped of JavaScript; agent run < 5 s. */
 const FIRST_LOAD_BUDGET_BYTES = 400 * 1024;
 const AGENT_RUN_BUDGET_MS = 5_000;
@@ -99,12 +91,7 @@ export async function run() {
       preview: { host: "127.0.0.1", port: 0, strictPort: false },
     });
     const url = server.resolvedUrls.local[0];
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      args: CHROMIUM_ARGS,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-    });
+    context = await launchPersistentChromium(profile, { viewport: { width: 1440, height: 900 } });
     const page = context.pages()[0] ?? (await context.newPage());
     page.on("dialog", (dialog) => void dialog.accept());
 

@@ -151,7 +151,7 @@ describe("README examples", () => {
         "",
         "```sh",
         "npm ci && npm start   # build and serve the playground (an agent on real files, offline, in your browser)",
-        "npm test              # every test: Node and headless Chromium (needs /usr/bin/chromium)",
+        "npm test              # every test: Node and headless Chromium (yours, or one from npm: see Testing)",
       ].join("\n"),
     );
   });

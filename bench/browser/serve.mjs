@@ -1,24 +1,15 @@
 // Serves the repository (dist/ and bench/browser/) on 127.0.0.1 through a Vite dev server, and
-// launches Chromium with a persistent context (a temporary user-data-dir): default contexts
+// launches Chromium (scripts/chromium.mjs) with a persistent context (a temporary user-data-dir): default contexts
 // keep OPFS in memory, which distorts the figures.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright";
 import { createServer } from "vite";
 import { BROWSER_ALIASES } from "../../scripts/browser-aliases.mjs";
+import { launchPersistentChromium } from "../../scripts/chromium.mjs";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
-/** Same flags as vitest.config.ts (closed network, root user). */
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
  * Start the server and the browser, open `pagePath` (a page under bench/browser/ that loads
@@ -53,11 +44,7 @@ export async function openBenchPage({ module, readyFlag }) {
   await server.listen();
   const { port } = server.httpServer.address();
   const userDataDir = mkdtempSync(join(tmpdir(), "bft-bench-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  const context = await launchPersistentChromium(userDataDir);
   const page = await context.newPage();
   page.on("pageerror", (error) => process.stderr.write(`bench page error: ${error.message}\n`));
   await page.goto(`http://127.0.0.1:${port}${pagePath}`);

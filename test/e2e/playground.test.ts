@@ -1,24 +1,39 @@
 /**
  * End-to-end tests of the playground (`npm start`): the built app, served on 127.0.0.1 by the
- * test itself, driven in the system Chromium through Playwright. A persistent browser context is
- * used so OPFS and IndexedDB behave as they do for a user (and survive a reload).
+ * test itself, driven in Chromium (scripts/chromium.mjs) through Playwright. A persistent browser
+ * context is used so OPFS and IndexedDB behave as they do for a user (and survive a reload).
  *
- * Screenshots of each panel are kept in test/e2e/__screenshots__/.
+ * Screenshots of each panel are taken along the way and compared, in the last test, with the
+ * references in test/e2e/__screenshots__/ (see ./screenshots.ts; `UPDATE_SCREENSHOTS=1` rewrites them).
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { chromium, type BrowserContext, type Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { build, preview, type PreviewServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../vitest.config.js";
+import { launchPersistentChromium, resolveChromium } from "../../scripts/chromium.mjs";
+import {
+  MAX_MISMATCHED_RATIO,
+  SCREENSHOTS,
+  UPDATE_SCREENSHOTS,
+  browserLabel,
+  compareScreenshot,
+  recordBrowser,
+  recordedBrowser,
+  writeReference,
+} from "./screenshots.js";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const DEMO = join(REPO, "demo");
 const SAMPLE = join(DEMO, "sample-project");
-const SCREENSHOTS = join(REPO, "test", "e2e", "__screenshots__");
+/** The browser build of this run, and the one that recorded the reference screenshots. */
+const BROWSER = browserLabel(await resolveChromium());
+const RECORDED = recordedBrowser();
+/** Shots taken in this run, by reference name (compared or written by the last test). */
+const shots = new Map<string, Buffer>();
 
 let outDir = "";
 let profileDir = "";
@@ -88,17 +103,18 @@ async function terminalRun(command: string): Promise<void> {
 /** Screenshot one panel, unfocused; run times (agent header, console status) are masked: they differ run to run. */
 async function screenshot(selector: string, name: string): Promise<void> {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.locator(selector).screenshot({
-    path: join(SCREENSHOTS, `${name}.png`),
-    mask: [page.locator("#chat-state, #console-status")],
-    maskColor: "#eef0f4",
-  });
+  shots.set(
+    name,
+    await page.locator(selector).screenshot({
+      mask: [page.locator("#chat-state, #console-status")],
+      maskColor: "#eef0f4",
+    }),
+  );
 }
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), "playground-e2e-dist-"));
   profileDir = await mkdtemp(join(tmpdir(), "playground-e2e-profile-"));
-  await mkdir(SCREENSHOTS, { recursive: true });
   await build({
     root: DEMO,
     configFile: join(DEMO, "vite.config.ts"),
@@ -113,10 +129,7 @@ beforeAll(async () => {
     preview: { host: "127.0.0.1", port: 0, strictPort: false },
   });
   url = server.resolvedUrls!.local[0]!;
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
+  context = await launchPersistentChromium(profileDir, {
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
   });
@@ -192,11 +205,10 @@ describe("playground", () => {
     ).toEqual(["-  // TODO: reject titles longer than MAX_TITLE_LENGTH"]);
     await screenshot("#viewer-panel", "viewer");
     await screenshot("#chat-panel", "chat");
-    await page.screenshot({
-      path: join(SCREENSHOTS, "page.png"),
-      mask: [page.locator("#chat-state, #console-status")],
-      maskColor: "#eef0f4",
-    });
+    shots.set(
+      "page",
+      await page.screenshot({ mask: [page.locator("#chat-state, #console-status")], maskColor: "#eef0f4" }),
+    );
 
     // The files themselves.
     expect(await viewerText("src/lib/validate.ts")).toBe(
@@ -425,7 +437,7 @@ describe("playground", () => {
     expect(await page.textContent("#approval-text")).toBe(
       "Allow readFile of /etc/hosts, which is outside the workspace (allowed roots: /workspace)?",
     );
-    await page.locator("#approval-dialog").screenshot({ path: join(SCREENSHOTS, "approval.png") });
+    shots.set("approval", await page.locator("#approval-dialog").screenshot());
     await page.click("#approval-deny");
     await page.locator("#console-output[data-output-type]").waitFor();
     expect(await page.textContent("#console-output")).toBe(
@@ -508,8 +520,7 @@ describe("playground", () => {
         await page.selectOption("#settings-provider", provider);
         await page.fill("#settings-key", key);
         await page.setChecked("#settings-remember", remember);
-        if (provider === "openai")
-          await page.locator("#settings-dialog").screenshot({ path: join(SCREENSHOTS, "settings.png") });
+        if (provider === "openai") shots.set("settings", await page.locator("#settings-dialog").screenshot());
         await page.click("#settings-save");
         // The dialog's close event (which applies the settings) fires after the click returns.
         await page.waitForFunction(
@@ -604,4 +615,23 @@ describe("playground", () => {
     await page.selectOption("#backend", "memory");
     await page.waitForSelector("body[data-ready=true][data-backend=memory]");
   });
+
+  /** Every shot the tests above take, by reference name. */
+  const SHOT_NAMES = ["approval", "chat", "console", "page", "settings", "terminal", "tree", "viewer"];
+  if (UPDATE_SCREENSHOTS) {
+    it(`writes the reference screenshots, recorded in ${BROWSER} (UPDATE_SCREENSHOTS=1)`, async () => {
+      await mkdir(SCREENSHOTS, { recursive: true });
+      expect([...shots.keys()].sort()).toEqual(SHOT_NAMES);
+      for (const [name, png] of shots) writeReference(name, png);
+      recordBrowser(BROWSER);
+    });
+  } else if (RECORDED === BROWSER) {
+    it(`the screenshots match the references recorded in ${BROWSER} (at most ${MAX_MISMATCHED_RATIO * 100}% of pixels differ)`, () => {
+      expect([...shots.keys()].sort()).toEqual(SHOT_NAMES);
+      const outcomes = SHOT_NAMES.map((name) => compareScreenshot(name, shots.get(name)!));
+      expect(outcomes.filter((outcome) => outcome.outcome !== "within tolerance")).toEqual([]);
+    });
+  } else {
+    it.skip(`screenshots not compared: the references were recorded in ${RECORDED ?? "no browser"}, this run uses ${BROWSER}`, () => {});
+  }
 });

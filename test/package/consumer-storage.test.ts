@@ -7,13 +7,12 @@
  * of the app's own by package URL, a Vite `?worker` import), and a Worker that does not load must
  * fail with a readable EIO. A second app without idb-keyval builds and reports how to install it.
  */
-import { createServer as createHttpServer, type Server } from "node:http";
 import { readFile, readdir, writeFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium } from "playwright";
 import { build, createServer as createViteServer, type Logger, type ViteDevServer } from "vite";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../vitest.config.js";
+import { launchChromium } from "../../scripts/chromium.mjs";
+import { serveStatic } from "../../scripts/static-server.mjs";
 import { buildAndPack, createConsumer, type PackedPackage } from "./stage.js";
 
 const PAGE_TIMEOUT_MS = 60_000;
@@ -183,36 +182,6 @@ main().then(
 
 const EXPECTED_RELOADED = { idb: "# kept across instances\n", opfs: "from the worker" };
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".css": "text/css",
-};
-
-function serve(root: string): Promise<{ server: Server; url: string }> {
-  const server = createHttpServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
-    const file = join(root, path === "/" ? "index.html" : path);
-    readFile(file).then(
-      (body) => {
-        response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
-        response.end(body);
-      },
-      () => {
-        response.writeHead(404);
-        response.end();
-      },
-    );
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}/` });
-    });
-  });
-}
-
 function collectingLogger(messages: string[]): Logger {
   return {
     info: () => {},
@@ -232,7 +201,7 @@ function collectingLogger(messages: string[]): Logger {
 async function runPage(
   url: string,
 ): Promise<{ result: unknown; reloaded: unknown; pageErrors: string[]; failedRequests: string[] }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const pageErrors: string[] = [];
@@ -292,7 +261,7 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
   });
 
   it("the built app runs the OPFS Worker, the main-thread OPFS and IndexedDB round trips in Chromium", async () => {
-    const { server, url } = await serve(join(consumer, "dist"));
+    const { url, close } = await serveStatic(join(consumer, "dist"));
     try {
       expect(await runPage(url)).toEqual({
         result: { ...EXPECTED_RESULT, resources: ["/assets/opfs-worker-[hash].js"] },
@@ -301,7 +270,7 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
         failedRequests: [],
       });
     } finally {
-      server.close();
+      await close();
     }
   });
 
@@ -352,9 +321,9 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
       customLogger: collectingLogger(warnings),
       build: { outDir: "dist", emptyOutDir: true, target: "es2022" },
     });
-    const { server, url } = await serve(join(bare, "dist"));
+    const { url, close } = await serveStatic(join(bare, "dist"));
     try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage();
         await page.goto(url);
@@ -369,7 +338,7 @@ describe("./opfs, ./opfs-worker and ./idb in a Vite app with no configuration", 
         await browser.close();
       }
     } finally {
-      server.close();
+      await close();
     }
   });
 });

@@ -4,13 +4,12 @@
  * read round trip in headless Chromium (and loads ./idb, which is built over ./memory), then bash
  * commands in just-bash (loaded lazily from its own chunk, with gzip on the bundled zlib shim).
  */
-import { createServer, type Server } from "node:http";
 import { readFile, readdir, writeFile } from "node:fs/promises";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium } from "playwright";
 import { build } from "vite";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../vitest.config.js";
+import { launchChromium } from "../../scripts/chromium.mjs";
+import { serveStatic } from "../../scripts/static-server.mjs";
 import { buildAndPack, createConsumer, type PackedPackage } from "./stage.js";
 
 const PAGE_TIMEOUT_MS = 30_000;
@@ -58,36 +57,6 @@ main().then(
   (error) => { window.__result = { error: String(error && error.stack || error) }; document.title = "done"; },
 );
 `;
-
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".css": "text/css",
-};
-
-function serve(root: string): Promise<{ server: Server; url: string }> {
-  const server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname));
-    const file = join(root, path === "/" ? "index.html" : path);
-    readFile(file).then(
-      (body) => {
-        response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
-        response.end(body);
-      },
-      () => {
-        response.writeHead(404);
-        response.end();
-      },
-    );
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}/` });
-    });
-  });
-}
 
 describe("a Vite app using the packed package with no configuration", () => {
   let packed: PackedPackage;
@@ -165,8 +134,8 @@ describe("a Vite app using the packed package with no configuration", () => {
   });
 
   it("runs a memory filesystem round trip and bash commands in headless Chromium", async () => {
-    const { server, url } = await serve(join(consumer, "dist"));
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+    const { url, close } = await serveStatic(join(consumer, "dist"));
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const pageErrors: string[] = [];
@@ -190,7 +159,7 @@ describe("a Vite app using the packed package with no configuration", () => {
       });
     } finally {
       await browser.close();
-      server.close();
+      await close();
     }
   });
 });

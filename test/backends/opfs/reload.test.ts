@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type BrowserContext, type Page } from "playwright";
+import type { BrowserContext, Page } from "playwright";
 import { createServer, type ViteDevServer } from "vite";
 import { BROWSER_ALIASES } from "../../../scripts/browser-aliases.mjs";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../vitest.config.js";
+import { launchPersistentChromium } from "../../../scripts/chromium.mjs";
 
 /** What the page puts on `window.bft`. */
 type Modules = typeof import("../../../src/backends/opfs/index.js") &
@@ -63,11 +63,7 @@ afterAll(async () => {
 });
 
 function launch(): Promise<BrowserContext> {
-  return chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    headless: true,
-  });
+  return launchPersistentChromium(userDataDir);
 }
 
 async function open(context: BrowserContext): Promise<Page> {
