@@ -140,7 +140,9 @@ export class OptionError extends TypeError {
  */
 export function assertKnownOptions(factory: string, options: object, known: readonly string[], within?: string): void {
   if (typeof options !== "object" || options === null) {
-    throw new TypeError(within === undefined ? `${factory} needs an options object` : `${factory} ${within} must be an object`);
+    throw new TypeError(
+      within === undefined ? `${factory} needs an options object` : `${factory} ${within} must be an object`,
+    );
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) {

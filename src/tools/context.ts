@@ -103,7 +103,11 @@ function checkPermissions(factory: string, permissions: unknown): void {
     allow.forEach((rule: unknown, index) => {
       const tool = typeof rule === "object" && rule !== null ? (rule as { tool?: unknown }).tool : undefined;
       if (typeof tool !== "string" || !(RULE_TOOLS as readonly string[]).includes(tool)) {
-        optionValueError(factory, `permissions.allow[${index}].tool`, `must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`);
+        optionValueError(
+          factory,
+          `permissions.allow[${index}].tool`,
+          `must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`,
+        );
       }
     });
   }
@@ -153,7 +157,11 @@ export function createContextResolver(
     optionValueError(factory, "cwd", `must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
-    optionValueError(factory, "allowedRoots", `must be an array of absolute paths, got ${describe(options.allowedRoots)}`);
+    optionValueError(
+      factory,
+      "allowedRoots",
+      `must be an array of absolute paths, got ${describe(options.allowedRoots)}`,
+    );
   }
   for (const root of options.allowedRoots ?? []) {
     if (typeof root !== "string" || !root.startsWith("/")) {
@@ -163,7 +171,11 @@ export function createContextResolver(
   if (options.cwd !== undefined && options.allowedRoots !== undefined && options.allowedRoots.length > 0) {
     const cwd = resolvePath("/", options.cwd);
     if (!options.allowedRoots.some((root) => isWithin(resolvePath("/", root), cwd))) {
-      optionValueError(factory, "cwd", `${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`);
+      optionValueError(
+        factory,
+        "cwd",
+        `${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`,
+      );
     }
   }
   checkPermissions(factory, options.permissions);
@@ -178,13 +190,21 @@ export function createContextResolver(
       ["get", "set", "delete"].every((key) => typeof (givenState as Record<string, unknown>)[key] === "function")
     )
   ) {
-    optionValueError(factory, "state", `must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`);
+    optionValueError(
+      factory,
+      "state",
+      `must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`,
+    );
   }
   if (
     options.locks !== undefined &&
     (typeof options.locks !== "object" || options.locks === null || typeof options.locks.run !== "function")
   ) {
-    optionValueError(factory, "locks", `must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`);
+    optionValueError(
+      factory,
+      "locks",
+      `must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`,
+    );
   }
   if (options.digest !== undefined && typeof options.digest !== "function") {
     optionValueError(factory, "digest", `must be a function (bytes => hex string), got ${describe(options.digest)}`);

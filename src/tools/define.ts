@@ -87,12 +87,9 @@ function isCustom<Input>(spec: InputSpec | CustomInput<Input>): spec is CustomIn
  * await shout.execute({ text: "hi" }); // parts: [{ type: "text", text: "HI" }]
  * ```
  */
-export function defineCoreTool<
-  Options extends ToolContextOptions,
-  Input,
-  Result extends ToolResult,
-  Setup = undefined,
->(definition: CoreToolDefinition<Options, Input, Result, Setup>): (options: Options) => CoreTool<Input, Result> {
+export function defineCoreTool<Options extends ToolContextOptions, Input, Result extends ToolResult, Setup = undefined>(
+  definition: CoreToolDefinition<Options, Input, Result, Setup>,
+): (options: Options) => CoreTool<Input, Result> {
   const { factory, name, kind, spec, settings } = definition;
   const known: readonly string[] = Object.freeze([...CONTEXT_OPTION_KEYS, ...settings]);
   const custom = isCustom(spec) ? spec : undefined;
@@ -114,10 +111,8 @@ export function defineCoreTool<
       description,
       inputSchema: definition.schema === undefined ? baseSchema : definition.schema(baseSchema, setup),
       validate,
-      execute: guardExecute<Input, Result>(
-        kind,
-        validate,
-        async (input: Input, call?: ToolCall): Promise<Result> => definition.run(input, await resolve(call), setup),
+      execute: guardExecute<Input, Result>(kind, validate, async (input: Input, call?: ToolCall): Promise<Result> =>
+        definition.run(input, await resolve(call), setup),
       ),
     };
   };
