@@ -930,13 +930,11 @@ export function testFsToolsBundle(createFs: CreateFs): void {
         /^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /,
       );
       expect(() => createFsTools({ fs, read: { cwd: "/x" } } as never)).toThrow(
-        new TypeError(
-          "createFsTools read.cwd: shared options (fs, cwd, allowedRoots, permissions, state, locks, digest, clock) go at the top level, not under read",
-        ),
+        new TypeError("createFsTools read.cwd is a shared option: set it once at the top level"),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
         new TypeError(
-          "createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload",
+          'createFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload',
         ),
       );
     });
