@@ -13,6 +13,7 @@ import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
 import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
 import type { CoreTool } from "./tool.js";
+import { matchLinesText } from "./match-lines.js";
 
 /** The `edit` tool's own options (none yet). */
 export type EditToolSettings = Record<never, never>;
@@ -165,7 +166,7 @@ const editTool = defineCoreTool({
         kind: "mutation",
         ok: true,
         parts: textParts(message),
-        changes: [{ action: "updated", path, bytes: outcome.data.length }],
+        changes: [{ action: "updated", path, bytes: outcome.data.length, line: outcome.lines.shown[0]! }],
       };
     });
   },
@@ -179,9 +180,7 @@ interface LineSummary {
 
 /** `at line 3`, `at lines 2, 5, 9`, or the first {@link MAX_LISTED_LINES} and `and N more`. */
 function whereLines(lines: LineSummary): string {
-  if (lines.distinct === 1) return `at line ${lines.shown[0]}`;
-  const shown = lines.shown.join(", ");
-  return `at lines ${lines.distinct > lines.shown.length ? `${shown} and ${formatCount(lines.distinct - lines.shown.length)} more` : shown}`;
+  return `at ${matchLinesText(lines.shown, lines.distinct)}`;
 }
 
 type EditPlan =
@@ -255,6 +254,10 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
       error: {
         code: "EAMBIGUOUS",
         path,
+        displayPath,
+        occurrences: count,
+        lines: lines.shown,
+        lineCount: lines.distinct,
         message:
           `oldText occurs ${formatCount(count)} times in ${displayPath} (${whereLines(lines)}); it must occur exactly once. ` +
           "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",

@@ -12,6 +12,7 @@
 import type { ToolContext, ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { createEditTool } from "./edit.js";
+import { listMatchLines } from "./match-lines.js";
 import { checkFresh, recordSeen } from "./freshness.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { createReadTool } from "./read.js";
@@ -394,17 +395,18 @@ export function createTextEditorTool(
         };
       }
       if (result.error?.code === "EAMBIGUOUS") {
-        const lines = /\(at lines? ([^)]*)\)/.exec(result.error.message)?.[1] ?? "";
+        const { lines = [], lineCount = lines.length } = result.error;
+        const listed = listMatchLines(lines, lineCount);
         return {
           ...result,
           parts: textParts(
-            `No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${lines}]. Please ensure it is unique`,
+            `No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${listed}]. Please ensure it is unique`,
           ),
         };
       }
       return result;
     }
-    const at = Number(/at lines? (\d+)/.exec(resultText(result))?.[1] ?? "1");
+    const at = result.changes[0]?.line ?? 1;
     const added = newStr.split("\n").length;
     const shown = await snippet(
       input.path,
@@ -495,7 +497,7 @@ export function createTextEditorTool(
       return {
         kind: "mutation",
         ok: true,
-        changes: [{ action: "updated", path, bytes: data.length }],
+        changes: [{ action: "updated", path, bytes: data.length, line: line + 1 }],
         parts: textParts(
           `The file ${input.path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}\n` +
             "Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.",

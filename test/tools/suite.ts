@@ -469,7 +469,7 @@ export function testEditTool(createFs: CreateFs): void {
       const { fs, tools } = await editSetup({ "/w/a.py": "import os\ndebug = True\n" });
       const result = await tools.edit.execute({ path: "a.py", oldText: "debug = True", newText: "debug = False" });
       expect(text(result)).toBe("replaced 1 occurrence in a.py at line 2");
-      expect(result.changes).toEqual([{ action: "updated", path: "/w/a.py", bytes: 24 }]);
+      expect(result.changes).toEqual([{ action: "updated", path: "/w/a.py", bytes: 24, line: 2 }]);
       expect(await readText(fs, "/w/a.py")).toBe("import os\ndebug = False\n");
     });
 
@@ -521,6 +521,10 @@ export function testEditTool(createFs: CreateFs): void {
       expect(result.error).toEqual({
         code: "EAMBIGUOUS",
         path: "/w/s.py",
+        displayPath: "s.py",
+        occurrences: 2,
+        lines: [1, 3],
+        lineCount: 2,
         message:
           "oldText occurs 2 times in s.py (at lines 1, 3); it must occur exactly once. Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
       });

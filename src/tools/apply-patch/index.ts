@@ -613,11 +613,19 @@ function computeChanges(
       continue;
     }
     const applied = applyChunks(state.value.text, operation.chunks, show(path));
-    if (!applied.ok) return fail(applied.failure.code, applied.failure.message, path);
+    if (!applied.ok) {
+      const { code, message, occurrences, lines } = applied.failure;
+      if (occurrences === undefined || lines === undefined) return fail(code, message, path);
+      return {
+        ok: false,
+        error: { code, message, path, displayPath: show(path), occurrences, lines, lineCount: occurrences },
+      };
+    }
+    const at = applied.firstLine === undefined ? {} : { line: applied.firstLine };
     const next: Pending = { kind: "file", bytes: encodeText({ text: applied.text, bom: state.value.bom }) };
     if (moveTo === undefined) {
       pending.set(path, next);
-      changes.push({ action: "updated", path });
+      changes.push({ action: "updated", path, ...at });
       summary.push(`M ${show(path)}`);
       continue;
     }
@@ -631,7 +639,7 @@ function computeChanges(
     }
     pending.set(moveTo, next);
     pending.set(path, { kind: "absent" });
-    changes.push({ action: "moved", path: moveTo, from: path });
+    changes.push({ action: "moved", path: moveTo, from: path, ...at });
     summary.push(`M ${show(moveTo)} (moved from ${show(path)})`);
   }
   return { ok: true, value: { pending, changes, summary } };
