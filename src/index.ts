@@ -126,3 +126,5 @@ export {
   type LineEnding,
 } from "./tools/text.js";
 export type { InputSpec, FieldSpec } from "./tools/input.js";
+export { defineCoreTool, type CoreToolDefinition, type CustomInput } from "./tools/define.js";
+export { OptionError, type OptionErrorFields } from "./contract/options.js";
