@@ -53,7 +53,7 @@ export const FS_ERROR_DESCRIPTIONS: Readonly<Record<FsErrorCode, string>> = Obje
  * the package, where `instanceof` would not.
  */
 export interface ErrorMarker<T extends Error> {
-  /** The global symbol, `Symbol.for("better-fs-tools.error.<name>")`. */
+  /** The global symbol, `Symbol.for(key)`. */
   readonly symbol: symbol;
   /** Set the marker on a new instance (call it in the constructor). */
   mark(error: T): void;
@@ -64,11 +64,12 @@ export interface ErrorMarker<T extends Error> {
 /**
  * Make the marker of an error class, shared by {@link FsError}, `OptionError` and `ToolInputError`.
  *
- * @param name - the class name; the symbol is `Symbol.for("better-fs-tools.error." + name)`.
+ * @param key - the `Symbol.for` key, `better-fs-tools.error.<ClassName>` (written out whole, so
+ *   the key can be found in source and bundles).
  * @returns the marker: `mark(this)` in the constructor, `isInstance` for the class's static.
  * @example
  * ```ts
- * const MARKER = defineErrorMarker<MyError>("MyError");
+ * const MARKER = defineErrorMarker<MyError>("better-fs-tools.error.MyError");
  * class MyError extends Error {
  *   constructor(message: string) { super(message); MARKER.mark(this); }
  *   static isInstance(value: unknown): value is MyError { return MARKER.isInstance(value); }
@@ -76,8 +77,8 @@ export interface ErrorMarker<T extends Error> {
  * MyError.isInstance({ [Symbol.for("better-fs-tools.error.MyError")]: true }); // true
  * ```
  */
-export function defineErrorMarker<T extends Error>(name: string): ErrorMarker<T> {
-  const symbol = Symbol.for(`better-fs-tools.error.${name}`);
+export function defineErrorMarker<T extends Error>(key: string): ErrorMarker<T> {
+  const symbol = Symbol.for(key);
   return Object.freeze({
     symbol,
     mark(error: T): void {
@@ -90,7 +91,7 @@ export function defineErrorMarker<T extends Error>(name: string): ErrorMarker<T>
   });
 }
 
-const FS_ERROR_MARKER = defineErrorMarker<FsError>("FsError");
+const FS_ERROR_MARKER = defineErrorMarker<FsError>("better-fs-tools.error.FsError");
 
 /** Options of {@link FsError}. */
 export interface FsErrorOptions {

@@ -26,7 +26,7 @@ export interface OptionErrorFields {
   readonly problem?: string;
 }
 
-const OPTION_ERROR_MARKER = defineErrorMarker<OptionError>("OptionError");
+const OPTION_ERROR_MARKER = defineErrorMarker<OptionError>("better-fs-tools.error.OptionError");
 
 /** `a.b` under `prefix`: `prefix.a.b`. */
 function under(prefix: string | undefined, path: string): string {

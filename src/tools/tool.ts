@@ -24,7 +24,7 @@ export interface ToolCall {
   };
 }
 
-const TOOL_INPUT_ERROR_MARKER = defineErrorMarker<ToolInputError>("ToolInputError");
+const TOOL_INPUT_ERROR_MARKER = defineErrorMarker<ToolInputError>("better-fs-tools.error.ToolInputError");
 
 /** Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a tool error the model reads. */
 export class ToolInputError extends Error {
