@@ -200,3 +200,5 @@ export type { ContentConverter, ConversionInput, ConversionOutcome } from "./too
 export { BINARY_SNIFF_BYTES } from "./tools/text.js";
 export type { FieldSpec, InputSpec } from "./tools/input.js";
 export { forwardFileSystem, type FileSystemOverrides, type ForwardedFileSystem } from "./contract/forward.js";
+export { defineCoreTool, type CoreToolDefinition, type CustomInput } from "./tools/define.js";
+export { OptionError, type OptionErrorFields } from "./contract/options.js";

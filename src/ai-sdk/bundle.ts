@@ -7,12 +7,13 @@
 import type { FlexibleSchema } from "ai";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "../tools/context.js";
+import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "../tools/context.js";
+import { assertKnownOptions, OptionError } from "../contract/options.js";
+import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/setting-keys.js";
 import type { createEditTool } from "../tools/edit.js";
 import type { createReadTool } from "../tools/read.js";
 import { memoryStore, type FileStateStore } from "../tools/state.js";
 import { sha256Digest } from "../contract/digest.js";
-import { memoryLocks } from "../contract/locks.js";
 import type { ToolSignature } from "../tools/tool.js";
 import type { createWriteTool } from "../tools/write.js";
 import {
@@ -30,6 +31,9 @@ import type { AiSdkFsTool, AiSdkToolContext } from "./tool.js";
 
 const FACTORY = "createAiSdkFsTools";
 
+/** The bundle's own keys that apply to every tool, set only at the top level. */
+const ADAPTER_BUNDLE_KEYS = ["contextSchema", "needsApproval"] as const;
+
 /** The per-tool option keys of the bundle, with the default tool name of each. */
 export const BUNDLE_TOOL_KEYS = {
   read: "read",
@@ -40,7 +44,7 @@ export const BUNDLE_TOOL_KEYS = {
 } as const;
 
 type SharedKey = (typeof CONTEXT_OPTION_KEYS)[number];
-type CoreFactory = Parameters<typeof adaptCoreFactory>[1];
+type CoreFactory = Parameters<typeof adaptCoreFactory>[2];
 
 /**
  * One tool's options inside the bundle: its core factory's own settings (no shared key) and an
@@ -121,7 +125,9 @@ const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env
  *   `applyPatch`, `bash`, each with an optional `signature`), `contextSchema`, `needsApproval`.
  * @returns `{ tools }`, keyed by tool name (a signature's name replaces the default).
  * @throws TypeError at creation for: an unknown option key; a shared key inside one tool's
- *   options (`createAiSdkFsTools read options cannot set digest: set it once at the top level`);
+ *   options (`createAiSdkFsTools read.digest is a shared option: set it once at the top level`); an
+ *   unknown key there (`createAiSdkFsTools read got an unknown option "maxbytes". Known options:
+ *   maxBytes, maxLineLength, converters, signature`), all {@link OptionError}s;
  *   two tools with one name; `bash` that is not an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
  *   no default runner`); and whatever a core factory or the strict-schema conversion throws.
@@ -137,8 +143,7 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
   assertKnownOptions(FACTORY, options, [
     ...CONTEXT_OPTION_KEYS,
     ...Object.keys(BUNDLE_TOOL_KEYS),
-    "contextSchema",
-    "needsApproval",
+    ...ADAPTER_BUNDLE_KEYS,
   ]);
   const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } =
     options as AiSdkFsToolsOptions<unknown>;
@@ -152,7 +157,6 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
   const shared: ToolContextOptions = {
     ...rest,
     ...(state === false ? {} : { state: state ?? memoryStore() }),
-    locks: contextOptions.locks ?? memoryLocks(),
     digest: contextOptions.digest ?? sha256Digest(),
   };
   for (const [key, value] of [
@@ -176,10 +180,8 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
     value: object | true | undefined,
   ): Record<string, unknown> => {
     const own = value === undefined || value === true ? {} : (value as Record<string, unknown>);
-    for (const sharedKey of [...CONTEXT_OPTION_KEYS, "contextSchema", "needsApproval"]) {
-      if (sharedKey in own)
-        throw new TypeError(`${FACTORY} ${key} options cannot set ${sharedKey}: set it once at the top level`);
-    }
+    assertNoSharedOptions(FACTORY, key, own, [...CONTEXT_OPTION_KEYS, ...ADAPTER_BUNDLE_KEYS]);
+    assertKnownOptions(FACTORY, own, [...TOOL_SETTING_KEYS[key], "signature"], key);
     return { ...shared, ...own, contextSchema, needsApproval };
   };
   const entries: Array<[key: keyof typeof BUNDLE_TOOL_KEYS, name: string, tool: unknown]> = [];
@@ -196,7 +198,15 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
         `${FACTORY} has two tools named "${name}" (${clash[0]} and ${key} options): give one signature another name`,
       );
     }
-    entries.push([key, name, make(options as never)]);
+    let tool: unknown;
+    try {
+      tool = make(options as never);
+    } catch (error) {
+      // The single factory names its own options; restate them under the bundle's key.
+      if (!OptionError.isInstance(error) || error.factory === FACTORY) throw error;
+      throw isContextOption(error.option) ? error.restate(FACTORY) : error.restate(FACTORY, key);
+    }
+    entries.push([key, name, tool]);
   };
   add("read", toolOptions("read", read), createAiSdkReadTool);
   add("edit", toolOptions("edit", edit), createAiSdkEditTool);

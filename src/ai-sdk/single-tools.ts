@@ -9,16 +9,20 @@
 import type { PermissionOptions } from "../gate/gate.js";
 import { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import { createBashTool } from "../shell/defaults.js";
-import type { ToolContextOptions } from "../tools/context.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
+import { TOOL_SETTING_KEYS, type ToolSettingsKey } from "../tools/setting-keys.js";
 import { createEditTool } from "../tools/edit.js";
 import { createReadTool } from "../tools/read.js";
 import type { ToolResult } from "../tools/result.js";
-import { memoryLocks } from "../contract/locks.js";
 import type { CoreTool } from "../tools/tool.js";
 import { createWriteTool } from "../tools/write.js";
 import { adaptCoreTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
 
 type CoreFactory = (options: never) => CoreTool<unknown, ToolResult>;
+
+/** The adapter's own option keys, accepted by every single factory besides the core factory's. */
+const ADAPTER_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
 /** The options of a core factory. */
 export type CoreOptionsOf<F extends CoreFactory> = Parameters<F>[0];
 /** The core input of a core factory's tool. */
@@ -39,10 +43,11 @@ export type AiSdkSingleToolOptions<F extends CoreFactory, ModelInput, Context> =
  */
 export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
   factory: string,
+  tool: ToolSettingsKey,
   coreFactory: F,
   options: AiSdkSingleToolOptions<F, ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<F>, Context> {
-  if (typeof options !== "object" || options === null) throw new TypeError(`${factory} needs an options object`);
+  assertKnownOptions(factory, options, [...CONTEXT_OPTION_KEYS, ...TOOL_SETTING_KEYS[tool], ...ADAPTER_KEYS]);
   const { signature, contextSchema, needsApproval, ...rest } = options as AiSdkAdapterOptions<
     unknown,
     ModelInput,
@@ -51,18 +56,22 @@ export function adaptCoreFactory<F extends CoreFactory, ModelInput, Context>(
   > &
     Record<string, unknown>;
   if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
-    throw new TypeError(`${factory} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
+    optionValueError(factory, "needsApproval", `must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
-  const coreOptions = {
-    ...rest,
-    locks: (rest["locks"] as ToolContextOptions["locks"]) ?? memoryLocks(),
-  } as unknown as ToolContextOptions;
+  // No locks given: the core default, the backend's own (locksFor), shared with every tool over it.
+  const coreOptions = rest as unknown as ToolContextOptions;
   const make = (extra: object): CoreTool<CoreInputOf<F>, CoreResultOf<F>> =>
     (coreFactory as unknown as (options: object) => CoreTool<CoreInputOf<F>, CoreResultOf<F>>)({
       ...coreOptions,
       ...extra,
     });
-  const core = make({});
+  let core: CoreTool<CoreInputOf<F>, CoreResultOf<F>>;
+  try {
+    core = make({});
+  } catch (error) {
+    // The core factory's option errors, in this factory's name (same option paths).
+    throw OptionError.isInstance(error) ? error.restate(factory) : error;
+  }
   return adaptCoreTool<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>(
     {
       factory,
@@ -122,7 +131,7 @@ export type AiSdkBashToolOptions<
 export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTool>, Context = AiSdkToolContext>(
   options: AiSdkReadToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createReadTool>, Context> {
-  return adaptCoreFactory("createAiSdkReadTool", createReadTool, options);
+  return adaptCoreFactory("createAiSdkReadTool", "read", createReadTool, options);
 }
 
 /**
@@ -139,7 +148,7 @@ export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTo
 export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTool>, Context = AiSdkToolContext>(
   options: AiSdkEditToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createEditTool>, Context> {
-  return adaptCoreFactory("createAiSdkEditTool", createEditTool, options);
+  return adaptCoreFactory("createAiSdkEditTool", "edit", createEditTool, options);
 }
 
 /**
@@ -156,7 +165,7 @@ export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTo
 export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWriteTool>, Context = AiSdkToolContext>(
   options: AiSdkWriteToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createWriteTool>, Context> {
-  return adaptCoreFactory("createAiSdkWriteTool", createWriteTool, options);
+  return adaptCoreFactory("createAiSdkWriteTool", "write", createWriteTool, options);
 }
 
 /**
@@ -177,7 +186,7 @@ export function createAiSdkApplyPatchTool<
 >(
   options: AiSdkApplyPatchToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createApplyPatchTool>, Context> {
-  return adaptCoreFactory("createAiSdkApplyPatchTool", createApplyPatchTool, options);
+  return adaptCoreFactory("createAiSdkApplyPatchTool", "applyPatch", createApplyPatchTool, options);
 }
 
 /**
@@ -203,5 +212,5 @@ export function createAiSdkApplyPatchTool<
 export function createAiSdkBashTool<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext>(
   options: AiSdkBashToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createBashTool>, Context> {
-  return adaptCoreFactory("createAiSdkBashTool", createBashTool, options);
+  return adaptCoreFactory("createAiSdkBashTool", "bash", createBashTool, options);
 }

@@ -63,7 +63,51 @@ export function isFsErrorCode(code: unknown): code is FsErrorCode {
   return typeof code === "string" && Object.hasOwn(FS_ERROR_DESCRIPTIONS, code);
 }
 
-const FS_ERROR_MARKER = Symbol.for("better-fs-tools.error.FsError");
+/**
+ * The marker of one error class: a `Symbol.for` key set on each instance, and the test for it.
+ * Because the key is global (`Symbol.for`), `isInstance` matches errors made by another copy of
+ * the package, where `instanceof` would not.
+ */
+export interface ErrorMarker<T extends Error> {
+  /** The global symbol, `Symbol.for(key)`. */
+  readonly symbol: symbol;
+  /** Set the marker on a new instance (call it in the constructor). */
+  mark(error: T): void;
+  /** True for a value that carries the marker (from this copy of the package or another). */
+  isInstance(value: unknown): value is T;
+}
+
+/**
+ * Make the marker of an error class, shared by {@link FsError}, `OptionError` and `ToolInputError`.
+ *
+ * @param key - the `Symbol.for` key, `better-fs-tools.error.<ClassName>` (written out whole, so
+ *   the key can be found in source and bundles).
+ * @returns the marker: `mark(this)` in the constructor, `isInstance` for the class's static.
+ * @example
+ * ```ts
+ * const MARKER = defineErrorMarker<MyError>("better-fs-tools.error.MyError");
+ * class MyError extends Error {
+ *   constructor(message: string) { super(message); MARKER.mark(this); }
+ *   static isInstance(value: unknown): value is MyError { return MARKER.isInstance(value); }
+ * }
+ * MyError.isInstance({ [Symbol.for("better-fs-tools.error.MyError")]: true }); // true
+ * ```
+ */
+export function defineErrorMarker<T extends Error>(key: string): ErrorMarker<T> {
+  const symbol = Symbol.for(key);
+  return Object.freeze({
+    symbol,
+    mark(error: T): void {
+      // Not enumerable: the marker stays out of spreads and of deep-equality checks.
+      Object.defineProperty(error, symbol, { value: true, enumerable: false });
+    },
+    isInstance(value: unknown): value is T {
+      return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
+    },
+  });
+}
+
+const FS_ERROR_MARKER = defineErrorMarker<FsError>("better-fs-tools.error.FsError");
 
 /** Options of {@link FsError}. */
 export interface FsErrorOptions {
@@ -94,7 +138,6 @@ export interface FsErrorOptions {
  * ```
  */
 export class FsError extends Error {
-  readonly [FS_ERROR_MARKER] = true;
   override readonly name = "FsError";
   readonly code: FsErrorCode;
   readonly syscall: string;
@@ -116,11 +159,12 @@ export class FsError extends Error {
     this.syscall = options.syscall;
     this.path = options.path;
     this.dest = options.dest;
+    FS_ERROR_MARKER.mark(this);
   }
 
   /** True for any `FsError`, from this copy of the package or another. */
   static isInstance(value: unknown): value is FsError {
-    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[FS_ERROR_MARKER] === true;
+    return FS_ERROR_MARKER.isInstance(value);
   }
 }
 
@@ -156,4 +200,15 @@ export interface ToolError {
   readonly message: string;
   /** The path concerned, where there is one (absolute). */
   readonly path?: string;
+  /** The path as the message shows it (relative to the working directory when under it), where there is one. */
+  readonly displayPath?: string;
+  /** `EAMBIGUOUS`: how many times the text or the patch lines matched (overlapping matches counted). */
+  readonly occurrences?: number;
+  /**
+   * `EAMBIGUOUS`: the 1-based lines where the matches start, distinct and ascending; at most the
+   * first 10 (the number the message lists), {@link ToolError.lineCount} tells how many in all.
+   */
+  readonly lines?: readonly number[];
+  /** `EAMBIGUOUS`: how many distinct lines the matches start on (can be more than `lines` holds). */
+  readonly lineCount?: number;
 }

@@ -8,19 +8,15 @@
  */
 import type { Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
-import {
-  assertKnownOptions,
-  CONTEXT_OPTION_KEYS,
-  createContextResolver,
-  type ToolContext,
-  type ToolContextOptions,
-} from "./context.js";
-import { checkInput, specSchema, type InputSpec } from "./input.js";
+import type { ToolContext, ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
+import { positiveIntegerOption, type InputSpec } from "./input.js";
+import { optionValueError } from "../contract/options.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type ShellResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
 import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
-import { guardExecute, ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 
 /** Default command timeout: 2 minutes, in milliseconds. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -93,11 +89,7 @@ export const BASH_INPUT_SPEC: InputSpec = {
 };
 
 function positiveInteger(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`createBashTool ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
+  return positiveIntegerOption("createBashTool", name, value, fallback);
 }
 
 /** The model-facing text of an output: stdout, then stderr under a `[stderr]` line. */
@@ -193,8 +185,50 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * ```
  */
 export function createBashTool(options: BashToolOptions, fallback?: FallbackRunner): CoreTool<BashInput, ShellResult> {
-  assertKnownOptions("createBashTool", options, [...CONTEXT_OPTION_KEYS, ...BASH_SETTING_KEYS]);
-  const resolve = createContextResolver("createBashTool", options);
+  const tool = defineCoreTool({
+    factory: "createBashTool",
+    name: "bash",
+    kind: "shell",
+    spec: BASH_INPUT_SPEC,
+    settings: BASH_SETTING_KEYS,
+    setup: (options: BashToolOptions) => setupBash(options, fallback),
+    description: (setup) => setup.description,
+    schema: (schema, { maxTimeoutMs, defaultTimeoutMs }): JsonSchema => ({
+      ...schema,
+      properties: {
+        ...(schema["properties"] as Record<string, JsonSchema>),
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxTimeoutMs,
+          description: `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); the command is stopped after it.`,
+        },
+      },
+    }),
+    check(input: BashInput, { maxTimeoutMs }) {
+      if (input.timeout !== undefined && input.timeout > maxTimeoutMs) {
+        throw new ToolInputError(`bash input timeout must be ≤ ${maxTimeoutMs} (milliseconds), got ${input.timeout}`);
+      }
+    },
+    run: (input: BashInput, ctx, setup): Promise<ShellResult> => setup.run(input, ctx),
+  })(options);
+  return {
+    ...tool,
+    execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
+      // The host's signal (AI SDK) is the call's signal when the call gives none, so an abort
+      // through it still rejects with its reason (guardExecute rethrows the call's own reason).
+      const hostSignal = call?.host?.abortSignal;
+      const withSignal =
+        call !== undefined && call.abortSignal === undefined && hostSignal !== undefined
+          ? { ...call, abortSignal: hostSignal }
+          : call;
+      return tool.execute(input, withSignal);
+    },
+  };
+}
+
+/** The bash tool's settings, checked and resolved, with its description and body. */
+function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefined) {
   const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_BASH_MAX_OUTPUT_BYTES);
   const maxTimeoutMs = positiveInteger("maxTimeoutMs", options.maxTimeoutMs, DEFAULT_BASH_MAX_TIMEOUT_MS);
   const defaultTimeoutMs = positiveInteger(
@@ -203,8 +237,10 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
     Math.min(DEFAULT_BASH_TIMEOUT_MS, maxTimeoutMs),
   );
   if (defaultTimeoutMs > maxTimeoutMs) {
-    throw new TypeError(
-      `createBashTool defaultTimeoutMs (${defaultTimeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`,
+    optionValueError(
+      "createBashTool",
+      "defaultTimeoutMs",
+      `(${defaultTimeoutMs}) must not exceed maxTimeoutMs (${maxTimeoutMs})`,
     );
   }
   const runner = options.runner;
@@ -215,7 +251,7 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
       typeof runner.run !== "function" ||
       typeof runner.describe !== "function")
   ) {
-    throw new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })");
+    optionValueError("createBashTool", "runner", "must be a CommandRunner ({ name, describe(), run() })");
   }
   if (runner === undefined && fallback === undefined) {
     throw new TypeError(
@@ -224,7 +260,11 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
   }
   const env = options.env;
   if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
-    throw new TypeError("createBashTool env must be an object of strings or a function returning one (see shellEnv)");
+    optionValueError(
+      "createBashTool",
+      "env",
+      "must be an object of strings or a function returning one (see shellEnv)",
+    );
   }
   // The default runner (just-bash over the tools' gate) is confined; a given runner says so itself.
   const confined = runner === undefined || runner.confined === true;
@@ -298,28 +338,6 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
     `Timeout: ${formatCount(defaultTimeoutMs)} ms unless you pass timeout (at most ${formatCount(maxTimeoutMs)} ms). ` +
     `Output over ${formatCount(maxOutputBytes)} bytes is cut in the middle and saved whole under tool-outputs/, to read in ranges.`;
 
-  const schema = specSchema(BASH_INPUT_SPEC);
-  const inputSchema = {
-    ...schema,
-    properties: {
-      ...(schema.properties as Record<string, unknown>),
-      timeout: {
-        type: "integer",
-        minimum: 1,
-        maximum: maxTimeoutMs,
-        description: `Timeout in milliseconds (default ${defaultTimeoutMs}, at most ${maxTimeoutMs}); the command is stopped after it.`,
-      },
-    },
-  } as typeof schema;
-
-  function validate(input: unknown): BashInput {
-    const checked = checkInput<BashInput>("bash", input, BASH_INPUT_SPEC);
-    if (checked.timeout !== undefined && checked.timeout > maxTimeoutMs) {
-      throw new ToolInputError(`bash input timeout must be ≤ ${maxTimeoutMs} (milliseconds), got ${checked.timeout}`);
-    }
-    return checked;
-  }
-
   async function finish(ctx: ToolContext, out: CommandOutput, timeoutMs: number): Promise<ShellResult> {
     const body = renderBody(out);
     let outputPath: string | undefined;
@@ -366,76 +384,57 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
     return { kind: "shell", ok: true, parts: textParts(`${shown}${dropped}[exit code ${out.exitCode}]`), ...fields };
   }
 
-  const guarded = guardExecute<BashInput, ShellResult>(
-    "shell",
-    validate,
-    async (input: BashInput, call?: ToolCall): Promise<ShellResult> => {
-      const ctx = await resolve(call);
-      const { gate } = ctx;
-      let directory = gate.cwd;
-      if (input.cwd !== undefined) {
-        const checked = await gate.check(input.cwd, "list");
-        if (!checked.ok) return errorResult("shell", checked.error);
-        directory = checked.path;
-        const display = gate.display(directory);
-        try {
-          const stat = await gate.fs.stat(directory);
-          if (stat.type !== "directory") {
-            return errorResult("shell", {
-              code: "ENOTDIR",
-              path: directory,
-              message: `Cannot run in ${display}: it is not a directory.`,
-            });
-          }
-        } catch {
+  async function run(input: BashInput, ctx: ToolContext): Promise<ShellResult> {
+    const call = ctx.call;
+    const { gate } = ctx;
+    let directory = gate.cwd;
+    if (input.cwd !== undefined) {
+      const checked = await gate.check(input.cwd, "list");
+      if (!checked.ok) return errorResult("shell", checked.error);
+      directory = checked.path;
+      const display = gate.display(directory);
+      try {
+        const stat = await gate.fs.stat(directory);
+        if (stat.type !== "directory") {
           return errorResult("shell", {
-            code: "ENOENT",
+            code: "ENOTDIR",
             path: directory,
-            message: `Cannot run in ${display}: no such directory.`,
+            message: `Cannot run in ${display}: it is not a directory.`,
           });
         }
-      }
-      const allowed = await gate.checkCommand(input.command);
-      if (!allowed.ok) return errorResult("shell", allowed.error);
-      const unconfined = await checkUnconfined(input.command);
-      if (!unconfined.ok) return errorResult("shell", unconfined.error);
-
-      const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
-      const timeoutMs = input.timeout ?? defaultTimeoutMs;
-      const environment = typeof env === "function" ? env() : { ...env };
-      let out: CommandOutput;
-      try {
-        out = await runnerFor(gate).run({
-          command: input.command,
-          cwd: directory,
-          env: environment,
-          timeoutMs,
-          ...(abortSignal === undefined ? {} : { abortSignal }),
+      } catch {
+        return errorResult("shell", {
+          code: "ENOENT",
+          path: directory,
+          message: `Cannot run in ${display}: no such directory.`,
         });
-      } catch (error) {
-        if (abortSignal?.aborted) throw abortSignal.reason;
-        const reason = error instanceof Error ? error.message : String(error);
-        return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
       }
-      if (abortSignal?.aborted) throw abortSignal.reason;
-      return finish(ctx, out, timeoutMs);
-    },
-  );
+    }
+    const allowed = await gate.checkCommand(input.command);
+    if (!allowed.ok) return errorResult("shell", allowed.error);
+    const unconfined = await checkUnconfined(input.command);
+    if (!unconfined.ok) return errorResult("shell", unconfined.error);
 
-  return {
-    name: "bash",
-    description,
-    inputSchema,
-    validate,
-    execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
-      // The host's signal (AI SDK) is the call's signal when the call gives none, so an abort
-      // through it still rejects with its reason (guardExecute rethrows the call's own reason).
-      const hostSignal = call?.host?.abortSignal;
-      const withSignal =
-        call !== undefined && call.abortSignal === undefined && hostSignal !== undefined
-          ? { ...call, abortSignal: hostSignal }
-          : call;
-      return guarded(input, withSignal);
-    },
-  };
+    const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
+    const timeoutMs = input.timeout ?? defaultTimeoutMs;
+    const environment = typeof env === "function" ? env() : { ...env };
+    let out: CommandOutput;
+    try {
+      out = await runnerFor(gate).run({
+        command: input.command,
+        cwd: directory,
+        env: environment,
+        timeoutMs,
+        ...(abortSignal === undefined ? {} : { abortSignal }),
+      });
+    } catch (error) {
+      if (abortSignal?.aborted) throw abortSignal.reason;
+      const reason = error instanceof Error ? error.message : String(error);
+      return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
+    }
+    if (abortSignal?.aborted) throw abortSignal.reason;
+    return finish(ctx, out, timeoutMs);
+  }
+
+  return { description, maxTimeoutMs, defaultTimeoutMs, run };
 }

@@ -12,6 +12,7 @@ import { type FileStateStore } from "./state.js";
 import { systemClock, type Clock } from "../contract/clock.js";
 import { sha256Digest, type Digest } from "../contract/digest.js";
 import { memoryLocks, type Locks } from "../contract/locks.js";
+import { assertKnownOptions, optionValueError } from "../contract/options.js";
 
 /** A value, or a function of the tool call giving it (so one tool can serve many workspaces). */
 export type PerCall<T> = T | ((call: ToolCall) => T | Promise<T>);
@@ -92,30 +93,26 @@ function describe(value: unknown): string {
 function checkPermissions(factory: string, permissions: unknown): void {
   if (permissions === undefined) return;
   if (typeof permissions !== "object" || permissions === null || Array.isArray(permissions)) {
-    throw new TypeError(`${factory} permissions must be an object ({ allow, approve }), got ${describe(permissions)}`);
+    optionValueError(factory, "permissions", `must be an object ({ allow, approve }), got ${describe(permissions)}`);
   }
-  for (const key of Object.keys(permissions)) {
-    if (!(PERMISSION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(
-        `${factory} permissions got an unknown option "${key}". Known options: ${PERMISSION_KEYS.join(", ")}`,
-      );
-    }
-  }
+  assertKnownOptions(factory, permissions, PERMISSION_KEYS, "permissions");
   const { allow, approve } = permissions as PermissionOptions;
   if (allow !== undefined) {
     if (!Array.isArray(allow))
-      throw new TypeError(`${factory} permissions.allow must be an array of rules, got ${describe(allow)}`);
+      optionValueError(factory, "permissions.allow", `must be an array of rules, got ${describe(allow)}`);
     allow.forEach((rule: unknown, index) => {
       const tool = typeof rule === "object" && rule !== null ? (rule as { tool?: unknown }).tool : undefined;
       if (typeof tool !== "string" || !(RULE_TOOLS as readonly string[]).includes(tool)) {
-        throw new TypeError(
-          `${factory} permissions.allow[${index}].tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`,
+        optionValueError(
+          factory,
+          `permissions.allow[${index}].tool`,
+          `must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(tool) ?? "undefined"}`,
         );
       }
     });
   }
   if (approve !== undefined && typeof approve !== "function") {
-    throw new TypeError(`${factory} permissions.approve must be a function, got ${describe(approve)}`);
+    optionValueError(factory, "permissions.approve", `must be a function, got ${describe(approve)}`);
   }
 }
 
@@ -130,7 +127,7 @@ export interface ToolContext {
   readonly call: ToolCall;
 }
 
-export { assertKnownOptions } from "../contract/options.js";
+export { assertKnownOptions };
 
 /**
  * Validate the shared options once, at creation, and return a function that builds the
@@ -157,23 +154,27 @@ export function createContextResolver(
     throw new TypeError(`${factory} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
   if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
-    throw new TypeError(`${factory} cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
+    optionValueError(factory, "cwd", `must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
-    throw new TypeError(
-      `${factory} allowedRoots must be an array of absolute paths, got ${describe(options.allowedRoots)}`,
+    optionValueError(
+      factory,
+      "allowedRoots",
+      `must be an array of absolute paths, got ${describe(options.allowedRoots)}`,
     );
   }
   for (const root of options.allowedRoots ?? []) {
     if (typeof root !== "string" || !root.startsWith("/")) {
-      throw new TypeError(`${factory} allowedRoots must be absolute paths, got ${JSON.stringify(root)}`);
+      optionValueError(factory, "allowedRoots", `must be absolute paths, got ${JSON.stringify(root)}`);
     }
   }
   if (options.cwd !== undefined && options.allowedRoots !== undefined && options.allowedRoots.length > 0) {
     const cwd = resolvePath("/", options.cwd);
     if (!options.allowedRoots.some((root) => isWithin(resolvePath("/", root), cwd))) {
-      throw new TypeError(
-        `${factory} cwd ${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`,
+      optionValueError(
+        factory,
+        "cwd",
+        `${JSON.stringify(options.cwd)} is outside every allowed root (${options.allowedRoots.join(", ")})`,
       );
     }
   }
@@ -189,23 +190,27 @@ export function createContextResolver(
       ["get", "set", "delete"].every((key) => typeof (givenState as Record<string, unknown>)[key] === "function")
     )
   ) {
-    throw new TypeError(
-      `${factory} state must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`,
+    optionValueError(
+      factory,
+      "state",
+      `must be a store (get, set, delete), a function of the call returning one, or false; got ${describe(givenState)}`,
     );
   }
   if (
     options.locks !== undefined &&
     (typeof options.locks !== "object" || options.locks === null || typeof options.locks.run !== "function")
   ) {
-    throw new TypeError(
-      `${factory} locks must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`,
+    optionValueError(
+      factory,
+      "locks",
+      `must be an object with a run function (see memoryLocks), got ${describe(options.locks)}`,
     );
   }
   if (options.digest !== undefined && typeof options.digest !== "function") {
-    throw new TypeError(`${factory} digest must be a function (bytes => hex string), got ${describe(options.digest)}`);
+    optionValueError(factory, "digest", `must be a function (bytes => hex string), got ${describe(options.digest)}`);
   }
   if (options.clock !== undefined && typeof options.clock !== "function") {
-    throw new TypeError(`${factory} clock must be a function returning milliseconds, got ${describe(options.clock)}`);
+    optionValueError(factory, "clock", `must be a function returning milliseconds, got ${describe(options.clock)}`);
   }
   const digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;

@@ -4,14 +4,16 @@
  *
  * @module
  */
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkFresh, recordSeen } from "./freshness.js";
-import { checkInput, specSchema, type InputSpec } from "./input.js";
+import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
 import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
-import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import type { CoreTool } from "./tool.js";
+import { matchLinesText } from "./match-lines.js";
 
 /** The `edit` tool's own options (none yet). */
 export type EditToolSettings = Record<never, never>;
@@ -89,90 +91,86 @@ const MAX_LISTED_LINES = 10;
  * ```
  */
 export function createEditTool(options: EditToolOptions): CoreTool<EditInput, MutationResult> {
-  assertKnownOptions("createEditTool", options, [...CONTEXT_OPTION_KEYS, ...EDIT_SETTING_KEYS]);
-  const resolve = createContextResolver("createEditTool", options);
-  const validate = (input: unknown): EditInput => checkInput<EditInput>("edit", input, EDIT_INPUT_SPEC);
-  return {
-    name: "edit",
-    description: EDIT_DESCRIPTION,
-    inputSchema: specSchema(EDIT_INPUT_SPEC),
-    validate,
-    execute: guardExecute<EditInput, MutationResult>(
-      "mutation",
-      validate,
-      async (input: EditInput, call?: ToolCall): Promise<MutationResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const readable = await gate.check(input.path, "read");
-        if (!readable.ok) return errorResult("mutation", readable.error);
-        const checked = await gate.check(readable.path, "write");
-        if (!checked.ok) return errorResult("mutation", checked.error);
-        const path = checked.path;
-        const display = gate.display(path);
-        if (input.oldText === "") {
+  return editTool(options);
+}
+
+const editTool = defineCoreTool({
+  factory: "createEditTool",
+  name: "edit",
+  kind: "mutation",
+  spec: EDIT_INPUT_SPEC,
+  settings: EDIT_SETTING_KEYS,
+  description: EDIT_DESCRIPTION,
+  async run(input: EditInput, ctx): Promise<MutationResult> {
+    const { gate } = ctx;
+    const readable = await gate.check(input.path, "read");
+    if (!readable.ok) return errorResult("mutation", readable.error);
+    const checked = await gate.check(readable.path, "write");
+    if (!checked.ok) return errorResult("mutation", checked.error);
+    const path = checked.path;
+    const display = gate.display(path);
+    if (input.oldText === "") {
+      return errorResult("mutation", {
+        code: "EINPUT",
+        path,
+        message:
+          "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
+      });
+    }
+    if (input.oldText === input.newText) {
+      return {
+        kind: "mutation",
+        ok: true,
+        parts: textParts(`No change: oldText and newText are identical, so ${display} was left as it was.`),
+        changes: [],
+      };
+    }
+    return ctx.locks.run([path], async () => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await gate.fs.readFile(path);
+      } catch (error) {
+        const failure = toolErrorFromFs(error, path, display);
+        if (failure.code === "ENOENT") {
           return errorResult("mutation", {
-            code: "EINPUT",
-            path,
-            message:
-              "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
+            ...failure,
+            message: `${failure.message} To create a new file, write it whole instead of editing.`,
           });
         }
-        if (input.oldText === input.newText) {
-          return {
-            kind: "mutation",
-            ok: true,
-            parts: textParts(`No change: oldText and newText are identical, so ${display} was left as it was.`),
-            changes: [],
-          };
+        return errorResult("mutation", failure);
+      }
+      // Start the staleness digest now; it runs while the text is searched.
+      const fresh = checkFresh(ctx, path, display, bytes, "edit");
+      const outcome = planEdit(bytes, input, path, display);
+      // And the new content's digest (for the store), while the write runs.
+      const newDigest = ctx.state !== undefined && "data" in outcome ? ctx.digest(outcome.data) : undefined;
+      newDigest?.catch(() => undefined);
+      const stale = await fresh;
+      if (stale !== undefined) return errorResult("mutation", stale);
+      if ("error" in outcome) return errorResult("mutation", outcome.error);
+      try {
+        await gate.fs.writeFile(path, outcome.data);
+      } catch (error) {
+        return errorResult("mutation", toolErrorFromFs(error, path, display));
+      }
+      // The file is written: nothing below may throw (a failed digest only leaves the record stale).
+      const message = `replaced ${formatCount(outcome.count)} ${outcome.count === 1 ? "occurrence" : "occurrences"} in ${display} ${whereLines(outcome.lines)}`;
+      if (newDigest !== undefined) {
+        try {
+          await recordSeen(ctx, path, outcome.data, await newDigest);
+        } catch {
+          await Promise.resolve(ctx.state?.delete(path)).catch(() => undefined);
         }
-        return ctx.locks.run([path], async () => {
-          let bytes: Uint8Array;
-          try {
-            bytes = await gate.fs.readFile(path);
-          } catch (error) {
-            const failure = toolErrorFromFs(error, path, display);
-            if (failure.code === "ENOENT") {
-              return errorResult("mutation", {
-                ...failure,
-                message: `${failure.message} To create a new file, write it whole instead of editing.`,
-              });
-            }
-            return errorResult("mutation", failure);
-          }
-          // Start the staleness digest now; it runs while the text is searched.
-          const fresh = checkFresh(ctx, path, display, bytes, "edit");
-          const outcome = planEdit(bytes, input, path, display);
-          // And the new content's digest (for the store), while the write runs.
-          const newDigest = ctx.state !== undefined && "data" in outcome ? ctx.digest(outcome.data) : undefined;
-          newDigest?.catch(() => undefined);
-          const stale = await fresh;
-          if (stale !== undefined) return errorResult("mutation", stale);
-          if ("error" in outcome) return errorResult("mutation", outcome.error);
-          try {
-            await gate.fs.writeFile(path, outcome.data);
-          } catch (error) {
-            return errorResult("mutation", toolErrorFromFs(error, path, display));
-          }
-          // The file is written: nothing below may throw (a failed digest only leaves the record stale).
-          const message = `replaced ${formatCount(outcome.count)} ${outcome.count === 1 ? "occurrence" : "occurrences"} in ${display} ${whereLines(outcome.lines)}`;
-          if (newDigest !== undefined) {
-            try {
-              await recordSeen(ctx, path, outcome.data, await newDigest);
-            } catch {
-              await Promise.resolve(ctx.state?.delete(path)).catch(() => undefined);
-            }
-          }
-          return {
-            kind: "mutation",
-            ok: true,
-            parts: textParts(message),
-            changes: [{ action: "updated", path, bytes: outcome.data.length }],
-          };
-        });
-      },
-    ),
-  };
-}
+      }
+      return {
+        kind: "mutation",
+        ok: true,
+        parts: textParts(message),
+        changes: [{ action: "updated", path, bytes: outcome.data.length, line: outcome.lines.shown[0]! }],
+      };
+    });
+  },
+});
 
 /** The distinct lines of a set of matches: the first {@link MAX_LISTED_LINES} and how many in all. */
 interface LineSummary {
@@ -182,9 +180,7 @@ interface LineSummary {
 
 /** `at line 3`, `at lines 2, 5, 9`, or the first {@link MAX_LISTED_LINES} and `and N more`. */
 function whereLines(lines: LineSummary): string {
-  if (lines.distinct === 1) return `at line ${lines.shown[0]}`;
-  const shown = lines.shown.join(", ");
-  return `at lines ${lines.distinct > lines.shown.length ? `${shown} and ${formatCount(lines.distinct - lines.shown.length)} more` : shown}`;
+  return `at ${matchLinesText(lines.shown, lines.distinct)}`;
 }
 
 type EditPlan =
@@ -258,6 +254,10 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
       error: {
         code: "EAMBIGUOUS",
         path,
+        displayPath,
+        occurrences: count,
+        lines: lines.shown,
+        lineCount: lines.distinct,
         message:
           `oldText occurs ${formatCount(count)} times in ${displayPath} (${whereLines(lines)}); it must occur exactly once. ` +
           "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",

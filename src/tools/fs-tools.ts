@@ -7,7 +7,15 @@
  */
 import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "./apply-patch/index.js";
 import { createBashTool, type BashInput, type BashToolSettings, type FallbackRunner } from "./bash.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
+import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
+import {
+  assertNoSharedOptions,
+  isContextOption,
+  TOOL_SETTING_KEYS,
+  TOOL_SETTINGS_KEYS,
+  type ToolSettingsKey,
+} from "./setting-keys.js";
 import { createEditTool, type EditInput, type EditToolSettings } from "./edit.js";
 import { createGlobTool, type GlobInput, type GlobToolSettings } from "./glob.js";
 import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js";
@@ -54,54 +62,33 @@ export interface FsTools {
   readonly bash: CoreTool<BashInput, ShellResult>;
 }
 
-const TOOL_SETTING_KEYS = ["read", "write", "edit", "list", "glob", "grep", "applyPatch", "bash"] as const;
-
 const FACTORY = "createFsTools";
 
-function settingsOf<T extends object>(options: FsToolsOptions, key: (typeof TOOL_SETTING_KEYS)[number]): T {
+function settingsOf<T extends object>(options: FsToolsOptions, key: ToolSettingsKey): T {
   const value = options[key];
   if (value === undefined) return {} as T;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new TypeError(`${FACTORY} ${key} must be an object of ${key} settings`);
+    optionValueError(FACTORY, key, `must be an object of ${key} settings`);
   }
-  for (const shared of CONTEXT_OPTION_KEYS) {
-    if (Object.hasOwn(value, shared)) {
-      throw new TypeError(
-        `${FACTORY} ${key}.${shared}: shared options (${CONTEXT_OPTION_KEYS.join(", ")}) go at the top level, not under ${key}`,
-      );
-    }
-  }
+  assertNoSharedOptions(FACTORY, key, value, CONTEXT_OPTION_KEYS);
   return value as T;
 }
 
 /**
- * Run a tool factory and restate its TypeError in the bundle's terms:
- * `createReadTool got an unknown option "maxbytes". Known options: ...` becomes
- * `createFsTools read.maxbytes is not a read setting. Known read settings: ...` (shared options
- * left out), and `createReadTool maxBytes must be ...` becomes `createFsTools read.maxBytes must be ...`.
+ * Run a tool factory and restate its {@link OptionError} in the bundle's terms, from the error's
+ * fields: `createReadTool got an unknown option "maxbytes"` becomes `createFsTools read got an
+ * unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters` (the read
+ * settings), `createReadTool maxBytes must be ...` becomes `createFsTools read.maxBytes must be
+ * ...`, and a shared option's error (`createReadTool cwd ...`) is named at the top level
+ * (`createFsTools cwd ...`). Other errors pass unchanged.
  */
-function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
+function named<T>(key: ToolSettingsKey, create: () => T): T {
   try {
     return create();
   } catch (error) {
-    if (!(error instanceof TypeError) || error.message.startsWith(FACTORY)) throw error;
-    const unknown = /^\w+ got an unknown option "([^"]*)"\. Known options: (.*)$/.exec(error.message);
-    if (unknown !== null) {
-      const own = unknown[2]!.split(", ").filter((name) => !(CONTEXT_OPTION_KEYS as readonly string[]).includes(name));
-      throw new TypeError(
-        `${FACTORY} ${key}.${unknown[1]} is not a ${key} setting. ${own.length === 0 ? `${key} has no settings yet` : `Known ${key} settings: ${own.join(", ")}`}`,
-      );
-    }
-    const option = /^create\w+ (\w[\w.[\]]*) (.*)$/s.exec(error.message);
-    if (
-      option !== null &&
-      !(CONTEXT_OPTION_KEYS as readonly string[]).some(
-        (name) => option[1] === name || option[1]!.startsWith(`${name}.`) || option[1]!.startsWith(`${name}[`),
-      )
-    ) {
-      throw new TypeError(`${FACTORY} ${key}.${option[1]} ${option[2]}`);
-    }
-    throw new TypeError(error.message.replace(/^create\w+/, FACTORY));
+    if (!OptionError.isInstance(error) || error.factory === FACTORY) throw error;
+    if (isContextOption(error.option)) throw error.restate(FACTORY);
+    throw error.restate(FACTORY, key, TOOL_SETTING_KEYS[key]);
   }
 }
 
@@ -127,7 +114,7 @@ function named<T>(key: (typeof TOOL_SETTING_KEYS)[number], create: () => T): T {
  */
 export function createFsTools(options: FsToolsOptions, fallbackRunner?: FallbackRunner): FsTools {
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
-  const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTING_KEYS];
+  const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTINGS_KEYS];
   assertKnownOptions(FACTORY, options, known);
   const shared: ToolContextOptions = {
     fs: options.fs,

@@ -6,14 +6,15 @@
  */
 import picomatch from "picomatch";
 import { FsError } from "../contract/errors.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount } from "./text.js";
-import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 import { baseName } from "../contract/path.js";
 
@@ -89,109 +90,95 @@ function checkPattern(pattern: string): void {
  * ```
  */
 export function createGlobTool(options: GlobToolOptions): CoreTool<GlobInput, SearchResult> {
-  assertKnownOptions("createGlobTool", options, [...CONTEXT_OPTION_KEYS, ...GLOB_SETTING_KEYS]);
-  const maxResults = positiveIntegerOption(
-    "createGlobTool",
-    "maxResults",
-    options.maxResults,
-    DEFAULT_MAX_GLOB_RESULTS,
-  );
-  const settings = resolveSearchSettings("createGlobTool", options);
-  const resolve = createContextResolver("createGlobTool", options);
-  const validate = (input: unknown): GlobInput => {
-    const checked = checkInput<GlobInput>("glob", input, GLOB_INPUT_SPEC);
-    checkPattern(checked.pattern);
-    return checked;
-  };
-  return {
-    name: "glob",
-    description: GLOB_DESCRIPTION,
-    inputSchema: specSchema(GLOB_INPUT_SPEC),
-    validate,
-    execute: guardExecute<GlobInput, SearchResult>(
-      "search",
-      validate,
-      async (input: GlobInput, call?: ToolCall): Promise<SearchResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const basePath = input.path ?? ".";
-        const base = await gate.check(basePath, "list");
-        if (!base.ok) return errorResult("search", base.error);
-        const baseDisplay = gate.display(base.path) || ".";
-        try {
-          const stat = await walkFileSystem(gate, base).stat(base.path);
-          if (stat.type !== "directory") {
-            return errorResult("search", {
-              code: "ENOTDIR",
-              path: base.path,
-              message: `${baseDisplay} is a file, not a directory; give a directory as path.`,
-            });
-          }
-        } catch (error) {
-          return errorResult("search", toolErrorFromFs(error, base.path, baseDisplay));
-        }
-
-        // Walk only below the pattern's literal prefix: `src/**/*.ts` walks `src`.
-        const absolute = input.pattern.startsWith("/");
-        const scanned = picomatch.scan(input.pattern);
-        let matcher: (path: string) => boolean;
-        try {
-          matcher = picomatch(scanned.glob === "" ? input.pattern : scanned.glob, { dot: true });
-        } catch (error) {
-          return errorResult("search", {
-            code: "EINPUT",
-            message: `Invalid glob ${JSON.stringify(input.pattern)}: ${error instanceof Error ? error.message : String(error)}`,
-          });
-        }
-        const literal = scanned.glob === "";
-        const rootInput = absolute
-          ? scanned.base || "/"
-          : scanned.base === ""
-            ? base.path
-            : `${base.path}/${scanned.base}`;
-        const root = await gate.check(literal ? parentOf(rootInput) : rootInput, "list");
-        if (!root.ok) return errorResult("search", root.error);
-        const fs = walkFileSystem(gate, root);
-        const found: string[] = [];
-        const wanted = literal ? baseName(rootInput) : undefined;
-        try {
-          await walkFiles({
-            fs,
-            root: root.path,
-            concurrency: settings.concurrency,
-            signal: call?.abortSignal,
-            ignoreDirectories: settings.ignoreDirectories,
-            enterDirectory: () => wanted === undefined,
-            onEntry: (path, relative, entry) => {
-              if (entry.type === "other") return;
-              if (wanted !== undefined ? relative === wanted : matcher(relative)) found.push(gate.display(path));
-            },
-          });
-        } catch (error) {
-          if (!(FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR"))) {
-            return errorResult("search", toolErrorFromFs(error, root.path, gate.display(root.path)));
-          }
-        }
-        if (found.length === 0) {
-          return {
-            kind: "search",
-            ok: true,
-            parts: textParts(`No files match ${input.pattern} under ${baseDisplay}.`),
-            count: 0,
-          };
-        }
-        found.sort(compareCodeUnits);
-        const truncated = found.length > maxResults;
-        let text = (truncated ? found.slice(0, maxResults) : found).join("\n");
-        if (truncated) {
-          text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
-        }
-        if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-        return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
-      },
-    ),
-  };
+  return globTool(options);
 }
+
+const globTool = defineCoreTool({
+  factory: "createGlobTool",
+  name: "glob",
+  kind: "search",
+  spec: GLOB_INPUT_SPEC,
+  settings: GLOB_SETTING_KEYS,
+  description: GLOB_DESCRIPTION,
+  setup: (options: GlobToolOptions) => ({
+    maxResults: positiveIntegerOption("createGlobTool", "maxResults", options.maxResults, DEFAULT_MAX_GLOB_RESULTS),
+    settings: resolveSearchSettings("createGlobTool", options),
+  }),
+  check: (input: GlobInput) => checkPattern(input.pattern),
+  async run(input: GlobInput, ctx, { maxResults, settings }): Promise<SearchResult> {
+    const { gate } = ctx;
+    const basePath = input.path ?? ".";
+    const base = await gate.check(basePath, "list");
+    if (!base.ok) return errorResult("search", base.error);
+    const baseDisplay = gate.display(base.path) || ".";
+    try {
+      const stat = await walkFileSystem(gate, base).stat(base.path);
+      if (stat.type !== "directory") {
+        return errorResult("search", {
+          code: "ENOTDIR",
+          path: base.path,
+          message: `${baseDisplay} is a file, not a directory; give a directory as path.`,
+        });
+      }
+    } catch (error) {
+      return errorResult("search", toolErrorFromFs(error, base.path, baseDisplay));
+    }
+
+    // Walk only below the pattern's literal prefix: `src/**/*.ts` walks `src`.
+    const absolute = input.pattern.startsWith("/");
+    const scanned = picomatch.scan(input.pattern);
+    let matcher: (path: string) => boolean;
+    try {
+      matcher = picomatch(scanned.glob === "" ? input.pattern : scanned.glob, { dot: true });
+    } catch (error) {
+      return errorResult("search", {
+        code: "EINPUT",
+        message: `Invalid glob ${JSON.stringify(input.pattern)}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+    const literal = scanned.glob === "";
+    const rootInput = absolute ? scanned.base || "/" : scanned.base === "" ? base.path : `${base.path}/${scanned.base}`;
+    const root = await gate.check(literal ? parentOf(rootInput) : rootInput, "list");
+    if (!root.ok) return errorResult("search", root.error);
+    const fs = walkFileSystem(gate, root);
+    const found: string[] = [];
+    const wanted = literal ? baseName(rootInput) : undefined;
+    try {
+      await walkFiles({
+        fs,
+        root: root.path,
+        concurrency: settings.concurrency,
+        signal: ctx.call.abortSignal,
+        ignoreDirectories: settings.ignoreDirectories,
+        enterDirectory: () => wanted === undefined,
+        onEntry: (path, relative, entry) => {
+          if (entry.type === "other") return;
+          if (wanted !== undefined ? relative === wanted : matcher(relative)) found.push(gate.display(path));
+        },
+      });
+    } catch (error) {
+      if (!(FsError.isInstance(error) && (error.code === "ENOENT" || error.code === "ENOTDIR"))) {
+        return errorResult("search", toolErrorFromFs(error, root.path, gate.display(root.path)));
+      }
+    }
+    if (found.length === 0) {
+      return {
+        kind: "search",
+        ok: true,
+        parts: textParts(`No files match ${input.pattern} under ${baseDisplay}.`),
+        count: 0,
+      };
+    }
+    found.sort(compareCodeUnits);
+    const truncated = found.length > maxResults;
+    let text = (truncated ? found.slice(0, maxResults) : found).join("\n");
+    if (truncated) {
+      text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
+    }
+    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+    return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
+  },
+});
 
 function parentOf(path: string): string {
   const at = path.lastIndexOf("/");

@@ -12,14 +12,15 @@
 import picomatch from "picomatch";
 import ret from "ret";
 import safeRegex from "safe-regex2";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
-import { ToolInputError, type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 import { baseName } from "../contract/path.js";
 
@@ -174,173 +175,165 @@ interface FileHits {
  * ```
  */
 export function createGrepTool(options: GrepToolOptions): CoreTool<GrepInput, SearchResult> {
-  assertKnownOptions("createGrepTool", options, [...CONTEXT_OPTION_KEYS, ...GREP_SETTING_KEYS]);
-  const maxMatches = positiveIntegerOption(
-    "createGrepTool",
-    "maxMatches",
-    options.maxMatches,
-    DEFAULT_MAX_GREP_MATCHES,
-  );
-  const maxLineLength = positiveIntegerOption(
-    "createGrepTool",
-    "maxLineLength",
-    options.maxLineLength,
-    DEFAULT_MAX_GREP_LINE_LENGTH,
-  );
-  const maxScanLineLength = positiveIntegerOption(
-    "createGrepTool",
-    "maxScanLineLength",
-    options.maxScanLineLength,
-    DEFAULT_MAX_GREP_SCAN_LINE_LENGTH,
-  );
-  const settings = resolveSearchSettings("createGrepTool", options);
-  const resolve = createContextResolver("createGrepTool", options);
-  const validate = (input: unknown): GrepInput => {
-    const checked = checkInput<GrepInput>("grep", input, GREP_INPUT_SPEC);
-    const compiled = compileGrepPattern(checked.pattern, checked.ignoreCase === true);
+  return grepTool(options);
+}
+
+const grepTool = defineCoreTool({
+  factory: "createGrepTool",
+  name: "grep",
+  kind: "search",
+  spec: GREP_INPUT_SPEC,
+  settings: GREP_SETTING_KEYS,
+  description: GREP_DESCRIPTION,
+  setup: (options: GrepToolOptions) => ({
+    maxMatches: positiveIntegerOption("createGrepTool", "maxMatches", options.maxMatches, DEFAULT_MAX_GREP_MATCHES),
+    maxLineLength: positiveIntegerOption(
+      "createGrepTool",
+      "maxLineLength",
+      options.maxLineLength,
+      DEFAULT_MAX_GREP_LINE_LENGTH,
+    ),
+    maxScanLineLength: positiveIntegerOption(
+      "createGrepTool",
+      "maxScanLineLength",
+      options.maxScanLineLength,
+      DEFAULT_MAX_GREP_SCAN_LINE_LENGTH,
+    ),
+    settings: resolveSearchSettings("createGrepTool", options),
+  }),
+  check(input: GrepInput) {
+    const compiled = compileGrepPattern(input.pattern, input.ignoreCase === true);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    const risky = riskyPatternReason(checked.pattern);
+    const risky = riskyPatternReason(input.pattern);
     if (risky !== undefined) throw new ToolInputError(risky);
-    return checked;
-  };
-  return {
-    name: "grep",
-    description: GREP_DESCRIPTION,
-    inputSchema: specSchema(GREP_INPUT_SPEC),
-    validate,
-    execute: guardExecute<GrepInput, SearchResult>(
-      "search",
-      validate,
-      async (input: GrepInput, call?: ToolCall): Promise<SearchResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
-        if (typeof lineRe === "string") {
-          return errorResult("search", {
-            code: "EINPUT",
-            message: `Invalid regular expression ${JSON.stringify(input.pattern)}: ${lineRe}`,
-          });
-        }
-        let filter: ((path: string) => boolean) | undefined;
-        if (input.glob !== undefined) {
-          try {
-            filter = picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") });
-          } catch (error) {
-            return errorResult("search", {
-              code: "EINPUT",
-              message: `Invalid glob ${JSON.stringify(input.glob)}: ${error instanceof Error ? error.message : String(error)}`,
-            });
-          }
-        }
-        const checked = await gate.check(input.path ?? ".", "read");
-        if (!checked.ok) return errorResult("search", checked.error);
-        const root = checked.path;
-        const rootDisplay = gate.display(root) || ".";
-        const fs = walkFileSystem(gate, checked);
-        const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
-        const hits: FileHits[] = [];
-        let searched = 0;
-        const notUtf8: string[] = [];
-        const longLines: Array<{ display: string; count: number }> = [];
+  },
+  async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {
+    const { gate } = ctx;
+    const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
+    if (typeof lineRe === "string") {
+      return errorResult("search", {
+        code: "EINPUT",
+        message: `Invalid regular expression ${JSON.stringify(input.pattern)}: ${lineRe}`,
+      });
+    }
+    let filter: ((path: string) => boolean) | undefined;
+    if (input.glob !== undefined) {
+      try {
+        filter = picomatch(input.glob, { dot: true, basename: !input.glob.includes("/") });
+      } catch (error) {
+        return errorResult("search", {
+          code: "EINPUT",
+          message: `Invalid glob ${JSON.stringify(input.glob)}: ${error instanceof Error ? error.message : String(error)}`,
+        });
+      }
+    }
+    const checked = await gate.check(input.path ?? ".", "read");
+    if (!checked.ok) return errorResult("search", checked.error);
+    const root = checked.path;
+    const rootDisplay = gate.display(root) || ".";
+    const fs = walkFileSystem(gate, checked);
+    const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
+    const hits: FileHits[] = [];
+    let searched = 0;
+    const notUtf8: string[] = [];
+    const longLines: Array<{ display: string; count: number }> = [];
 
-        const searchFile = async (path: string): Promise<void> => {
-          let bytes: Uint8Array;
-          try {
-            bytes = await fs.readFile(path);
-          } catch {
-            return; // vanished or unreadable during the walk: not a match
-          }
-          searched++;
-          // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
-          if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
-          const decoded = decodeUtf8(bytes);
-          if (!decoded.ok) {
-            notUtf8.push(gate.display(path));
-            return;
-          }
-          const text = decoded.text;
-          const long = countLongLines(text, maxScanLineLength);
-          const found =
-            long === 0
-              ? matchLines(text, scanRe, lineRe, maxLineLength)
-              : matchShortLines(text, lineRe, maxLineLength, maxScanLineLength);
-          if (long > 0) longLines.push({ display: gate.display(path), count: long });
-          if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
-        };
+    const searchFile = async (path: string): Promise<void> => {
+      let bytes: Uint8Array;
+      try {
+        bytes = await fs.readFile(path);
+      } catch {
+        return; // vanished or unreadable during the walk: not a match
+      }
+      searched++;
+      // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
+      if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
+      const decoded = decodeUtf8(bytes);
+      if (!decoded.ok) {
+        notUtf8.push(gate.display(path));
+        return;
+      }
+      const text = decoded.text;
+      const long = countLongLines(text, maxScanLineLength);
+      const found =
+        long === 0
+          ? matchLines(text, scanRe, lineRe, maxLineLength)
+          : matchShortLines(text, lineRe, maxLineLength, maxScanLineLength);
+      if (long > 0) longLines.push({ display: gate.display(path), count: long });
+      if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
+    };
 
-        try {
-          const stat = await fs.stat(root);
-          if (stat.type === "directory") {
-            await walkFiles({
-              fs,
-              root,
-              concurrency: settings.concurrency,
-              signal: call?.abortSignal,
-              ignoreDirectories: settings.ignoreDirectories,
-              onEntry: (path, relative, entry) => {
-                if (entry.type !== "file") return;
-                if (filter !== undefined && !filter(relative)) return;
-                return searchFile(path);
-              },
-            });
-          } else if (filter === undefined || filter(baseName(root))) {
-            await searchFile(root);
-          }
-        } catch (error) {
-          return errorResult("search", toolErrorFromFs(error, root, rootDisplay));
-        }
+    try {
+      const stat = await fs.stat(root);
+      if (stat.type === "directory") {
+        await walkFiles({
+          fs,
+          root,
+          concurrency: settings.concurrency,
+          signal: ctx.call.abortSignal,
+          ignoreDirectories: settings.ignoreDirectories,
+          onEntry: (path, relative, entry) => {
+            if (entry.type !== "file") return;
+            if (filter !== undefined && !filter(relative)) return;
+            return searchFile(path);
+          },
+        });
+      } else if (filter === undefined || filter(baseName(root))) {
+        await searchFile(root);
+      }
+    } catch (error) {
+      return errorResult("search", toolErrorFromFs(error, root, rootDisplay));
+    }
 
-        let total = 0;
-        for (const file of hits) total += file.lines.length;
-        const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
-        const notes: string[] = [];
-        if (notUtf8.length > 0) {
-          notUtf8.sort(compareCodeUnits);
-          notes.push(
-            `[Skipped ${plural(notUtf8.length, "file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8: ${nameSome(notUtf8)}.]`,
-          );
-        }
-        if (longLines.length > 0) {
-          longLines.sort((a, b) => compareCodeUnits(a.display, b.display));
-          const lines = longLines.reduce((sum, file) => sum + file.count, 0);
-          notes.push(
-            `[Skipped ${plural(lines, "line")} longer than ${formatCount(maxScanLineLength)} characters, not searched, in ${nameSome(longLines.map((file) => file.display))}.]`,
-          );
-        }
-        const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n${notes.join("\n")}`);
-        if (total === 0) {
-          return {
-            kind: "search",
-            ok: true,
-            parts: textParts(
-              withNotes(
-                `No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`,
-              ),
-            ),
-            count: 0,
-          };
-        }
-        hits.sort((a, b) => compareCodeUnits(a.display, b.display));
-        const out: string[] = [];
-        outer: for (const file of hits) {
-          for (let i = 0; i < file.lines.length; i++) {
-            if (out.length >= maxMatches) break outer;
-            out.push(`${file.display}:${file.lines[i]}:${file.texts[i]}`);
-          }
-        }
-        const truncated = total > out.length;
-        let text = out.join("\n");
-        if (truncated) {
-          text += `\n[Showed ${formatCount(out.length)} of ${formatCount(total)} matching lines in ${plural(hits.length, "file")}. Narrow the pattern, path or glob to see the rest.]`;
-        }
-        text = withNotes(text);
-        if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-        return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
-      },
-    ),
-  };
-}
+    let total = 0;
+    for (const file of hits) total += file.lines.length;
+    const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
+    const notes: string[] = [];
+    if (notUtf8.length > 0) {
+      notUtf8.sort(compareCodeUnits);
+      notes.push(
+        `[Skipped ${plural(notUtf8.length, "file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8: ${nameSome(notUtf8)}.]`,
+      );
+    }
+    if (longLines.length > 0) {
+      longLines.sort((a, b) => compareCodeUnits(a.display, b.display));
+      const lines = longLines.reduce((sum, file) => sum + file.count, 0);
+      notes.push(
+        `[Skipped ${plural(lines, "line")} longer than ${formatCount(maxScanLineLength)} characters, not searched, in ${nameSome(longLines.map((file) => file.display))}.]`,
+      );
+    }
+    const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n${notes.join("\n")}`);
+    if (total === 0) {
+      return {
+        kind: "search",
+        ok: true,
+        parts: textParts(
+          withNotes(
+            `No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`,
+          ),
+        ),
+        count: 0,
+      };
+    }
+    hits.sort((a, b) => compareCodeUnits(a.display, b.display));
+    const out: string[] = [];
+    outer: for (const file of hits) {
+      for (let i = 0; i < file.lines.length; i++) {
+        if (out.length >= maxMatches) break outer;
+        out.push(`${file.display}:${file.lines[i]}:${file.texts[i]}`);
+      }
+    }
+    const truncated = total > out.length;
+    let text = out.join("\n");
+    if (truncated) {
+      text += `\n[Showed ${formatCount(out.length)} of ${formatCount(total)} matching lines in ${plural(hits.length, "file")}. Narrow the pattern, path or glob to see the rest.]`;
+    }
+    text = withNotes(text);
+    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
+  },
+});
 
 /**
  * The matching lines of `text`: `scanRe` (global, multiline) finds candidate positions in the

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { optionValueError } from "../contract/options.js";
 import { ToolInputError, type JsonSchema } from "./tool.js";
 
 /** One input field: its JSON type, whether it is required, and bounds for integers. */
@@ -109,12 +110,12 @@ export function specSchema(spec: InputSpec): JsonSchema {
  * Check a positive integer option at creation.
  *
  * @returns `value`, or `fallback` when it is undefined.
- * @throws TypeError `createReadTool maxBytes must be a positive integer, got 0`.
+ * @throws OptionError `createReadTool maxBytes must be a positive integer, got 0`.
  */
 export function positiveIntegerOption(factory: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`${factory} ${name} must be a positive integer, got ${String(value)}`);
+    optionValueError(factory, name, `must be a positive integer, got ${String(value)}`);
   }
   return value;
 }

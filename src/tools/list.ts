@@ -3,14 +3,15 @@
  *
  * @module
  */
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
-import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import type { CoreTool, ToolCall } from "./tool.js";
 import { compareCodeUnits, walkFileSystem } from "./walk.js";
 import { mapConcurrent } from "../contract/concurrency.js";
 import type { DirEntry } from "../contract/types.js";
@@ -67,78 +68,71 @@ export const LIST_DESCRIPTION =
  * ```
  */
 export function createListTool(options: ListToolOptions): CoreTool<ListInput, SearchResult> {
-  assertKnownOptions("createListTool", options, [...CONTEXT_OPTION_KEYS, ...LIST_SETTING_KEYS]);
-  const maxEntries = positiveIntegerOption(
-    "createListTool",
-    "maxEntries",
-    options.maxEntries,
-    DEFAULT_MAX_LIST_ENTRIES,
-  );
-  const settings = resolveSearchSettings("createListTool", options);
-  const resolve = createContextResolver("createListTool", options);
-  const validate = (input: unknown): ListInput => checkInput<ListInput>("list", input, LIST_INPUT_SPEC);
-  return {
-    name: "list",
-    description: LIST_DESCRIPTION,
-    inputSchema: specSchema(LIST_INPUT_SPEC),
-    validate,
-    execute: guardExecute<ListInput, SearchResult>(
-      "search",
-      validate,
-      async (input: ListInput, call?: ToolCall): Promise<SearchResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const checked = await gate.check(input.path ?? ".", "list");
-        if (!checked.ok) return errorResult("search", checked.error);
-        const path = checked.path;
-        const display = gate.display(path) || ".";
-        const fs = walkFileSystem(gate, checked);
-        let entries: DirEntry[];
-        try {
-          const stat = await fs.stat(path);
-          if (stat.type !== "directory") {
-            return errorResult("search", {
-              code: "ENOTDIR",
-              path,
-              message: `${display} is a file, not a directory; read the file to see its content.`,
-            });
-          }
-          entries = await fs.readdir(path);
-        } catch (error) {
-          return errorResult("search", toolErrorFromFs(error, path, display));
-        }
-        entries.sort((a, b) => compareCodeUnits(a.name, b.name));
-        if (entries.length === 0) {
-          return { kind: "search", ok: true, parts: textParts(`${display} is an empty directory.`), count: 0 };
-        }
-        const shown = entries.slice(0, maxEntries);
-        const prefix = path === "/" ? "/" : `${path}/`;
-        const lines = await mapConcurrent(shown, settings.concurrency, async (entry): Promise<string> => {
-          signalCheck(call);
-          if (entry.type === "directory") return `${entry.name}/`;
-          if (entry.type === "symlink") {
-            const target =
-              fs.readlink === undefined ? undefined : await fs.readlink(prefix + entry.name).catch(() => undefined);
-            return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
-          }
-          if (entry.type === "other") return `${entry.name} (special file)`;
-          const size = await fs.stat(prefix + entry.name).then(
-            (stat) => stat.size,
-            () => undefined,
-          );
-          return size === undefined ? entry.name : `${entry.name} (${plural(size, "byte")})`;
-        });
-        let text = lines.join("\n");
-        const truncated = entries.length > shown.length;
-        if (truncated) {
-          text += `\n[… ${formatCount(entries.length - shown.length)} more ${entries.length - shown.length === 1 ? "entry" : "entries"} not shown (${formatCount(entries.length)} in all). Use glob with a pattern to narrow the list.]`;
-        }
-        if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-        return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
-      },
-    ),
-  };
+  return listTool(options);
 }
+
+const listTool = defineCoreTool({
+  factory: "createListTool",
+  name: "list",
+  kind: "search",
+  spec: LIST_INPUT_SPEC,
+  settings: LIST_SETTING_KEYS,
+  description: LIST_DESCRIPTION,
+  setup: (options: ListToolOptions) => ({
+    maxEntries: positiveIntegerOption("createListTool", "maxEntries", options.maxEntries, DEFAULT_MAX_LIST_ENTRIES),
+    settings: resolveSearchSettings("createListTool", options),
+  }),
+  async run(input: ListInput, ctx, { maxEntries, settings }): Promise<SearchResult> {
+    const { gate } = ctx;
+    const checked = await gate.check(input.path ?? ".", "list");
+    if (!checked.ok) return errorResult("search", checked.error);
+    const path = checked.path;
+    const display = gate.display(path) || ".";
+    const fs = walkFileSystem(gate, checked);
+    let entries: DirEntry[];
+    try {
+      const stat = await fs.stat(path);
+      if (stat.type !== "directory") {
+        return errorResult("search", {
+          code: "ENOTDIR",
+          path,
+          message: `${display} is a file, not a directory; read the file to see its content.`,
+        });
+      }
+      entries = await fs.readdir(path);
+    } catch (error) {
+      return errorResult("search", toolErrorFromFs(error, path, display));
+    }
+    entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+    if (entries.length === 0) {
+      return { kind: "search", ok: true, parts: textParts(`${display} is an empty directory.`), count: 0 };
+    }
+    const shown = entries.slice(0, maxEntries);
+    const prefix = path === "/" ? "/" : `${path}/`;
+    const lines = await mapConcurrent(shown, settings.concurrency, async (entry): Promise<string> => {
+      signalCheck(ctx.call);
+      if (entry.type === "directory") return `${entry.name}/`;
+      if (entry.type === "symlink") {
+        const target =
+          fs.readlink === undefined ? undefined : await fs.readlink(prefix + entry.name).catch(() => undefined);
+        return target === undefined ? `${entry.name}@` : `${entry.name}@ -> ${target}`;
+      }
+      if (entry.type === "other") return `${entry.name} (special file)`;
+      const size = await fs.stat(prefix + entry.name).then(
+        (stat) => stat.size,
+        () => undefined,
+      );
+      return size === undefined ? entry.name : `${entry.name} (${plural(size, "byte")})`;
+    });
+    let text = lines.join("\n");
+    const truncated = entries.length > shown.length;
+    if (truncated) {
+      text += `\n[… ${formatCount(entries.length - shown.length)} more ${entries.length - shown.length === 1 ? "entry" : "entries"} not shown (${formatCount(entries.length)} in all). Use glob with a pattern to narrow the list.]`;
+    }
+    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+    return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
+  },
+});
 
 function signalCheck(call: ToolCall | undefined): void {
   call?.abortSignal?.throwIfAborted();

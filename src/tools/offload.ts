@@ -9,6 +9,7 @@ import type { Gate } from "../gate/gate.js";
 import type { ToolCall } from "./tool.js";
 import type { Clock } from "../contract/clock.js";
 import { cutIndexByBytes, encodeUtf8, formatBytes, plural } from "./text.js";
+import { assertKnownOptions, optionValueError } from "../contract/options.js";
 
 /** The directory, under cwd, where offloaded outputs go. */
 export const TOOL_OUTPUTS_DIR = "tool-outputs";
@@ -56,22 +57,19 @@ export interface OffloadedOutput {
 /**
  * Check the numbers of an offload setting (a tool option) at creation.
  *
- * @throws TypeError naming `option` when a value is not a positive integer or an unknown key is present.
+ * @throws OptionError naming `option` when a value is not a positive integer or an unknown key is present.
  */
 export function checkOffloadOptions(factory: string, option: string, value: OffloadOptions | false | undefined): void {
   if (value === undefined || value === false) return;
   if (typeof value !== "object" || value === null) {
-    throw new TypeError(`${factory} ${option} must be an object ({ thresholdBytes, previewBytes }) or false`);
+    optionValueError(factory, option, "must be an object ({ thresholdBytes, previewBytes }) or false");
   }
-  for (const [key, number] of Object.entries(value)) {
-    if (key === "id") continue;
-    if (key !== "thresholdBytes" && key !== "previewBytes") {
-      throw new TypeError(
-        `${factory} ${option} got an unknown option "${key}". Known options: thresholdBytes, previewBytes`,
-      );
-    }
+  // `id` is internal (the tools set it); it is not listed among the known options.
+  const { id: _id, ...numbers } = value as OffloadOptions & { readonly id?: unknown };
+  assertKnownOptions(factory, numbers, ["thresholdBytes", "previewBytes"], option);
+  for (const [key, number] of Object.entries(numbers)) {
     if (!Number.isSafeInteger(number) || (number as number) <= 0) {
-      throw new TypeError(`${factory} ${option}.${key} must be a positive integer (bytes), got ${String(number)}`);
+      optionValueError(factory, `${option}.${key}`, `must be a positive integer (bytes), got ${String(number)}`);
     }
   }
 }

@@ -4,12 +4,13 @@
  *
  * @module
  */
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
 import type { ContentConverter } from "./converter.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { recordSeen } from "./freshness.js";
 import { imageConverter } from "./image.js";
-import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import { defineCoreTool } from "./define.js";
+import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { numberLines } from "./numbered-lines.js";
 import { isToolOutputPath } from "./offload.js";
 import { errorResult, textParts, type ReadResult } from "./result.js";
@@ -24,7 +25,8 @@ import {
   sniffBinary,
   utf8Length,
 } from "./text.js";
-import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import type { CoreTool } from "./tool.js";
+import { optionValueError } from "../contract/options.js";
 
 /** Default read cap: 256 KiB of file content per call. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
@@ -101,174 +103,176 @@ export const READ_DESCRIPTION =
  * ```
  */
 export function createReadTool(options: ReadToolOptions): CoreTool<ReadInput, ReadResult> {
-  assertKnownOptions("createReadTool", options, [...CONTEXT_OPTION_KEYS, ...READ_SETTING_KEYS]);
-  const maxBytes = positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
-  const maxLineLength = positiveIntegerOption(
-    "createReadTool",
-    "maxLineLength",
-    options.maxLineLength,
-    DEFAULT_MAX_LINE_LENGTH,
-  );
-  const converters = options.converters ?? [imageConverter()];
-  if (!Array.isArray(converters) || converters.some((c) => typeof c?.convert !== "function")) {
-    throw new TypeError("createReadTool converters must be an array of converters (objects with a convert function)");
-  }
-  const resolve = createContextResolver("createReadTool", options);
+  return readTool(options);
+}
 
-  const validate = (input: unknown): ReadInput => checkInput<ReadInput>("read", input, READ_INPUT_SPEC);
-  return {
-    name: "read",
-    description: READ_DESCRIPTION,
-    inputSchema: specSchema(READ_INPUT_SPEC),
-    validate,
-    execute: guardExecute<ReadInput, ReadResult>(
-      "read",
-      validate,
-      async (input: ReadInput, call?: ToolCall): Promise<ReadResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const checked = await gate.check(input.path, "read");
-        if (!checked.ok) return errorResult("read", checked.error);
-        const path = checked.path;
-        const display = gate.display(path);
+const readTool = defineCoreTool({
+  factory: "createReadTool",
+  name: "read",
+  kind: "read",
+  spec: READ_INPUT_SPEC,
+  settings: READ_SETTING_KEYS,
+  description: READ_DESCRIPTION,
+  setup(options: ReadToolOptions) {
+    const maxBytes = positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
+    const maxLineLength = positiveIntegerOption(
+      "createReadTool",
+      "maxLineLength",
+      options.maxLineLength,
+      DEFAULT_MAX_LINE_LENGTH,
+    );
+    const converters = options.converters ?? [imageConverter()];
+    if (!Array.isArray(converters) || converters.some((c) => typeof c?.convert !== "function")) {
+      optionValueError(
+        "createReadTool",
+        "converters",
+        "must be an array of converters (objects with a convert function)",
+      );
+    }
+    return { maxBytes, maxLineLength, converters };
+  },
+  async run(input: ReadInput, ctx, { maxBytes, maxLineLength, converters }): Promise<ReadResult> {
+    const { gate } = ctx;
+    const checked = await gate.check(input.path, "read");
+    if (!checked.ok) return errorResult("read", checked.error);
+    const path = checked.path;
+    const display = gate.display(path);
 
-        let bytes: Uint8Array;
-        try {
-          const stat = await gate.fs.stat(path);
-          if (stat.type === "directory") {
-            return errorResult("read", {
-              code: "EISDIR",
-              path,
-              message: `${display} is a directory, not a file; list it to see what it contains.`,
-            });
-          }
-          if (stat.type !== "file") {
-            return errorResult("read", {
-              code: "EINVAL",
-              path,
-              message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.`,
-            });
-          }
-          bytes = await gate.fs.readFile(path);
-        } catch (error) {
-          return errorResult("read", toolErrorFromFs(error, path, display));
-        }
+    let bytes: Uint8Array;
+    try {
+      const stat = await gate.fs.stat(path);
+      if (stat.type === "directory") {
+        return errorResult("read", {
+          code: "EISDIR",
+          path,
+          message: `${display} is a directory, not a file; list it to see what it contains.`,
+        });
+      }
+      if (stat.type !== "file") {
+        return errorResult("read", {
+          code: "EINVAL",
+          path,
+          message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.`,
+        });
+      }
+      bytes = await gate.fs.readFile(path);
+    } catch (error) {
+      return errorResult("read", toolErrorFromFs(error, path, display));
+    }
 
-        const binary = sniffBinary(bytes);
-        if (binary !== undefined) {
-          for (const converter of converters) {
-            const outcome = await converter.convert({ bytes, path, displayPath: display });
-            if (outcome === undefined) continue;
-            if ("error" in outcome) return errorResult("read", { ...outcome.error, path });
-            await recordSeen(ctx, path, bytes);
-            return { kind: "read", ok: true, path, parts: outcome.parts };
-          }
-          return errorResult("read", {
-            code: "EBINARY",
-            path,
-            message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
-          });
-        }
-
-        // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
-        // decoded once (strictly; invalid UTF-8 falls through to the report below).
-        if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
-          const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
-          // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
-          if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
-            await recordSeen(ctx, path, bytes);
-            return {
-              kind: "read",
-              ok: true,
-              path,
-              parts: textParts(fast.text),
-              totalLines: fast.lines,
-              startLine: 1,
-              endLine: fast.lines,
-              truncated: false,
-            };
-          }
-        }
-        const decoded = decodeUtf8(bytes);
-        if (!decoded.ok) {
-          let line = 1;
-          for (let i = 0; i < decoded.offset; i++) if (bytes[i] === 10) line++;
-          const bad = bytes[decoded.offset] ?? 0;
-          return errorResult("read", {
-            code: "EILSEQ",
-            path,
-            message:
-              `Cannot read ${display}: it is not valid UTF-8 (byte 0x${bad.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${formatCount(decoded.offset)}, line ${formatCount(line)}). ` +
-              "It may use another encoding (Latin-1, Windows-1252, UTF-16); it is not shown, to avoid replacement characters.",
-          });
-        }
-
-        const text = decoded.text;
-        const ranged = input.offset !== undefined || input.limit !== undefined;
-        const exempt = isToolOutputPath(gate, path);
-
-        if (!ranged && !exempt && bytes.length > maxBytes) {
-          const scanned = scanLines(text);
-          const totalLines = scanned.count;
-          const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
-          let message =
-            `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
-            `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search its content for what you need.`;
-          if (scanned.longest > maxLineLength) {
-            message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so searching its content is the better way to find something in it.`;
-          }
-          return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
-        }
-
-        // One native split; the numbered lines are then written over the array in place.
-        const lines = text === "" ? [] : text.split("\n");
-        if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-        const totalLines = lines.length;
-        if (totalLines === 0) {
-          await recordSeen(ctx, path, bytes);
-          return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
-        }
-        const startLine = input.offset ?? 1;
-        if (startLine > totalLines) {
-          return {
-            ...errorResult("read", {
-              code: "EINPUT",
-              path,
-              message: `offset ${startLine} is past the end of ${display}, which has ${plural(totalLines, "line")}.`,
-            }),
-            path,
-            totalLines,
-          };
-        }
-        const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
-        // Count bytes only when the output might not fit: every byte of the file is at most one byte
-        // out, plus each line's `N|` prefix (cut markers are counted line by line below).
-        const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
-        const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
+    const binary = sniffBinary(bytes);
+    if (binary !== undefined) {
+      for (const converter of converters) {
+        const outcome = await converter.convert({ bytes, path, displayPath: display });
+        if (outcome === undefined) continue;
+        if ("error" in outcome) return errorResult("read", { ...outcome.error, path });
         await recordSeen(ctx, path, bytes);
+        return { kind: "read", ok: true, path, parts: outcome.parts };
+      }
+      return errorResult("read", {
+        code: "EBINARY",
+        path,
+        message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
+      });
+    }
 
-        let out = page.text;
-        if (page.truncated) {
-          out += page.cutFirst
-            ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
-            : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
-        } else if (ranged && page.endLine < totalLines) {
-          out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
-        }
+    // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
+    // decoded once (strictly; invalid UTF-8 falls through to the report below).
+    if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
+      const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
+      // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
+      if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
+        await recordSeen(ctx, path, bytes);
         return {
           kind: "read",
           ok: true,
           path,
-          parts: textParts(out),
-          totalLines,
-          startLine,
-          endLine: page.endLine,
-          truncated: page.truncated,
+          parts: textParts(fast.text),
+          totalLines: fast.lines,
+          startLine: 1,
+          endLine: fast.lines,
+          truncated: false,
         };
-      },
-    ),
-  };
-}
+      }
+    }
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.ok) {
+      let line = 1;
+      for (let i = 0; i < decoded.offset; i++) if (bytes[i] === 10) line++;
+      const bad = bytes[decoded.offset] ?? 0;
+      return errorResult("read", {
+        code: "EILSEQ",
+        path,
+        message:
+          `Cannot read ${display}: it is not valid UTF-8 (byte 0x${bad.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${formatCount(decoded.offset)}, line ${formatCount(line)}). ` +
+          "It may use another encoding (Latin-1, Windows-1252, UTF-16); it is not shown, to avoid replacement characters.",
+      });
+    }
+
+    const text = decoded.text;
+    const ranged = input.offset !== undefined || input.limit !== undefined;
+    const exempt = isToolOutputPath(gate, path);
+
+    if (!ranged && !exempt && bytes.length > maxBytes) {
+      const scanned = scanLines(text);
+      const totalLines = scanned.count;
+      const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
+      let message =
+        `${display} is ${formatBytes(bytes.length)} (${plural(totalLines, "line")}), over the read cap of ${formatBytes(maxBytes)}; nothing was returned. ` +
+        `Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=${Math.min(fit, totalLines)}, then continue from the next line; or search its content for what you need.`;
+      if (scanned.longest > maxLineLength) {
+        message += ` Its lines are long (the longest has ${formatCount(scanned.longest)} characters) and lines over ${formatCount(maxLineLength)} characters are cut in reads, so searching its content is the better way to find something in it.`;
+      }
+      return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
+    }
+
+    // One native split; the numbered lines are then written over the array in place.
+    const lines = text === "" ? [] : text.split("\n");
+    if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    const totalLines = lines.length;
+    if (totalLines === 0) {
+      await recordSeen(ctx, path, bytes);
+      return { kind: "read", ok: true, path, parts: textParts(`(${display} is empty)`), totalLines: 0 };
+    }
+    const startLine = input.offset ?? 1;
+    if (startLine > totalLines) {
+      return {
+        ...errorResult("read", {
+          code: "EINPUT",
+          path,
+          message: `offset ${startLine} is past the end of ${display}, which has ${plural(totalLines, "line")}.`,
+        }),
+        path,
+        totalLines,
+      };
+    }
+    const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
+    // Count bytes only when the output might not fit: every byte of the file is at most one byte
+    // out, plus each line's `N|` prefix (cut markers are counted line by line below).
+    const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
+    const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
+    await recordSeen(ctx, path, bytes);
+
+    let out = page.text;
+    if (page.truncated) {
+      out += page.cutFirst
+        ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
+        : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+    } else if (ranged && page.endLine < totalLines) {
+      out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+    }
+    return {
+      kind: "read",
+      ok: true,
+      path,
+      parts: textParts(out),
+      totalLines,
+      startLine,
+      endLine: page.endLine,
+      truncated: page.truncated,
+    };
+  },
+});
 
 /** Number of lines (a final line without `\n` counts; a trailing `\n` does not start one) and the longest, in characters. */
 function scanLines(text: string): { count: number; longest: number } {

@@ -59,6 +59,13 @@ export interface FileChange {
   readonly from?: string;
   /** Bytes written, where bytes were written. */
   readonly bytes?: number;
+  /**
+   * 1-based line where the change starts, where the tool knows it: `edit` the first replaced
+   * occurrence, the text editor's `insert` the first inserted line, `apply_patch` the first
+   * changed line of an update. The lines before it are unchanged, so it is the same line in the
+   * old and the new content.
+   */
+  readonly line?: number;
 }
 
 /** Result of `write`, `edit`, `apply_patch`. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { optionValueError } from "../contract/options.js";
 import { checkOffloadOptions, type OffloadOptions } from "./offload.js";
 import { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./walk.js";
 
@@ -33,20 +34,20 @@ export interface ResolvedSearchSettings {
 /**
  * Check and resolve {@link SearchSettings}.
  *
- * @throws TypeError naming the option: a `concurrency` that is not a positive integer, an
+ * @throws OptionError naming the option: a `concurrency` that is not a positive integer, an
  *   `ignoreDirectories` that is not an array of names, a bad `offload`.
  */
 export function resolveSearchSettings(factory: string, settings: SearchSettings): ResolvedSearchSettings {
   const concurrency = settings.concurrency ?? DEFAULT_WALK_CONCURRENCY;
   if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
-    throw new TypeError(`${factory} concurrency must be a positive integer, got ${String(concurrency)}`);
+    optionValueError(factory, "concurrency", `must be a positive integer, got ${String(concurrency)}`);
   }
   const ignoreDirectories = settings.ignoreDirectories ?? DEFAULT_IGNORED_DIRECTORIES;
   if (
     !Array.isArray(ignoreDirectories) ||
     ignoreDirectories.some((name) => typeof name !== "string" || name.includes("/"))
   ) {
-    throw new TypeError(`${factory} ignoreDirectories must be an array of directory names (no slashes)`);
+    optionValueError(factory, "ignoreDirectories", "must be an array of directory names (no slashes)");
   }
   checkOffloadOptions(factory, "offload", settings.offload);
   return Object.freeze({

@@ -9,8 +9,10 @@
  *
  * @module
  */
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContext, ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { createEditTool } from "./edit.js";
+import { listMatchLines } from "./match-lines.js";
 import { checkFresh, recordSeen } from "./freshness.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { createReadTool } from "./read.js";
@@ -23,7 +25,7 @@ import {
   type SearchResult,
 } from "./result.js";
 import { decodeUtf8, encodeUtf8 } from "./text.js";
-import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
+import { ToolInputError, type CoreTool, type JsonSchema } from "./tool.js";
 import { createWriteTool } from "./write.js";
 import { catNumbered, parseNumberedLines } from "./signature/common.js";
 
@@ -145,6 +147,8 @@ function checkTextEditorInput(input: unknown): TextEditorInput {
   return out as unknown as TextEditorInput;
 }
 
+type TextEditorResult = ReadResult | MutationResult | SearchResult;
+
 /** Split text into lines with their own terminators; the dominant one for new lines. */
 function splitLines(text: string): { lines: string[]; endings: string[]; eol: string } {
   const lines: string[] = [];
@@ -211,26 +215,41 @@ function viewRangeWords(message: string): string {
 export function createTextEditorTool(
   options: TextEditorToolOptions,
 ): CoreTool<TextEditorInput, ReadResult | MutationResult | SearchResult> {
-  assertKnownOptions("createTextEditorTool", options, CONTEXT_OPTION_KEYS);
+  // Defined first, so the options are checked (in this factory's name) before the inner tools are made.
+  const tool = defineCoreTool({
+    factory: "createTextEditorTool",
+    name: TEXT_EDITOR_TOOL_NAME,
+    kind: "read",
+    spec: { schema: INPUT_SCHEMA, check: checkTextEditorInput },
+    settings: [],
+    description: DESCRIPTION,
+    run(input: TextEditorInput, ctx): Promise<TextEditorResult> {
+      switch (input.command) {
+        case "view":
+          return view(input, ctx);
+        case "create":
+          return create(input, ctx);
+        case "str_replace":
+          return strReplace(input, ctx);
+        case "insert":
+          return insert(input, ctx);
+      }
+    },
+  })(options);
   // Locks: the host's, else the backend's own (shared with every other tool over it).
   const shared: ToolContextOptions = options;
-  const resolve = createContextResolver("createTextEditorTool", shared);
   const read = createReadTool(shared);
   const write = createWriteTool(shared);
   const edit = createEditTool(shared);
 
-  async function snippet(path: string, first: number, last: number, call: ToolCall | undefined): Promise<string> {
+  async function snippet(path: string, first: number, last: number, ctx: ToolContext): Promise<string> {
     const offset = Math.max(1, first);
-    const result = await read.execute({ path, offset, limit: Math.max(1, last - offset + 1) }, call);
+    const result = await read.execute({ path, offset, limit: Math.max(1, last - offset + 1) }, ctx.call);
     if (!result.ok) return "";
     return catNumbered(parseNumberedLines(resultText(result)).lines);
   }
 
-  async function kindOf(
-    path: string,
-    call: ToolCall | undefined,
-  ): Promise<"file" | "directory" | "absent" | "denied" | "other"> {
-    const ctx = await resolve(call);
+  async function kindOf(path: string, ctx: ToolContext): Promise<"file" | "directory" | "absent" | "denied" | "other"> {
     const checked = await ctx.gate.check(path, "read");
     if (!checked.ok) return "denied";
     try {
@@ -241,23 +260,23 @@ export function createTextEditorTool(
     }
   }
 
-  async function view(input: TextEditorInput, call: ToolCall | undefined): Promise<ReadResult | SearchResult> {
-    const kind = await kindOf(input.path, call);
+  async function view(input: TextEditorInput, ctx: ToolContext): Promise<ReadResult | SearchResult> {
+    const kind = await kindOf(input.path, ctx);
     if (kind === "absent")
       return fail("read", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
     if (kind === "directory") {
       if (input.view_range !== undefined)
         return fail("search", "The `view_range` parameter is not allowed when `path` points to a directory.");
-      return viewDirectory(input.path, call);
+      return viewDirectory(input.path, ctx);
     }
     const range = input.view_range;
     if (range === undefined) {
-      const result = await read.execute({ path: input.path }, call);
+      const result = await read.execute({ path: input.path }, ctx.call);
       return renderView(result, input.path);
     }
     const [first, last] = range as [number, number];
     const shown = `[${first}, ${last}]`;
-    const probe = await read.execute({ path: input.path, offset: 1, limit: 1 }, call);
+    const probe = await read.execute({ path: input.path, offset: 1, limit: 1 }, ctx.call);
     if (!probe.ok) return renderView(probe, input.path);
     const total = probe.totalLines ?? 0;
     if (first < 1 || first > total) {
@@ -280,7 +299,7 @@ export function createTextEditorTool(
     }
     const result = await read.execute(
       last === -1 ? { path: input.path, offset: first } : { path: input.path, offset: first, limit: last - first + 1 },
-      call,
+      ctx.call,
     );
     return renderView(result, input.path);
   }
@@ -305,8 +324,7 @@ export function createTextEditorTool(
     };
   }
 
-  async function viewDirectory(path: string, call: ToolCall | undefined): Promise<SearchResult> {
-    const ctx = await resolve(call);
+  async function viewDirectory(path: string, ctx: ToolContext): Promise<SearchResult> {
     const checked = await ctx.gate.check(path, "list");
     if (!checked.ok) return errorResult("search", checked.error);
     const base = path.replace(/\/+$/, "") || "/";
@@ -337,9 +355,9 @@ export function createTextEditorTool(
     };
   }
 
-  async function create(input: TextEditorInput, call: ToolCall | undefined): Promise<MutationResult> {
+  async function create(input: TextEditorInput, ctx: ToolContext): Promise<MutationResult> {
     if (input.file_text === undefined) return fail("mutation", "Parameter `file_text` is required for command: create");
-    const kind = await kindOf(input.path, call);
+    const kind = await kindOf(input.path, ctx);
     if (kind === "file" || kind === "directory" || kind === "other") {
       return fail(
         "mutation",
@@ -347,15 +365,15 @@ export function createTextEditorTool(
         "EEXIST",
       );
     }
-    const result = await write.execute({ path: input.path, content: input.file_text }, call);
+    const result = await write.execute({ path: input.path, content: input.file_text }, ctx.call);
     if (!result.ok) return result;
     return { ...result, parts: textParts(`File created successfully at: ${input.path}`) };
   }
 
-  async function strReplace(input: TextEditorInput, call: ToolCall | undefined): Promise<MutationResult> {
+  async function strReplace(input: TextEditorInput, ctx: ToolContext): Promise<MutationResult> {
     if (input.old_str === undefined)
       return fail("mutation", "Parameter `old_str` is required for command: str_replace");
-    const kind = await kindOf(input.path, call);
+    const kind = await kindOf(input.path, ctx);
     if (kind === "absent")
       return fail("mutation", `The path ${input.path} does not exist. Please provide a valid path.`, "ENOENT");
     if (kind === "directory") {
@@ -366,7 +384,7 @@ export function createTextEditorTool(
       );
     }
     const newStr = input.new_str ?? "";
-    const result = await edit.execute({ path: input.path, oldText: input.old_str, newText: newStr }, call);
+    const result = await edit.execute({ path: input.path, oldText: input.old_str, newText: newStr }, ctx.call);
     if (!result.ok) {
       if (result.error?.code === "ENOMATCH") {
         return {
@@ -377,23 +395,24 @@ export function createTextEditorTool(
         };
       }
       if (result.error?.code === "EAMBIGUOUS") {
-        const lines = /\(at lines? ([^)]*)\)/.exec(result.error.message)?.[1] ?? "";
+        const { lines = [], lineCount = lines.length } = result.error;
+        const listed = listMatchLines(lines, lineCount);
         return {
           ...result,
           parts: textParts(
-            `No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${lines}]. Please ensure it is unique`,
+            `No replacement was performed. Multiple occurrences of old_str \`${input.old_str}\` in lines [${listed}]. Please ensure it is unique`,
           ),
         };
       }
       return result;
     }
-    const at = Number(/at lines? (\d+)/.exec(resultText(result))?.[1] ?? "1");
+    const at = result.changes[0]?.line ?? 1;
     const added = newStr.split("\n").length;
     const shown = await snippet(
       input.path,
       at - TEXT_EDITOR_SNIPPET_LINES,
       at + added - 1 + TEXT_EDITOR_SNIPPET_LINES,
-      call,
+      ctx,
     );
     return {
       ...result,
@@ -404,12 +423,11 @@ export function createTextEditorTool(
     };
   }
 
-  async function insert(input: TextEditorInput, call: ToolCall | undefined): Promise<MutationResult> {
+  async function insert(input: TextEditorInput, ctx: ToolContext): Promise<MutationResult> {
     if (input.insert_line === undefined)
       return fail("mutation", "Parameter `insert_line` is required for command: insert");
     const insertText = input.insert_text ?? input.new_str;
     if (insertText === undefined) return fail("mutation", "Parameter `insert_text` is required for command: insert");
-    const ctx = await resolve(call);
     const readable = await ctx.gate.check(input.path, "read");
     if (!readable.ok) return errorResult("mutation", readable.error);
     const writable = await ctx.gate.check(input.path, "write");
@@ -479,7 +497,7 @@ export function createTextEditorTool(
       return {
         kind: "mutation",
         ok: true,
-        changes: [{ action: "updated", path, bytes: data.length }],
+        changes: [{ action: "updated", path, bytes: data.length, line: line + 1 }],
         parts: textParts(
           `The file ${input.path} has been edited. Here's the result of running \`cat -n\` on a snippet of the edited file:\n${shown}\n` +
             "Review the changes and make sure they are as expected (correct indentation, no duplicate lines, etc). Edit the file again if necessary.",
@@ -488,22 +506,5 @@ export function createTextEditorTool(
     });
   }
 
-  return {
-    name: TEXT_EDITOR_TOOL_NAME,
-    description: DESCRIPTION,
-    inputSchema: INPUT_SCHEMA,
-    validate: checkTextEditorInput,
-    async execute(input, call) {
-      switch (input.command) {
-        case "view":
-          return view(input, call);
-        case "create":
-          return create(input, call);
-        case "str_replace":
-          return strReplace(input, call);
-        case "insert":
-          return insert(input, call);
-      }
-    },
-  };
+  return tool;
 }

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { FsError } from "../contract/errors.js";
+import { defineErrorMarker, FsError } from "../contract/errors.js";
 import { errorResult, type ToolResult } from "./result.js";
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset), as plain data. */
@@ -24,18 +24,18 @@ export interface ToolCall {
   };
 }
 
-const TOOL_INPUT_ERROR_MARKER = Symbol.for("better-fs-tools.error.ToolInputError");
+const TOOL_INPUT_ERROR_MARKER = defineErrorMarker<ToolInputError>("better-fs-tools.error.ToolInputError");
 
 /** Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a tool error the model reads. */
 export class ToolInputError extends Error {
   override readonly name = "ToolInputError";
-  readonly [TOOL_INPUT_ERROR_MARKER] = true;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    TOOL_INPUT_ERROR_MARKER.mark(this);
+  }
+  /** True for any `ToolInputError`, from this copy of the package or another. */
   static isInstance(value: unknown): value is ToolInputError {
-    return (
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[TOOL_INPUT_ERROR_MARKER] === true
-    );
+    return TOOL_INPUT_ERROR_MARKER.isInstance(value);
   }
 }
 

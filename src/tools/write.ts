@@ -4,13 +4,14 @@
  * @module
  */
 import { FsError } from "../contract/errors.js";
-import { assertKnownOptions, CONTEXT_OPTION_KEYS, createContextResolver, type ToolContextOptions } from "./context.js";
+import type { ToolContextOptions } from "./context.js";
+import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { checkFresh, recordBefore, recordSeen } from "./freshness.js";
-import { checkInput, specSchema, type InputSpec } from "./input.js";
+import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { encodeUtf8 } from "./text.js";
-import { type CoreTool, type ToolCall, guardExecute } from "./tool.js";
+import type { CoreTool } from "./tool.js";
 
 /** The `write` tool's own options (none yet; the key exists so bundles can pass settings later). */
 export type WriteToolSettings = Record<never, never>;
@@ -66,63 +67,59 @@ export const WRITE_DESCRIPTION =
  * ```
  */
 export function createWriteTool(options: WriteToolOptions): CoreTool<WriteInput, MutationResult> {
-  assertKnownOptions("createWriteTool", options, [...CONTEXT_OPTION_KEYS, ...WRITE_SETTING_KEYS]);
-  const resolve = createContextResolver("createWriteTool", options);
-  const validate = (input: unknown): WriteInput => checkInput<WriteInput>("write", input, WRITE_INPUT_SPEC);
-  return {
-    name: "write",
-    description: WRITE_DESCRIPTION,
-    inputSchema: specSchema(WRITE_INPUT_SPEC),
-    validate,
-    execute: guardExecute<WriteInput, MutationResult>(
-      "mutation",
-      validate,
-      async (input: WriteInput, call?: ToolCall): Promise<MutationResult> => {
-        const ctx = await resolve(call);
-        const { gate } = ctx;
-        const checked = await gate.check(input.path, "write");
-        if (!checked.ok) return errorResult("mutation", checked.error);
-        const path = checked.path;
-        const display = gate.display(path);
-        // What this session knew of the file when the call began: the check below, inside the
-        // lock, refuses to overwrite what another call wrote while this one waited.
-        const before = { record: await recordBefore(ctx, path) };
-        return ctx.locks.run([path], async () => {
-          let existed = false;
-          try {
-            const stat = await gate.fs.stat(path);
-            if (stat.type === "directory") {
-              return errorResult("mutation", {
-                code: "EISDIR",
-                path,
-                message: `Cannot write ${display}: it is a directory. Choose a file path inside it.`,
-              });
-            }
-            existed = true;
-            if (ctx.state !== undefined) {
-              const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite", before);
-              if (stale !== undefined) return errorResult("mutation", stale);
-            }
-          } catch (error) {
-            if (!(FsError.isInstance(error) && error.code === "ENOENT")) {
-              return errorResult("mutation", toolErrorFromFs(error, path, display));
-            }
-          }
-          const data = encodeUtf8(input.content);
-          try {
-            await gate.fs.writeFile(path, data);
-          } catch (error) {
-            return errorResult("mutation", toolErrorFromFs(error, path, display));
-          }
-          await recordSeen(ctx, path, data);
-          return {
-            kind: "mutation",
-            ok: true,
-            parts: textParts(`wrote ${data.length} ${data.length === 1 ? "byte" : "bytes"} to ${display}`),
-            changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
-          };
-        });
-      },
-    ),
-  };
+  return writeTool(options);
 }
+
+const writeTool = defineCoreTool({
+  factory: "createWriteTool",
+  name: "write",
+  kind: "mutation",
+  spec: WRITE_INPUT_SPEC,
+  settings: WRITE_SETTING_KEYS,
+  description: WRITE_DESCRIPTION,
+  async run(input: WriteInput, ctx): Promise<MutationResult> {
+    const { gate } = ctx;
+    const checked = await gate.check(input.path, "write");
+    if (!checked.ok) return errorResult("mutation", checked.error);
+    const path = checked.path;
+    const display = gate.display(path);
+    // What this session knew of the file when the call began: the check below, inside the
+    // lock, refuses to overwrite what another call wrote while this one waited.
+    const before = { record: await recordBefore(ctx, path) };
+    return ctx.locks.run([path], async () => {
+      let existed = false;
+      try {
+        const stat = await gate.fs.stat(path);
+        if (stat.type === "directory") {
+          return errorResult("mutation", {
+            code: "EISDIR",
+            path,
+            message: `Cannot write ${display}: it is a directory. Choose a file path inside it.`,
+          });
+        }
+        existed = true;
+        if (ctx.state !== undefined) {
+          const stale = await checkFresh(ctx, path, display, await gate.fs.readFile(path), "overwrite", before);
+          if (stale !== undefined) return errorResult("mutation", stale);
+        }
+      } catch (error) {
+        if (!(FsError.isInstance(error) && error.code === "ENOENT")) {
+          return errorResult("mutation", toolErrorFromFs(error, path, display));
+        }
+      }
+      const data = encodeUtf8(input.content);
+      try {
+        await gate.fs.writeFile(path, data);
+      } catch (error) {
+        return errorResult("mutation", toolErrorFromFs(error, path, display));
+      }
+      await recordSeen(ctx, path, data);
+      return {
+        kind: "mutation",
+        ok: true,
+        parts: textParts(`wrote ${data.length} ${data.length === 1 ? "byte" : "bytes"} to ${display}`),
+        changes: [{ action: existed ? "updated" : "added", path, bytes: data.length }],
+      };
+    });
+  },
+});

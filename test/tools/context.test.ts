@@ -75,10 +75,10 @@ describe("shared options checked at creation", () => {
 
   it("createFsTools names a tool's setting under the bundle", () => {
     expect(creationError({ read: { maxbytes: 1 } })).toBe(
-      "createFsTools read.maxbytes is not a read setting. Known read settings: maxBytes, maxLineLength, converters",
+      'createFsTools read got an unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters',
     );
     expect(creationError({ write: { mode: 1 } })).toBe(
-      "createFsTools write.mode is not a write setting. write has no settings yet",
+      'createFsTools write got an unknown option "mode". Known options: none',
     );
     expect(creationError({ read: { maxBytes: 0 } })).toBe(
       "createFsTools read.maxBytes must be a positive integer, got 0",

@@ -25,6 +25,10 @@ describe("edit: huge match counts", () => {
     expect(result.error).toEqual({
       code: "EAMBIGUOUS",
       path: "/w/a.txt",
+      displayPath: "a.txt",
+      occurrences: 17_000_000,
+      lines: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      lineCount: 17_000_000,
       message:
         "oldText occurs 17,000,000 times in a.txt (at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more); it must occur exactly once. " +
         "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",

@@ -469,7 +469,7 @@ export function testEditTool(createFs: CreateFs): void {
       const { fs, tools } = await editSetup({ "/w/a.py": "import os\ndebug = True\n" });
       const result = await tools.edit.execute({ path: "a.py", oldText: "debug = True", newText: "debug = False" });
       expect(text(result)).toBe("replaced 1 occurrence in a.py at line 2");
-      expect(result.changes).toEqual([{ action: "updated", path: "/w/a.py", bytes: 24 }]);
+      expect(result.changes).toEqual([{ action: "updated", path: "/w/a.py", bytes: 24, line: 2 }]);
       expect(await readText(fs, "/w/a.py")).toBe("import os\ndebug = False\n");
     });
 
@@ -521,6 +521,10 @@ export function testEditTool(createFs: CreateFs): void {
       expect(result.error).toEqual({
         code: "EAMBIGUOUS",
         path: "/w/s.py",
+        displayPath: "s.py",
+        occurrences: 2,
+        lines: [1, 3],
+        lineCount: 2,
         message:
           "oldText occurs 2 times in s.py (at lines 1, 3); it must occur exactly once. Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
       });
@@ -930,13 +934,11 @@ export function testFsToolsBundle(createFs: CreateFs): void {
         /^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /,
       );
       expect(() => createFsTools({ fs, read: { cwd: "/x" } } as never)).toThrow(
-        new TypeError(
-          "createFsTools read.cwd: shared options (fs, cwd, allowedRoots, permissions, state, locks, digest, clock) go at the top level, not under read",
-        ),
+        new TypeError("createFsTools read.cwd is a shared option: set it once at the top level"),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
         new TypeError(
-          "createFsTools grep.maxMatch is not a grep setting. Known grep settings: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload",
+          'createFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload',
         ),
       );
     });

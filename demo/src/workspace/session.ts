@@ -14,7 +14,6 @@ import {
   createGlobTool,
   createGrepTool,
   createListTool,
-  locksFor,
   memoryStore,
   type Approve,
   type FileSystem,
@@ -116,18 +115,16 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     permissions: { approve },
   };
   const gate = createGate(contextOptions);
-  // The storage's own locks where it has them (OPFS: Web Locks, shared with other tabs).
-  const locks = locksFor(observed.fs);
   const state = memoryStore();
   const runner = justBashCommandRunner({ fs: gate, cwd: WORKSPACE_ROOT });
   const { tools: bundle } = createAiSdkFsTools({
     ...contextOptions,
     state,
-    locks,
     applyPatch: true,
     bash: { runner, env: BASH_ENV },
   });
-  const shared = { ...contextOptions, state, locks };
+  // No locks given: every tool takes the backend's own (OPFS: Web Locks, shared with other tabs).
+  const shared = { ...contextOptions, state };
   const tools: ToolSet = {
     ...(bundle as ToolSet),
     list: toAiSdkTool(createListTool(shared)) as ToolSet[string],

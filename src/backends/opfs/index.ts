@@ -44,6 +44,7 @@
  * @module
  */
 import { type FileSystem } from "../../contract/types.js";
+import { assertKnownOptions } from "../../contract/options.js";
 import { FsError } from "../../contract/errors.js";
 import { createOpfsCore } from "./core.js";
 import { mainThreadIo } from "./main-io.js";
@@ -162,11 +163,7 @@ export async function isOpfsSupported(): Promise<boolean> {
  */
 export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSystem {
   if (typeof options !== "object" || options === null) throw new TypeError("opfsFileSystem: options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`opfsFileSystem: unknown option "${key}" (known: ${OPTION_KEYS.join(", ")})`);
-    }
-  }
+  assertKnownOptions("opfsFileSystem", options, OPTION_KEYS);
   const root = options.root ?? DEFAULT_OPFS_ROOT;
   if (typeof root !== "string" && !isDirectoryHandle(root)) {
     throw new TypeError('opfsFileSystem: option "root" must be a path string or a FileSystemDirectoryHandle');

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { assertKnownOptions } from "../../contract/options.js";
 import type { Locks } from "../../contract/locks.js";
 
 /** Prefix of every lock name, so our locks never clash with the page's own. */
@@ -32,10 +33,7 @@ export interface WebLocksOptions {
  * ```
  */
 export function webLocks(options: WebLocksOptions = {}): Locks {
-  for (const key of Object.keys(options)) {
-    if (key !== "prefix" && key !== "manager")
-      throw new TypeError(`webLocks: unknown option "${key}" (known: prefix, manager)`);
-  }
+  assertKnownOptions("webLocks", options, ["prefix", "manager"]);
   const prefix = options.prefix ?? DEFAULT_WEB_LOCKS_PREFIX;
   if (typeof prefix !== "string")
     throw new TypeError(`webLocks: option "prefix" must be a string, got ${typeof prefix}`);

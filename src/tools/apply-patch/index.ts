@@ -26,20 +26,16 @@ import { sameBytes } from "../../contract/bytes.js";
 import { mapConcurrent } from "../../contract/concurrency.js";
 import type { FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
-import {
-  assertKnownOptions,
-  CONTEXT_OPTION_KEYS,
-  createContextResolver,
-  type ToolContext,
-  type ToolContextOptions,
-} from "../context.js";
+import type { ToolContext, ToolContextOptions } from "../context.js";
+import { defineCoreTool } from "../define.js";
 import { checkFresh, recordBefore, recordSeen } from "../freshness.js";
-import { checkInput, specSchema, type InputSpec } from "../input.js";
+import type { InputSpec } from "../input.js";
 import type { FileRecord } from "../state.js";
 import { errorResult, textParts, type FileChange, type MutationResult } from "../result.js";
 import { type ToolError } from "../../contract/errors.js";
 import { decodeUtf8, encodeUtf8, formatBytes } from "../text.js";
-import { guardExecute, type CoreTool, type ToolCall } from "../tool.js";
+import type { CoreTool } from "../tool.js";
+import { optionValueError } from "../../contract/options.js";
 import { parsePatch, type PatchOperation } from "./parser.js";
 import { applyChunks } from "./update.js";
 
@@ -65,7 +61,8 @@ export interface ApplyPatchToolOptions extends ToolContextOptions {
 }
 
 const FACTORY = "createApplyPatchTool";
-const OPTION_KEYS = [...CONTEXT_OPTION_KEYS, "maxFileBytes"] as const;
+/** The `apply_patch` tool's own option keys (besides the shared context keys). */
+export const APPLY_PATCH_SETTING_KEYS = ["maxFileBytes"] as const;
 
 const INPUT_SPEC: InputSpec = {
   patch: {
@@ -282,74 +279,71 @@ async function missingParents(
  * ```
  */
 export function createApplyPatchTool(options: ApplyPatchToolOptions): CoreTool<ApplyPatchInput, MutationResult> {
-  assertKnownOptions(FACTORY, options, OPTION_KEYS);
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PATCH_FILE_BYTES;
-  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes <= 0) {
-    throw new TypeError(
-      `${FACTORY} maxFileBytes must be a positive integer (bytes), got ${String(options.maxFileBytes)}`,
-    );
-  }
-  const resolve = createContextResolver(FACTORY, options);
-
-  const validate = (input: unknown): ApplyPatchInput => checkInput<ApplyPatchInput>("apply_patch", input, INPUT_SPEC);
-
-  return {
-    name: "apply_patch",
-    description: APPLY_PATCH_DESCRIPTION,
-    inputSchema: specSchema(INPUT_SPEC),
-    validate,
-    execute: guardExecute<ApplyPatchInput, MutationResult>(
-      "mutation",
-      validate,
-      async (input: ApplyPatchInput, call?: ToolCall): Promise<MutationResult> => {
-        const parsed = parsePatch(input.patch);
-        if (!parsed.ok) {
-          return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
-        }
-        const ctx = await resolve(call);
-        // The paths are checked under the locks of their lexical paths, with one resolution cache
-        // for the call (directories shared by the patch's paths resolve once) whose answers (this
-        // path does not exist) stand in for the tool's own lookups. When every real path is its
-        // lexical path (no symlinks), those locks are the ones other tools take, so the answers
-        // stay true until the commit; otherwise the real paths are locked afterwards and looked
-        // up again under their locks.
-        const lexical = parsed.operations.flatMap((operation) =>
-          operation.type === "update" && operation.moveTo !== undefined
-            ? [operation.path, operation.moveTo]
-            : [operation.path],
-        );
-        const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
-        // What this session knew of each file the patch overwrites whole (Add File, Move to), as
-        // the call began: the freshness check inside the locks refuses to overwrite what another
-        // call wrote (or read) while this one waited.
-        const before = await overwriteRecords(ctx, parsed.operations.flatMap(overwriteTarget), new Map());
-        const first = await ctx.locks.run(
-          [...lexicalKeys],
-          async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
-            const cache = createResolutionCache();
-            const existence = new Map<string, boolean | undefined>();
-            const step = await resolveAll(ctx, parsed.operations, cache, existence);
-            if (!step.ok)
-              return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
-            const resolved = step.value;
-            const paths = [
-              ...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo]))),
-            ];
-            if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
-            return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence, before);
-          },
-        );
-        if ("kind" in first) return first;
-        const { resolved, paths } = first;
-        // Through symlinks the real paths differ: their records are taken before their locks.
-        const real = await overwriteRecords(ctx, resolved.flatMap(overwriteTarget), before);
-        return ctx.locks.run(paths, () =>
-          applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map(), real),
-        );
-      },
-    ),
-  };
+  return applyPatchTool(options);
 }
+
+const applyPatchTool = defineCoreTool({
+  factory: FACTORY,
+  name: "apply_patch",
+  kind: "mutation",
+  spec: INPUT_SPEC,
+  settings: APPLY_PATCH_SETTING_KEYS,
+  description: APPLY_PATCH_DESCRIPTION,
+  setup(options: ApplyPatchToolOptions) {
+    const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_PATCH_FILE_BYTES;
+    if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes <= 0) {
+      optionValueError(
+        FACTORY,
+        "maxFileBytes",
+        `must be a positive integer (bytes), got ${String(options.maxFileBytes)}`,
+      );
+    }
+    return { maxFileBytes };
+  },
+  async run(input: ApplyPatchInput, ctx, { maxFileBytes }): Promise<MutationResult> {
+    const parsed = parsePatch(input.patch);
+    if (!parsed.ok) {
+      return errorResult("mutation", { code: "EINPUT", message: `${parsed.message}\n${NOTHING_CHANGED}` });
+    }
+    // The paths are checked under the locks of their lexical paths, with one resolution cache
+    // for the call (directories shared by the patch's paths resolve once) whose answers (this
+    // path does not exist) stand in for the tool's own lookups. When every real path is its
+    // lexical path (no symlinks), those locks are the ones other tools take, so the answers
+    // stay true until the commit; otherwise the real paths are locked afterwards and looked
+    // up again under their locks.
+    const lexical = parsed.operations.flatMap((operation) =>
+      operation.type === "update" && operation.moveTo !== undefined
+        ? [operation.path, operation.moveTo]
+        : [operation.path],
+    );
+    const lexicalKeys = new Set(lexical.map((path) => resolvePath(ctx.gate.cwd, path)));
+    // What this session knew of each file the patch overwrites whole (Add File, Move to), as
+    // the call began: the freshness check inside the locks refuses to overwrite what another
+    // call wrote (or read) while this one waited.
+    const before = await overwriteRecords(ctx, parsed.operations.flatMap(overwriteTarget), new Map());
+    const first = await ctx.locks.run(
+      [...lexicalKeys],
+      async (): Promise<MutationResult | { resolved: Resolved[]; paths: string[] }> => {
+        const cache = createResolutionCache();
+        const existence = new Map<string, boolean | undefined>();
+        const step = await resolveAll(ctx, parsed.operations, cache, existence);
+        if (!step.ok)
+          return errorResult("mutation", { ...step.error, message: `${step.error.message}\n${NOTHING_CHANGED}` });
+        const resolved = step.value;
+        const paths = [...new Set(resolved.flatMap((r) => (r.moveTo === undefined ? [r.path] : [r.path, r.moveTo])))];
+        if (!paths.every((path) => lexicalKeys.has(path))) return { resolved, paths };
+        return applyLocked(ctx, resolved, paths, maxFileBytes, cache, existence, before);
+      },
+    );
+    if ("kind" in first) return first;
+    const { resolved, paths } = first;
+    // Through symlinks the real paths differ: their records are taken before their locks.
+    const real = await overwriteRecords(ctx, resolved.flatMap(overwriteTarget), before);
+    return ctx.locks.run(paths, () =>
+      applyLocked(ctx, resolved, paths, maxFileBytes, createResolutionCache(), new Map(), real),
+    );
+  },
+});
 
 /** The path an operation overwrites whole, if any: an `Add File` path or a `Move to` destination. */
 function overwriteTarget(item: PatchOperation | Resolved): string[] {
@@ -599,11 +593,19 @@ function computeChanges(
       continue;
     }
     const applied = applyChunks(state.value.text, operation.chunks, show(path));
-    if (!applied.ok) return fail(applied.failure.code, applied.failure.message, path);
+    if (!applied.ok) {
+      const { code, message, occurrences, lines } = applied.failure;
+      if (occurrences === undefined || lines === undefined) return fail(code, message, path);
+      return {
+        ok: false,
+        error: { code, message, path, displayPath: show(path), occurrences, lines, lineCount: occurrences },
+      };
+    }
+    const at = applied.firstLine === undefined ? {} : { line: applied.firstLine };
     const next: Pending = { kind: "file", bytes: encodeText({ text: applied.text, bom: state.value.bom }) };
     if (moveTo === undefined) {
       pending.set(path, next);
-      changes.push({ action: "updated", path });
+      changes.push({ action: "updated", path, ...at });
       summary.push(`M ${show(path)}`);
       continue;
     }
@@ -617,7 +619,7 @@ function computeChanges(
     }
     pending.set(moveTo, next);
     pending.set(path, { kind: "absent" });
-    changes.push({ action: "moved", path: moveTo, from: path });
+    changes.push({ action: "moved", path: moveTo, from: path, ...at });
     summary.push(`M ${show(moveTo)} (moved from ${show(path)})`);
   }
   return { ok: true, value: { pending, changes, summary } };

@@ -118,6 +118,15 @@ export interface HunkFailure {
   /** Line of the hunk in the patch text. */
   readonly patchLine: number;
   readonly message: string;
+  /** `EAMBIGUOUS`: how many places the lines match. */
+  readonly occurrences?: number;
+  /** `EAMBIGUOUS`: the 1-based file lines of the first places (as many as the message lists). */
+  readonly lines?: readonly number[];
+}
+
+/** The fields of an ambiguity: how many places, and the first ones' 1-based lines. */
+function ambiguityFields(indexes: readonly number[]): { occurrences: number; lines: readonly number[] } {
+  return { occurrences: indexes.length, lines: indexes.slice(0, MAX_REPORTED_CANDIDATES).map((i) => i + 1) };
 }
 
 function quoteLines(lines: readonly string[]): string {
@@ -152,7 +161,9 @@ export function applyChunks(
   text: string,
   chunks: readonly PatchChunk[],
   displayPath: string,
-): { readonly ok: true; readonly text: string } | { readonly ok: false; readonly failure: HunkFailure } {
+):
+  | { readonly ok: true; readonly text: string; readonly firstLine: number | undefined }
+  | { readonly ok: false; readonly failure: HunkFailure } {
   const split = splitText(text);
   const { bom, body, count, starts, terminated, eol } = split;
   const replacements: Array<{ start: number; length: number; lines: readonly string[] }> = [];
@@ -178,6 +189,7 @@ export function applyChunks(
           ok: false,
           failure: {
             code: "EAMBIGUOUS",
+            ...ambiguityFields(found.indexes),
             hunk,
             patchLine: chunk.line,
             message: `The @@ context line matches ${ambiguity(found.indexes)} in ${where()}:\n${quoteLines([context])}\nUse a more specific @@ line (add an enclosing class or function as an earlier @@ line).`,
@@ -219,6 +231,7 @@ export function applyChunks(
         ok: false,
         failure: {
           code: "EAMBIGUOUS",
+          ...ambiguityFields(found.indexes),
           hunk,
           patchLine: chunk.line,
           message: `The expected lines match ${ambiguity(found.indexes)} in ${where()}:\n${quoteLines(chunk.oldLines)}\nAdd more context lines, or an @@ line naming the enclosing function or class, so the hunk matches once.`,
@@ -252,5 +265,7 @@ export function applyChunks(
   }
   append(body.slice(starts[position], starts[count]));
   if (open) append(eol);
-  return { ok: true, text: pieces.join("") };
+  // The lines before the first replacement are untouched: its start is the first changed line.
+  const firstLine = ordered[0] === undefined ? undefined : ordered[0].start + 1;
+  return { ok: true, text: pieces.join(""), firstLine };
 }

@@ -76,10 +76,7 @@ export function lineRangeSignature(
   assertKnownOptions("lineRangeSignature", options, OPTION_KEYS);
   const names = options.names ?? {};
   if (typeof names !== "object" || names === null) throw new TypeError("lineRangeSignature names must be an object");
-  for (const key of Object.keys(names)) {
-    if (!NAME_KEYS.includes(key))
-      throw new TypeError(`lineRangeSignature got an unknown names key "${key}". Known keys: ${NAME_KEYS.join(", ")}`);
-  }
+  assertKnownOptions("lineRangeSignature", names, NAME_KEYS, "names");
   const name = checkName("name", options.name ?? "readFile");
   const pathName = checkName("names.path", names.path ?? "path");
   const startName = checkName("names.start", names.start ?? "startLine");

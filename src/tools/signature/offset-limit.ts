@@ -8,6 +8,8 @@
  */
 import picomatch from "picomatch";
 import type { EditInput } from "../edit.js";
+import { matchLinesText } from "../match-lines.js";
+import { formatCount } from "../text.js";
 import { checkInput, specSchema, type InputSpec } from "../input.js";
 import type { GrepInput } from "../grep.js";
 import type { ListInput } from "../list.js";
@@ -72,7 +74,6 @@ const GREP_SPEC: InputSpec = {
 };
 
 const EDIT_NAMES = { oldText: "old_string", newText: "new_string", replaceAll: "replace_all" };
-const AMBIGUOUS = /^oldText occurs (\S+) times in (.*) \(at (lines? [^)]*)\); it must occur exactly once\./;
 
 /** Entry name of a core `list` line: `a.ts (12 bytes)` → `a.ts`, `src/` → `src`, `l@ -> t` → `l`. */
 function entryName(line: string): string | undefined {
@@ -230,12 +231,12 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     },
     toResult(result) {
       if (result.ok) return result;
-      const message = result.error?.message ?? "";
-      const ambiguous = result.error?.code === "EAMBIGUOUS" ? AMBIGUOUS.exec(message) : null;
-      if (ambiguous !== null) {
+      const error = result.error;
+      if (error?.code === "EAMBIGUOUS" && error.occurrences !== undefined && error.lines !== undefined) {
+        const where = matchLinesText(error.lines, error.lineCount ?? error.lines.length);
         return asErrorString(
           result,
-          `old_string is not unique in ${ambiguous[2]}: it occurs ${ambiguous[1]} times (at ${ambiguous[3]}). ` +
+          `old_string is not unique in ${error.displayPath ?? error.path}: it occurs ${formatCount(error.occurrences)} times (at ${where}). ` +
             "Include more surrounding lines in old_string to make it unique, or set replace_all to true to replace every occurrence.",
         );
       }

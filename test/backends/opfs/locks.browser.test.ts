@@ -55,7 +55,7 @@ describe("webLocks", () => {
 
   it("rejects unknown options with TypeError naming the option", () => {
     expect(() => webLocks({ prefx: "x" } as never)).toThrow(
-      new TypeError('webLocks: unknown option "prefx" (known: prefix, manager)'),
+      new TypeError('webLocks got an unknown option "prefx". Known options: prefix, manager'),
     );
   });
 });

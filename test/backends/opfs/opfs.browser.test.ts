@@ -277,7 +277,7 @@ describe("opfs where OPFS is absent", () => {
   it("rejects unknown options and bad values with TypeError naming the option", () => {
     expect(() => opfsFileSystem({ rooot: "/w" } as never)).toThrow(
       new TypeError(
-        'opfsFileSystem: unknown option "rooot" (known: root, worker, busyTimeoutMs, syncHandleIdleMs, maxSyncHandles)',
+        'opfsFileSystem got an unknown option "rooot". Known options: root, worker, busyTimeoutMs, syncHandleIdleMs, maxSyncHandles',
       ),
     );
     expect(() => opfsFileSystem({ busyTimeoutMs: -1 })).toThrow(

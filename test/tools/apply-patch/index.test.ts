@@ -41,8 +41,8 @@ describe("apply_patch success", () => {
       ],
       changes: [
         { action: "added", path: "/w/new/dir/file.txt", bytes: 6 },
-        { action: "updated", path: "/w/mod.txt", bytes: 4 },
-        { action: "moved", path: "/w/moved.txt", from: "/w/old/name.txt", bytes: 2 },
+        { action: "updated", path: "/w/mod.txt", bytes: 4, line: 2 },
+        { action: "moved", path: "/w/moved.txt", from: "/w/old/name.txt", bytes: 2, line: 1 },
         { action: "deleted", path: "/w/gone.txt" },
       ],
     });

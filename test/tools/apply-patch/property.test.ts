@@ -77,7 +77,11 @@ describe("apply_patch property", () => {
           if (!parsed.ok || parsed.operations[0]?.type !== "update") return;
           const applied = applyChunks(lines.map((line) => line + eol).join(""), parsed.operations[0].chunks, "f.txt");
           const expected = applyEdits(lines, edits);
-          expect(applied).toEqual({ ok: true, text: expected.map((line) => line + eol).join("") });
+          expect(applied).toEqual({
+            ok: true,
+            text: expected.map((line) => line + eol).join(""),
+            firstLine: expect.any(Number),
+          });
         },
       ),
       { numRuns: 300, seed: 6 },
@@ -107,7 +111,9 @@ describe("hunk placement: LF (native search) and CRLF (line by line) agree", () 
           const crlf = lf.replace(/\n/g, "\r\n");
           const fromLf = applyChunks(lf, chunks, "f.txt");
           const fromCrlf = applyChunks(crlf, chunks, "f.txt");
-          const normalised = fromCrlf.ok ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n") } : fromCrlf;
+          const normalised = fromCrlf.ok
+            ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n"), firstLine: fromCrlf.firstLine }
+            : fromCrlf;
           expect(fromLf).toStrictEqual(normalised);
         },
       ),

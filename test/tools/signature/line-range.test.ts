@@ -70,7 +70,7 @@ describe("lineRangeSignature", () => {
       new TypeError('lineRangeSignature name must be a name of letters, digits, _ or - (up to 64), got "read file"'),
     );
     expect(() => lineRangeSignature({ names: { begin: "b" } } as never)).toThrow(
-      new TypeError('lineRangeSignature got an unknown names key "begin". Known keys: path, start, end'),
+      new TypeError('lineRangeSignature names got an unknown option "begin". Known options: path, start, end'),
     );
   });
 });

@@ -105,7 +105,7 @@ describe("apply_patch signatures through generateText", () => {
       ok: true,
       parts: [{ type: "text", text: "Success. Updated the following files:\nM a.txt\nA b.txt" }],
       changes: [
-        { action: "updated", path: "/w/a.txt", bytes: 2 },
+        { action: "updated", path: "/w/a.txt", bytes: 2, line: 1 },
         { action: "added", path: "/w/b.txt", bytes: 2 },
       ],
     });
