@@ -19,6 +19,7 @@ const DESIGN_ENTRIES: Readonly<Record<string, string>> = {
   "./shell": "src/shell/index.ts",
   "./ai-sdk": "src/ai-sdk/index.ts",
   "./sandbox": "src/sandbox/index.ts",
+  "./agent": "src/agent/index.ts",
   "./conformance": "src/conformance/index.ts",
 };
 

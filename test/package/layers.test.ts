@@ -19,7 +19,8 @@
  *   just-bash when no runner is passed). Every other adapter may import shell, as ai-sdk does for
  *   its bash tool; shell imports no other adapter, and the other adapters do not import each
  *   other (an AI SDK tool set does not need a sandbox session, nor the reverse). The tools layer
- *   still imports no shell code: the bash tool takes a runner.
+ *   still imports no shell code: the bash tool takes a runner. One exception: agent imports
+ *   ai-sdk (the workspace agent is a ToolLoopAgent over the AI SDK tool set); nothing imports agent.
  * - The root entry (src/index.ts) gathers contract, gate, tools and shell (for the defaults);
  *   it imports no backend and no other adapter. Subpath entries (`src/<layer>/index.ts`)
  *   follow the rule of their layer.
@@ -67,6 +68,8 @@ export function mayImport(from: string, to: string): boolean {
     case "shell":
       return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend;
   }
+  // The agent is built on the AI SDK tool set: the one adapter that stands on another.
+  if (from === "agent" && to === "ai-sdk") return true;
   if ((ADAPTERS as readonly string[]).includes(from)) {
     return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend || to === "shell";
   }
@@ -124,6 +127,7 @@ describe("layers", () => {
         "shell",
         "ai-sdk",
         "sandbox",
+        "agent",
       ]),
     );
     expect(layerViolations(modules)).toEqual([]);
@@ -140,7 +144,9 @@ describe("layers", () => {
       }
     }
     expect(
-      ["backends/idb → backends/memory", "ai-sdk → shell", "root → shell"].filter((pair) => !pairs.has(pair)),
+      ["backends/idb → backends/memory", "ai-sdk → shell", "root → shell", "agent → ai-sdk"].filter(
+        (pair) => !pairs.has(pair),
+      ),
     ).toEqual([]);
   });
 
@@ -212,6 +218,9 @@ describe("layers", () => {
       aiSdkToShell: edge("src/ai-sdk/single-tools.ts", "../shell/defaults.js"),
       aiSdkToSandbox: edge("src/ai-sdk/tool.ts", "../sandbox/index.js"),
       shellToAiSdk: edge("src/shell/defaults.ts", "../ai-sdk/index.js"),
+      agentToAiSdk: edge("src/agent/agent.ts", "../ai-sdk/bundle.js"),
+      aiSdkToAgent: edge("src/ai-sdk/tool.ts", "../agent/index.js"),
+      sandboxToAgent: edge("src/sandbox/x.ts", "../agent/index.js"),
       sandboxToMemory: edge("src/sandbox/x.ts", "../backends/memory/index.js"),
       rootToShell: edge("src/index.ts", "./shell/defaults.js"),
       rootToBackend: edge("src/index.ts", "./backends/node/index.js"),
@@ -229,6 +238,9 @@ describe("layers", () => {
       aiSdkToShell: [],
       aiSdkToSandbox: ["ai-sdk → sandbox"],
       shellToAiSdk: ["shell → ai-sdk"],
+      agentToAiSdk: [],
+      aiSdkToAgent: ["ai-sdk → agent"],
+      sandboxToAgent: ["sandbox → agent"],
       sandboxToMemory: [],
       rootToShell: [],
       rootToBackend: ["root → backends/node"],

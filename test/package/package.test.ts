@@ -30,7 +30,7 @@ const PEER_SUBPATHS: Readonly<Record<string, readonly string[]>> = {
   memfs: ["./memory", "./idb"],
   "idb-keyval": ["./idb"],
   "just-bash": ["./shell"],
-  ai: ["./ai-sdk", "./sandbox"],
+  ai: ["./ai-sdk", "./sandbox", "./agent"],
   vitest: ["./conformance"],
 };
 

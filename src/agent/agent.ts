@@ -1,0 +1,535 @@
+/**
+ * `createWorkspaceAgent`: an AI SDK 7 `ToolLoopAgent` over a workspace, with its memory file in
+ * the system prompt, tool scopes, bounded tool rounds, checked outputs and a run cache that
+ * knows about files.
+ *
+ * @module
+ */
+import { isStepCount, ToolLoopAgent, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import { createAiSdkFsTools, type AiSdkFsToolsOptions, type BundleToolOptions } from "../ai-sdk/bundle.js";
+import { toAiSdkTool } from "../ai-sdk/tool.js";
+import { sha256Digest, type Digest } from "../contract/digest.js";
+import { systemClock } from "../contract/clock.js";
+import { assertKnownOptions, optionValueError } from "../contract/options.js";
+import type { FileSystem } from "../contract/types.js";
+import { createGate, type Gate } from "../gate/gate.js";
+import { hashFiles } from "../gate/hash-files.js";
+import type { createBashTool } from "../tools/bash.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
+import { createGlobTool } from "../tools/glob.js";
+import { createGrepTool } from "../tools/grep.js";
+import { createListTool } from "../tools/list.js";
+import type { JsonValue } from "../tools/tool.js";
+import { canonicalJson, modelName, runCacheKey } from "./cache-key.js";
+import {
+  DEFAULT_MAX_MEMORY_BYTES,
+  DEFAULT_MEMORY_FILE,
+  readMemoryFile,
+  systemPrompt,
+  type MemoryFile,
+} from "./memory-file.js";
+import type { CachedRun, RunCache } from "./run-cache.js";
+import {
+  checkRun,
+  DEFAULT_MAX_VALIDATION_RETRIES,
+  feedbackText,
+  missingFiles,
+  type Validate,
+  type ValidationFailure,
+} from "./validation.js";
+
+const FACTORY = "createWorkspaceAgent";
+
+/** Tool rounds per request when `maxToolRounds` is not given: 40. */
+export const DEFAULT_MAX_TOOL_ROUNDS = 40;
+
+/** The tools a read-only agent has. */
+export const READ_ONLY_TOOLS = ["read", "list", "glob", "grep"] as const;
+
+/** Which tools the agent has. Every file tool is on unless set to `false`; bash is on only when given. */
+export interface WorkspaceToolScopes {
+  readonly read?: boolean;
+  readonly list?: boolean;
+  readonly glob?: boolean;
+  readonly grep?: boolean;
+  /** `false` withholds `write`, and with it `edit` and `apply_patch`. */
+  readonly write?: boolean;
+  readonly edit?: boolean;
+  readonly applyPatch?: boolean;
+  /** The bash tool's options (`{ runner, env }` at least), or `false`. @default false (no bash) */
+  readonly bash?: BundleToolOptions<typeof createBashTool> | false;
+}
+
+/** Options of {@link createWorkspaceAgent}. */
+export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> extends Omit<ToolContextOptions, "fs"> {
+  /** The AI SDK language model (an object, or a gateway id). */
+  readonly model: LanguageModel;
+  /** The workspace backend (one object: the memory file, the cache key and the checks read it too). */
+  readonly fs: FileSystem;
+  /** The agent's own instructions: the start of the system prompt. */
+  readonly instructions?: string;
+  /**
+   * The memory file, relative to the working directory or absolute: its current content, read
+   * through the gate at the start of every run, follows the instructions in the system prompt.
+   * No file, nothing added. `false` turns it off. @default DEFAULT_MEMORY_FILE ("AGENTS.md")
+   */
+  readonly memoryFile?: string | false;
+  /** Most bytes of the memory file sent, in bytes. @default DEFAULT_MAX_MEMORY_BYTES (32 KiB) */
+  readonly maxMemoryBytes?: number;
+  /** Only `read`, `list`, `glob` and `grep`. @default false */
+  readonly readOnly?: boolean;
+  /** Tool scopes: leave tools out (`write: false` withholds edit and apply_patch), add bash. */
+  readonly tools?: WorkspaceToolScopes;
+  /** More AI SDK tools, sent after the file tools. Their names must differ from the file tools'. */
+  readonly extraTools?: ToolSet;
+  /**
+   * Most tool rounds (model responses that call tools) per request. When they are used up the
+   * model is asked once more, with no tools, for its final answer: calls already made always
+   * finish. @default DEFAULT_MAX_TOOL_ROUNDS (40)
+   */
+  readonly maxToolRounds?: number;
+  /** Files the run must leave behind (relative to the working directory): checked after every attempt and on a cache hit. */
+  readonly expectedOutputFiles?: (input: Input) => readonly string[] | Promise<readonly string[]>;
+  /** The host's check of a finished attempt: a string is feedback, and the model tries again. */
+  readonly validate?: Validate<Input, string>;
+  /** Feedback rounds after failed checks, each a new user turn. @default DEFAULT_MAX_VALIDATION_RETRIES (2) */
+  readonly maxValidationRetries?: number;
+  /** Keep finished runs: `memoryRunCache()` or `fileRunCache(fs, dir)`. Without one, nothing is cached. */
+  readonly cache?: RunCache;
+  /** Globs (relative to the working directory) whose files' paths and contents are part of the cache key. */
+  readonly inputGlobs?: readonly string[];
+}
+
+/** What {@link WorkspaceAgent.generate} and {@link WorkspaceAgent.stream} take. */
+export interface WorkspaceAgentCall<Input extends JsonValue = JsonValue> {
+  /** The user's request. */
+  readonly prompt: string;
+  /** Data for `expectedOutputFiles` and `validate` (part of the cache key). @default null */
+  readonly input?: Input;
+  /** Cancels the run. */
+  readonly abortSignal?: AbortSignal;
+}
+
+/** The outcome of one run. */
+export interface WorkspaceAgentResult {
+  /** The final text (of the last attempt, or the replayed run). */
+  readonly text: string;
+  /** The run's output: the final text. */
+  readonly output: string;
+  /** Whether the run was replayed from the cache (then no model call was made). */
+  readonly cached: boolean;
+  /** The cache key the run was found under or stored under; `undefined` without a cache. */
+  readonly key: string | undefined;
+  /** Model calls made by this run: 0 for a replay. */
+  readonly modelCalls: number;
+  /** Tool rounds used by this run (all attempts), or by the replayed run. */
+  readonly rounds: number;
+  /** The agent's `maxToolRounds` (per attempt). */
+  readonly maxToolRounds: number;
+  /** Attempts made: 1, plus one per feedback round; 0 for a replay. */
+  readonly attempts: number;
+  /** The memory file as this run read it; `undefined` when off or absent. */
+  readonly memory: MemoryFile | undefined;
+  /** The feedback turns sent to the model, in order. */
+  readonly feedback: readonly string[];
+  /** Whether the last attempt passed the checks (a replay passed when it was stored). */
+  readonly ok: boolean;
+  /** What failed in the last attempt; empty when `ok`. */
+  readonly failures: readonly ValidationFailure[];
+  /** The AI SDK steps of every attempt, in order; empty for a replay. */
+  readonly steps: readonly StepResult<ToolSet>[];
+}
+
+/** What {@link WorkspaceAgent.stream} returns. */
+export interface WorkspaceAgentStream {
+  /** The text as the model writes it, attempt after attempt (a replay sends its text in one piece). */
+  readonly textStream: ReadableStream<string> & AsyncIterable<string>;
+  /** The run's outcome, once the stream ends. */
+  readonly result: Promise<WorkspaceAgentResult>;
+}
+
+/** The agent {@link createWorkspaceAgent} returns. */
+export interface WorkspaceAgent<Input extends JsonValue = JsonValue> {
+  /** Run to the end and return the outcome. */
+  generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult>;
+  /** Run, streaming the text; `result` resolves at the end. */
+  stream(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentStream>;
+  /** The tools the model is given, in the order they are sent. */
+  readonly tools: ToolSet;
+  /** The gate every file access of the agent passes. */
+  readonly gate: Gate;
+}
+
+const AGENT_KEYS = [
+  ...CONTEXT_OPTION_KEYS,
+  "model",
+  "instructions",
+  "memoryFile",
+  "maxMemoryBytes",
+  "readOnly",
+  "tools",
+  "extraTools",
+  "maxToolRounds",
+  "expectedOutputFiles",
+  "validate",
+  "maxValidationRetries",
+  "cache",
+  "inputGlobs",
+];
+const SCOPE_KEYS = ["read", "list", "glob", "grep", "write", "edit", "applyPatch", "bash"];
+
+function integerOption(name: string, value: unknown, fallback: number, minimum: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum) {
+    optionValueError(FACTORY, name, `must be an integer ≥ ${minimum}, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function functionOption(name: string, value: unknown): void {
+  if (value !== undefined && typeof value !== "function") {
+    optionValueError(FACTORY, name, `must be a function, got ${typeof value}`);
+  }
+}
+
+/** The file tools of the agent, in the order they are sent, built from the AI SDK bundle. */
+function fileTools(options: WorkspaceAgentOptions<never>, shared: ToolContextOptions): ToolSet {
+  const scopes = options.tools ?? {};
+  const readOnly = options.readOnly === true;
+  if (readOnly) {
+    const extra = (["write", "edit", "applyPatch", "bash"] as const).filter(
+      (key) => scopes[key] !== undefined && scopes[key] !== false,
+    );
+    if (extra.length > 0) {
+      optionValueError(
+        FACTORY,
+        `tools.${extra[0]}`,
+        `cannot be on in a readOnly agent (it has ${READ_ONLY_TOOLS.join(", ")})`,
+      );
+    }
+  }
+  const on = (key: "read" | "list" | "glob" | "grep" | "write" | "edit" | "applyPatch"): boolean => {
+    if (scopes[key] === false) return false;
+    if (key === "read" || key === "list" || key === "glob" || key === "grep") return true;
+    if (readOnly || scopes.write === false) return false;
+    return true;
+  };
+  const bash = readOnly || scopes.bash === undefined || scopes.bash === false ? undefined : scopes.bash;
+  const bundle = createAiSdkFsTools({
+    ...shared,
+    ...(on("applyPatch") ? { applyPatch: true } : {}),
+    ...(bash === undefined ? {} : { bash }),
+  } as AiSdkFsToolsOptions) as { readonly tools: Record<string, ToolSet[string] | undefined> };
+  const own = bundle.tools;
+  const pick = (name: string, make: () => ToolSet[string]): ToolSet[string] => own[name] ?? make();
+  const tools: Record<string, ToolSet[string]> = {};
+  if (on("read")) tools["read"] = own["read"] as ToolSet[string];
+  if (on("list")) tools["list"] = pick("list", () => toAiSdkTool(createListTool(shared)) as ToolSet[string]);
+  if (on("glob")) tools["glob"] = pick("glob", () => toAiSdkTool(createGlobTool(shared)) as ToolSet[string]);
+  if (on("grep")) tools["grep"] = pick("grep", () => toAiSdkTool(createGrepTool(shared)) as ToolSet[string]);
+  if (on("write")) tools["write"] = own["write"] as ToolSet[string];
+  if (on("edit")) tools["edit"] = own["edit"] as ToolSet[string];
+  if (on("applyPatch")) tools["apply_patch"] = own["apply_patch"] as ToolSet[string];
+  if (bash !== undefined) tools["bash"] = own["bash"] as ToolSet[string];
+  return tools;
+}
+
+/** A push stream of text chunks. */
+function textChannel(): {
+  stream: ReadableStream<string> & AsyncIterable<string>;
+  push(chunk: string): void;
+  close(): void;
+  fail(error: unknown): void;
+} {
+  let controller!: ReadableStreamDefaultController<string>;
+  const stream = new ReadableStream<string>({
+    start(c) {
+      controller = c;
+    },
+  });
+  return {
+    stream: stream as ReadableStream<string> & AsyncIterable<string>,
+    push: (chunk) => controller.enqueue(chunk),
+    close: () => controller.close(),
+    fail: (error) => controller.error(error),
+  };
+}
+
+/** One attempt's outcome, however it ran. */
+interface Attempt {
+  readonly text: string;
+  readonly steps: readonly StepResult<ToolSet>[];
+  readonly responseMessages: readonly ModelMessage[];
+}
+
+/**
+ * Create a workspace agent: an AI SDK 7 `ToolLoopAgent` given the file tools over `fs`.
+ *
+ * Every run (1) reads the memory file through the gate and puts it in the system prompt after
+ * `instructions`; (2) with a `cache`, computes the run's key from the model, the system prompt,
+ * the prompt and input, the workspace (backend name, cwd, roots), the tool names and
+ * `hashFiles` of `inputGlobs`, and replays a stored run with no model call unless an expected
+ * output file is missing; (3) otherwise runs the `ToolLoopAgent`: tool rounds are bounded by
+ * `maxToolRounds`, after which one more step runs with no tools for the final answer; (4) checks
+ * the expected output files and `validate`, and sends what failed back as a user turn, at most
+ * `maxValidationRetries` times; (5) stores a run that passed under its key computed again after
+ * the run (so a run that edits its own inputs is found by the next run over the edited files).
+ *
+ * @param options - `model` and `fs` (required), the tools' shared options (`cwd`,
+ *   `allowedRoots`, `permissions`, `state`, `locks`, `digest`, `clock`), `instructions`,
+ *   `memoryFile`, `maxMemoryBytes`, `readOnly`, `tools`, `extraTools`, `maxToolRounds`,
+ *   `expectedOutputFiles`, `validate`, `maxValidationRetries`, `cache`, `inputGlobs`.
+ * @returns `{ generate, stream, tools, gate }`. `generate` resolves to a
+ *   {@link WorkspaceAgentResult}; failed checks after the last retry are in `ok: false` and
+ *   `failures`, not thrown. It rejects with what the model or provider throws, with FsError
+ *   `EACCES` when the gate refuses the memory file, and with a TypeError when `input` is not JSON.
+ * @throws TypeError ({@link OptionError}) at creation for an unknown option or scope, a bad
+ *   value (`maxToolRounds` not an integer ≥ 1, `maxValidationRetries` < 0, `memoryFile` not a
+ *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash in a `readOnly`
+ *   agent, an extra tool named like a file tool; and whatever the tool factories throw.
+ * @example
+ * ```ts
+ * const agent = createWorkspaceAgent({
+ *   model, fs, instructions: "You keep the changelog.", cache: memoryRunCache(),
+ *   expectedOutputFiles: () => ["CHANGELOG.md"], inputGlobs: ["src/**"],
+ * });
+ * const result = await agent.generate({ prompt: "Add an entry for the new parser." });
+ * result.cached; // false the first time; true (0 model calls) while src/ and AGENTS.md are unchanged
+ * ```
+ */
+export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
+  options: WorkspaceAgentOptions<Input>,
+): WorkspaceAgent<Input> {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
+  assertKnownOptions(FACTORY, options, AGENT_KEYS);
+  const { model, fs, instructions, cache, extraTools } = options;
+  if (model === undefined || model === null)
+    optionValueError(FACTORY, "model", "is required (an AI SDK LanguageModel)");
+  if (typeof fs !== "object" || fs === null || typeof fs.readFile !== "function") {
+    optionValueError(
+      FACTORY,
+      "fs",
+      "must be a FileSystem (one object: the agent reads its memory file and checks through it)",
+    );
+  }
+  if (instructions !== undefined && typeof instructions !== "string") {
+    optionValueError(FACTORY, "instructions", `must be a string, got ${typeof instructions}`);
+  }
+  const memoryFile = options.memoryFile ?? DEFAULT_MEMORY_FILE;
+  if (memoryFile !== false && (typeof memoryFile !== "string" || memoryFile === "")) {
+    optionValueError(FACTORY, "memoryFile", `must be a non-empty path or false, got ${JSON.stringify(memoryFile)}`);
+  }
+  const maxMemoryBytes = integerOption("maxMemoryBytes", options.maxMemoryBytes, DEFAULT_MAX_MEMORY_BYTES, 0);
+  const maxToolRounds = integerOption("maxToolRounds", options.maxToolRounds, DEFAULT_MAX_TOOL_ROUNDS, 1);
+  const maxRetries = integerOption(
+    "maxValidationRetries",
+    options.maxValidationRetries,
+    DEFAULT_MAX_VALIDATION_RETRIES,
+    0,
+  );
+  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
+    optionValueError(FACTORY, "readOnly", `must be a boolean, got ${JSON.stringify(options.readOnly)}`);
+  }
+  if (options.tools !== undefined) {
+    if (typeof options.tools !== "object" || options.tools === null) {
+      optionValueError(FACTORY, "tools", "must be an object of scopes ({ write: false, bash: { runner, env } })");
+    }
+    assertKnownOptions(FACTORY, options.tools, SCOPE_KEYS, "tools");
+  }
+  functionOption("expectedOutputFiles", options.expectedOutputFiles);
+  functionOption("validate", options.validate);
+  if (cache !== undefined && (typeof cache?.get !== "function" || typeof cache?.set !== "function")) {
+    optionValueError(FACTORY, "cache", "must be a RunCache (memoryRunCache() or fileRunCache(fs, dir))");
+  }
+  const inputGlobs = options.inputGlobs ?? [];
+  if (!Array.isArray(inputGlobs) || inputGlobs.some((glob) => typeof glob !== "string" || glob === "")) {
+    optionValueError(FACTORY, "inputGlobs", "must be an array of non-empty glob strings");
+  }
+  if (extraTools !== undefined && (typeof extraTools !== "object" || extraTools === null)) {
+    optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
+  }
+
+  const shared: ToolContextOptions = Object.fromEntries(
+    CONTEXT_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
+  ) as unknown as ToolContextOptions;
+  const gate = createGate({
+    fs,
+    cwd: options.cwd,
+    allowedRoots: options.allowedRoots,
+    permissions: options.permissions,
+  });
+  const digest: Digest = options.digest ?? sha256Digest();
+  const clock = options.clock ?? systemClock;
+  const files = fileTools(options as WorkspaceAgentOptions<never>, shared);
+  for (const name of Object.keys(extraTools ?? {})) {
+    if (name in files)
+      optionValueError(FACTORY, `extraTools.${name}`, `has the name of a file tool: give it another name`);
+  }
+  const tools: ToolSet = Object.freeze({ ...files, ...extraTools });
+  const toolNames = Object.keys(tools);
+  const lastStep = { activeTools: [] as string[], toolChoice: "none" as const };
+
+  const readMemory = (): Promise<MemoryFile | undefined> =>
+    memoryFile === false ? Promise.resolve(undefined) : readMemoryFile(gate, memoryFile, maxMemoryBytes);
+
+  async function keyOf(system: string | undefined, call: WorkspaceAgentCall<Input>): Promise<string> {
+    return runCacheKey(
+      {
+        model: modelName(model),
+        system,
+        prompt: call.prompt,
+        input: call.input ?? null,
+        workspace: { backend: fs.name, cwd: gate.cwd, roots: gate.allowedRoots },
+        tools: toolNames,
+        files: inputGlobs.length === 0 ? null : await hashFiles(gate.fs, inputGlobs, { cwd: gate.cwd, digest }),
+      },
+      digest,
+    );
+  }
+
+  async function expectedFiles(input: Input): Promise<readonly string[]> {
+    const paths = (await options.expectedOutputFiles?.(input)) ?? [];
+    if (!Array.isArray(paths) || paths.some((path) => typeof path !== "string")) {
+      throw new TypeError(`${FACTORY} expectedOutputFiles must return an array of paths`);
+    }
+    return paths;
+  }
+
+  function loopAgent(system: string | undefined): ToolLoopAgent<never, ToolSet> {
+    return new ToolLoopAgent({
+      model,
+      ...(system === undefined ? {} : { instructions: system }),
+      tools,
+      toolOrder: toolNames,
+      // maxToolRounds steps may call tools; one more, with none, gives the final answer.
+      stopWhen: isStepCount(maxToolRounds + 1),
+      prepareStep: ({ stepNumber }) => (stepNumber >= maxToolRounds ? lastStep : undefined),
+    });
+  }
+
+  async function run(
+    call: WorkspaceAgentCall<Input>,
+    attempt: (agent: ToolLoopAgent<never, ToolSet>, messages: ModelMessage[]) => Promise<Attempt>,
+    replay: (text: string) => void,
+  ): Promise<WorkspaceAgentResult> {
+    if (typeof call !== "object" || call === null || typeof call.prompt !== "string") {
+      throw new TypeError(`${FACTORY} generate/stream need { prompt: string }`);
+    }
+    const input = (call.input ?? null) as Input;
+    canonicalJson(input); // refuse input that is not JSON before any work
+    const memory = await readMemory();
+    const system = systemPrompt(instructions, memory, maxMemoryBytes);
+    const expected = await expectedFiles(input);
+    let key: string | undefined;
+    if (cache !== undefined) {
+      key = await keyOf(system, call);
+      const hit = await cache.get(key);
+      if (hit !== undefined && (await missingFiles(gate, expected)).length === 0) {
+        replay(hit.text);
+        return {
+          text: hit.text,
+          output: hit.text,
+          cached: true,
+          key,
+          modelCalls: 0,
+          rounds: hit.rounds,
+          maxToolRounds,
+          attempts: 0,
+          memory,
+          feedback: [],
+          ok: true,
+          failures: [],
+          steps: [],
+        };
+      }
+    }
+    const agent = loopAgent(system);
+    const messages: ModelMessage[] = [{ role: "user", content: call.prompt }];
+    const steps: StepResult<ToolSet>[] = [];
+    const feedback: string[] = [];
+    let failures: ValidationFailure[] = [];
+    let text = "";
+    for (let attempts = 1; ; attempts += 1) {
+      const outcome = await attempt(agent, [...messages]);
+      steps.push(...outcome.steps);
+      messages.push(...outcome.responseMessages);
+      text = outcome.text;
+      failures = await checkRun({
+        gate,
+        expected,
+        validate: options.validate,
+        context: { text, output: text, fs: gate.fs, input },
+      });
+      if (failures.length === 0 || attempts > maxRetries) {
+        const rounds = steps.filter((step) => step.toolCalls.length > 0).length;
+        const ok = failures.length === 0;
+        if (ok && cache !== undefined) {
+          // Again after the run: the memory file and the input files may have changed.
+          key = await keyOf(systemPrompt(instructions, await readMemory(), maxMemoryBytes), call);
+          const stored: CachedRun = { text, output: text, modelCalls: steps.length, rounds, storedAtMs: clock() };
+          await cache.set(key, stored);
+        }
+        return {
+          text,
+          output: text,
+          cached: false,
+          key,
+          modelCalls: steps.length,
+          rounds,
+          maxToolRounds,
+          attempts,
+          memory,
+          feedback,
+          ok,
+          failures,
+          steps,
+        };
+      }
+      const turn = feedbackText(failures);
+      feedback.push(turn);
+      messages.push({ role: "user", content: turn });
+    }
+  }
+
+  return Object.freeze({
+    tools,
+    gate,
+    generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult> {
+      return run(
+        call,
+        async (agent, messages) => {
+          const result = await agent.generate({ messages, abortSignal: call.abortSignal });
+          return { text: result.text, steps: result.steps, responseMessages: result.responseMessages };
+        },
+        () => {},
+      );
+    },
+    async stream(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentStream> {
+      const channel = textChannel();
+      const result = run(
+        call,
+        async (agent, messages) => {
+          const streamed = await agent.stream({ messages, abortSignal: call.abortSignal });
+          for await (const chunk of streamed.textStream) channel.push(chunk);
+          return {
+            text: await streamed.text,
+            steps: await streamed.steps,
+            responseMessages: await streamed.responseMessages,
+          };
+        },
+        (text) => channel.push(text),
+      ).then(
+        (outcome) => {
+          channel.close();
+          return outcome;
+        },
+        (error: unknown) => {
+          channel.fail(error);
+          throw error;
+        },
+      );
+      result.catch(() => undefined); // a caller reading only textStream sees the error there
+      return { textStream: channel.stream, result };
+    },
+  });
+}

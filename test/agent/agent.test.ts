@@ -1,0 +1,398 @@
+import { tool } from "ai";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createWorkspaceAgent, DEFAULT_MAX_TOOL_ROUNDS, fileRunCache, memoryRunCache } from "../../src/agent/index.js";
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import type { FileSystem } from "../../src/contract/types.js";
+import { policyModel, systemOf, toolNamesOf, userTextsOf } from "./mock-model.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const write = (fs: FileSystem, path: string, text: string) => fs.writeFile(path, encoder.encode(text));
+const text = async (fs: FileSystem, path: string) => decoder.decode(await fs.readFile(path));
+
+/** A model that always answers `answer`. */
+const textModel = (answer = "done") => policyModel(() => ({ text: answer }));
+
+/** A model that writes `path` (with `content`) when it has tools, then answers `answer`. */
+function writerModel(path: string, content: string, answer = "wrote it") {
+  return policyModel((options, n) =>
+    toolNamesOf(options).includes("write") && n % 2 === 0
+      ? { calls: [{ tool: "write", input: { path, content } }] }
+      : { text: answer },
+  );
+}
+
+describe("memory file", () => {
+  it("puts AGENTS.md after the instructions in the system prompt, read again on every run", async () => {
+    const fs = memoryFileSystem({ files: { "/AGENTS.md": "Use tabs.\n" } });
+    const model = textModel();
+    const agent = createWorkspaceAgent({ model, fs, instructions: "You keep notes." });
+    const first = await agent.generate({ prompt: "hi" });
+    await write(fs, "/AGENTS.md", "Use spaces.\n");
+    await agent.generate({ prompt: "hi" });
+    expect(model.doGenerateCalls.map(systemOf)).toEqual([
+      "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse tabs.\n",
+      "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse spaces.\n",
+    ]);
+    expect(first.memory).toEqual({ path: "AGENTS.md", text: "Use tabs.\n", bytes: 10, truncated: false });
+  });
+
+  it("adds nothing when the file is absent or memoryFile is false; the memory alone without instructions", async () => {
+    const fs = memoryFileSystem({ files: { "/notes/AGENTS.md": "Be brief." } });
+    const model = textModel();
+    const absent = await createWorkspaceAgent({ model, fs, instructions: "Base." }).generate({ prompt: "a" });
+    await createWorkspaceAgent({ model, fs, instructions: "Base.", memoryFile: false }).generate({ prompt: "b" });
+    await createWorkspaceAgent({ model, fs, memoryFile: "notes/AGENTS.md" }).generate({ prompt: "c" });
+    expect(absent.memory).toBeUndefined();
+    expect(model.doGenerateCalls.map(systemOf)).toEqual([
+      "Base.",
+      "Base.",
+      "# Agent memory (notes/AGENTS.md)\n\nBe brief.",
+    ]);
+  });
+
+  it("caps the file at maxMemoryBytes on a character boundary and says so", async () => {
+    const fs = memoryFileSystem({ files: { "/AGENTS.md": "abcé-rest" } }); // é is 2 bytes (3..4)
+    const model = textModel();
+    const result = await createWorkspaceAgent({ model, fs, maxMemoryBytes: 4 }).generate({ prompt: "x" });
+    expect(systemOf(model.doGenerateCalls[0])).toBe(
+      "# Agent memory (AGENTS.md)\n\nabc\n\n[AGENTS.md cut at 4 of 10 bytes: read the file for the rest]",
+    );
+    expect(result.memory).toEqual({ path: "AGENTS.md", text: "abc", bytes: 10, truncated: true });
+  });
+
+  it("reads the memory file through the gate: outside the roots the run rejects with EACCES", async () => {
+    const fs = memoryFileSystem({ files: { "/etc/AGENTS.md": "secret", "/w/a.txt": "a" } });
+    const agent = createWorkspaceAgent({ model: textModel(), fs, cwd: "/w", memoryFile: "/etc/AGENTS.md" });
+    await expect(agent.generate({ prompt: "x" })).rejects.toMatchObject({ code: "EACCES" });
+  });
+});
+
+describe("tool rounds", () => {
+  it("after maxToolRounds the model gets one step with no tools, and the result is its text", async () => {
+    const fs = memoryFileSystem({ files: { "/notes.txt": "one\n" } });
+    const model = policyModel((options) =>
+      toolNamesOf(options).length > 0
+        ? { calls: [{ tool: "read", input: { path: "notes.txt", offset: null, limit: null } }] }
+        : { text: "final answer" },
+    );
+    const result = await createWorkspaceAgent({ model, fs, maxToolRounds: 2 }).generate({ prompt: "loop" });
+    expect(model.doGenerateCalls.map(toolNamesOf)).toEqual([
+      ["read", "list", "glob", "grep", "write", "edit", "apply_patch"],
+      ["read", "list", "glob", "grep", "write", "edit", "apply_patch"],
+      [],
+    ]);
+    expect(model.doGenerateCalls.map((call) => call.toolChoice)).toEqual([
+      { type: "auto" },
+      { type: "auto" },
+      { type: "none" },
+    ]);
+    expect({
+      text: result.text,
+      rounds: result.rounds,
+      modelCalls: result.modelCalls,
+      maxToolRounds: result.maxToolRounds,
+    }).toEqual({ text: "final answer", rounds: 2, modelCalls: 3, maxToolRounds: 2 });
+    // The calls of the last tool round finished: both reads reached the model as results.
+    const lastPrompt = model.doGenerateCalls[2]?.prompt ?? [];
+    expect(lastPrompt.filter((message) => message.role === "tool")).toHaveLength(2);
+  });
+
+  it("defaults to 40 rounds", () => {
+    expect(DEFAULT_MAX_TOOL_ROUNDS).toBe(40);
+  });
+});
+
+describe("tool scopes", () => {
+  const fs = memoryFileSystem();
+  const names = (options: Parameters<typeof createWorkspaceAgent>[0]) =>
+    Object.keys(createWorkspaceAgent(options).tools);
+
+  it("has the file tools by default, read-only has only read, list, glob and grep, write: false withholds edit and apply_patch", () => {
+    const model = textModel();
+    expect({
+      default: names({ model, fs }),
+      readOnly: names({ model, fs, readOnly: true }),
+      noWrite: names({ model, fs, tools: { write: false } }),
+      noPatch: names({ model, fs, tools: { applyPatch: false, grep: false } }),
+    }).toEqual({
+      default: ["read", "list", "glob", "grep", "write", "edit", "apply_patch"],
+      readOnly: ["read", "list", "glob", "grep"],
+      noWrite: ["read", "list", "glob", "grep"],
+      noPatch: ["read", "list", "glob", "write", "edit"],
+    });
+  });
+
+  it("a read-only agent sends no write tool to the model, and refuses write scopes at creation", async () => {
+    const model = textModel();
+    await createWorkspaceAgent({ model, fs, readOnly: true }).generate({ prompt: "x" });
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep"]);
+    expect(() => createWorkspaceAgent({ model, fs, readOnly: true, tools: { write: true } })).toThrow(
+      new TypeError(
+        "createWorkspaceAgent tools.write cannot be on in a readOnly agent (it has read, list, glob, grep)",
+      ),
+    );
+  });
+
+  it("adds bash with a runner and env, and extra tools after the file tools", async () => {
+    const model = textModel();
+    const runner = {
+      name: "fake",
+      describe: () => "A fake shell.",
+      run: async () => ({ stdout: "", stderr: "", exitCode: 0, timedOut: false }),
+    };
+    const extraTools = {
+      weather: tool({
+        description: "Weather",
+        inputSchema: z.object({ city: z.string() }),
+        execute: async () => "sunny",
+      }),
+    };
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      tools: { write: false, bash: { runner, env: () => ({}) } },
+      extraTools,
+    });
+    await agent.generate({ prompt: "x" });
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "bash", "weather"]);
+    expect(() => createWorkspaceAgent({ model, fs, extraTools: { read: extraTools.weather } })).toThrow(
+      "createWorkspaceAgent extraTools.read has the name of a file tool: give it another name",
+    );
+  });
+
+  it("refuses unknown options and bad values at creation", () => {
+    const model = textModel();
+    expect(() => createWorkspaceAgent({ model, fs, maxToolRounds: 0 })).toThrow(
+      "createWorkspaceAgent maxToolRounds must be an integer ≥ 1, got 0",
+    );
+    expect(() => createWorkspaceAgent({ model, fs, memoryFile: "" })).toThrow(
+      'createWorkspaceAgent memoryFile must be a non-empty path or false, got ""',
+    );
+    expect(() => createWorkspaceAgent({ model, fs, tools: { writ: false } as never })).toThrow(TypeError);
+    expect(() => createWorkspaceAgent({ model, fs, maxRounds: 3 } as never)).toThrow(TypeError);
+  });
+});
+
+describe("run cache", () => {
+  it("a second identical run makes zero model calls and replays the text", async () => {
+    const fs = memoryFileSystem({ files: { "/AGENTS.md": "memo", "/src/a.ts": "a" } });
+    const model = writerModel("out.md", "# out\n");
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cache: memoryRunCache(),
+      inputGlobs: ["src/**"],
+      expectedOutputFiles: () => ["out.md"],
+    });
+    const first = await agent.generate({ prompt: "write out.md" });
+    const second = await agent.generate({ prompt: "write out.md" });
+    expect(model.doGenerateCalls).toHaveLength(2);
+    expect({ cached: first.cached, modelCalls: first.modelCalls, rounds: first.rounds }).toEqual({
+      cached: false,
+      modelCalls: 2,
+      rounds: 1,
+    });
+    expect({
+      cached: second.cached,
+      modelCalls: second.modelCalls,
+      text: second.text,
+      rounds: second.rounds,
+      attempts: second.attempts,
+      sameKey: second.key === first.key,
+    }).toEqual({ cached: true, modelCalls: 0, text: "wrote it", rounds: 1, attempts: 0, sameKey: true });
+    expect(first.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("a changed input file, a changed memory file, another prompt or input miss; a file outside inputGlobs does not", async () => {
+    const fs = memoryFileSystem({ files: { "/src/a.ts": "a", "/docs/x.md": "x" } });
+    const model = textModel();
+    const agent = createWorkspaceAgent({ model, fs, cache: memoryRunCache(), inputGlobs: ["src/**"] });
+    const calls: number[] = [];
+    const step = async (prompt: string, input?: { n: number }) => {
+      await agent.generate({ prompt, ...(input === undefined ? {} : { input }) });
+      calls.push(model.doGenerateCalls.length);
+    };
+    await step("p"); // miss
+    await step("p"); // hit
+    await write(fs, "/docs/x.md", "changed");
+    await step("p"); // hit: not an input
+    await write(fs, "/src/a.ts", "changed");
+    await step("p"); // miss
+    await write(fs, "/AGENTS.md", "new memory");
+    await step("p"); // miss
+    await step("q"); // miss
+    await step("q", { n: 1 }); // miss
+    await step("q", { n: 1 }); // hit
+    expect(calls).toEqual([1, 1, 1, 2, 3, 4, 5, 5]);
+  });
+
+  it("a deleted expected output makes the next run call the model again", async () => {
+    const fs = memoryFileSystem();
+    const model = writerModel("out.md", "# out\n");
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cache: memoryRunCache(),
+      expectedOutputFiles: () => ["out.md"],
+    });
+    await agent.generate({ prompt: "go" });
+    await fs.rm("/out.md");
+    const again = await agent.generate({ prompt: "go" });
+    expect({ calls: model.doGenerateCalls.length, cached: again.cached, content: await text(fs, "/out.md") }).toEqual({
+      calls: 4,
+      cached: false,
+      content: "# out\n",
+    });
+  });
+
+  it("stores under the key computed after the run: a run that edits its input is found by the next run", async () => {
+    const fs = memoryFileSystem({ files: { "/notes/a.md": "draft" } });
+    // Overwrites its own input (read first: the bundle's read-before-write check is on).
+    const model = policyModel((_options, n) =>
+      n === 0
+        ? { calls: [{ tool: "read", input: { path: "notes/a.md", offset: null, limit: null } }] }
+        : n === 1
+          ? { calls: [{ tool: "write", input: { path: "notes/a.md", content: "final" } }] }
+          : { text: "edited" },
+    );
+    const agent = createWorkspaceAgent({ model, fs, cache: memoryRunCache(), inputGlobs: ["notes/*.md"] });
+    const first = await agent.generate({ prompt: "finish the note" });
+    const second = await agent.generate({ prompt: "finish the note" });
+    expect({
+      content: await text(fs, "/notes/a.md"),
+      calls: model.doGenerateCalls.length,
+      cached: second.cached,
+      sameKey: second.key === first.key,
+    }).toEqual({ content: "final", calls: 3, cached: true, sameKey: true });
+  });
+
+  it("fileRunCache keeps runs on a backend, across agents", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    const store = memoryFileSystem();
+    const model = textModel("answer");
+    const make = () =>
+      createWorkspaceAgent({ model, fs, cwd: "/w", readOnly: true, cache: fileRunCache(store, "/runs") });
+    const first = await make().generate({ prompt: "p" });
+    const second = await make().generate({ prompt: "p" });
+    const names = (await store.readdir("/runs")).map((entry) => entry.name);
+    expect({ calls: model.doGenerateCalls.length, cached: second.cached, names }).toEqual({
+      calls: 1,
+      cached: true,
+      names: [`${first.key}.json`],
+    });
+    expect(JSON.parse(await text(store, `/runs/${first.key}.json`))).toMatchObject({
+      text: "answer",
+      output: "answer",
+      modelCalls: 1,
+      rounds: 0,
+    });
+  });
+
+  it("without a cache every run calls the model and key is undefined", async () => {
+    const model = textModel();
+    const agent = createWorkspaceAgent({ model, fs: memoryFileSystem() });
+    const first = await agent.generate({ prompt: "p" });
+    await agent.generate({ prompt: "p" });
+    expect({ calls: model.doGenerateCalls.length, key: first.key, cached: first.cached }).toEqual({
+      calls: 2,
+      key: undefined,
+      cached: false,
+    });
+  });
+});
+
+describe("validation", () => {
+  it("a validation failure reaches the model as a user turn, and the second attempt passes", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_options, n) => ({ text: n === 0 ? "short" : "a long enough answer" }));
+    const seen: unknown[] = [];
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      validate: ({ text, output, input }) => {
+        seen.push({ text, output, input });
+        return text.length < 10 ? "The answer is too short; write at least 10 characters." : undefined;
+      },
+    });
+    const result = await agent.generate({ prompt: "answer", input: { topic: "t" } });
+    const feedback =
+      "Your result did not pass the checks:\n- The answer is too short; write at least 10 characters.\nFix this, then give your final answer again.";
+    expect(userTextsOf(model.doGenerateCalls[1])).toEqual(["answer", feedback]);
+    expect(seen).toEqual([
+      { text: "short", output: "short", input: { topic: "t" } },
+      { text: "a long enough answer", output: "a long enough answer", input: { topic: "t" } },
+    ]);
+    expect({
+      text: result.text,
+      ok: result.ok,
+      attempts: result.attempts,
+      feedback: result.feedback,
+      modelCalls: result.modelCalls,
+    }).toEqual({ text: "a long enough answer", ok: true, attempts: 2, feedback: [feedback], modelCalls: 2 });
+  });
+
+  it("a missing expected file is feedback too; after maxValidationRetries the result says what failed and is not cached", async () => {
+    const fs = memoryFileSystem();
+    const model = textModel("no file");
+    const cache = memoryRunCache();
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cache,
+      maxValidationRetries: 1,
+      expectedOutputFiles: (input) => [(input as { file: string }).file],
+    });
+    const result = await agent.generate({ prompt: "p", input: { file: "report.md" } });
+    expect({
+      ok: result.ok,
+      attempts: result.attempts,
+      failures: result.failures,
+      calls: model.doGenerateCalls.length,
+    }).toEqual({
+      ok: false,
+      attempts: 2,
+      failures: [
+        {
+          kind: "missing-output",
+          path: "report.md",
+          message: "The expected output file report.md does not exist: write it with the write tool.",
+        },
+      ],
+      calls: 2,
+    });
+    expect(userTextsOf(model.doGenerateCalls[1])[1]).toBe(
+      "Your result did not pass the checks:\n- The expected output file report.md does not exist: write it with the write tool.\nFix this, then give your final answer again.",
+    );
+    expect(await cache.get(result.key as string)).toBeUndefined();
+  });
+});
+
+describe("stream", () => {
+  it("streams the text, and a replay streams the stored text with no model call", async () => {
+    const model = textModel("hello streamed world");
+    const agent = createWorkspaceAgent({ model, fs: memoryFileSystem(), cache: memoryRunCache() });
+    const collect = async (stream: AsyncIterable<string>) => {
+      const chunks: string[] = [];
+      for await (const chunk of stream) chunks.push(chunk);
+      return chunks;
+    };
+    const first = await agent.stream({ prompt: "p" });
+    const firstChunks = await collect(first.textStream);
+    const second = await agent.stream({ prompt: "p" });
+    expect({
+      firstChunks,
+      first: (await first.result).cached,
+      secondChunks: await collect(second.textStream),
+      second: (await second.result).cached,
+      streamCalls: model.doStreamCalls.length,
+    }).toEqual({
+      firstChunks: ["hello ", "streamed ", "world"],
+      first: false,
+      secondChunks: ["hello streamed world"],
+      second: true,
+      streamCalls: 1,
+    });
+  });
+});
