@@ -35,12 +35,14 @@ const SUBPATHS: Readonly<Record<string, string>> = {
   "better-fs-tools/shell": "src/shell/index.ts",
   "better-fs-tools/ai-sdk": "src/ai-sdk/index.ts",
   "better-fs-tools/sandbox": "src/sandbox/index.ts",
+  "better-fs-tools/agent": "src/agent/index.ts",
   "better-fs-tools/conformance": "src/conformance/index.ts",
 };
 
 /** What a README example uses that a test cannot: a real model becomes a scripted one. */
 const SUBSTITUTIONS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
   "quick-start": [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
+  agent: [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
 };
 
 /** Scripted models for the examples that call one, by example name. */
@@ -50,6 +52,12 @@ const MODELS: Readonly<Record<string, () => unknown>> = {
       { calls: [{ tool: "read", input: { path: "notes.txt", offset: null, limit: null } }] },
       { calls: [{ tool: "edit", input: { path: "notes.txt", oldText: "teh", newText: "the", replaceAll: null } }] },
       { text: "Fixed the typo in notes.txt." },
+    ]),
+  agent: () =>
+    scriptedModel([
+      { calls: [{ tool: "read", input: { path: "notes/a.md", offset: null, limit: null } }] },
+      { calls: [{ tool: "write", input: { path: "report.md", content: "# Report\n\n- alpha\n" } }] },
+      { text: "Wrote report.md." },
     ]),
 };
 
