@@ -124,6 +124,7 @@ describe("layers", () => {
         "shell",
         "ai-sdk",
         "sandbox",
+        "mcp",
       ]),
     );
     expect(layerViolations(modules)).toEqual([]);
