@@ -34,7 +34,7 @@ describe("MCP server on OPFS over InMemoryTransport", () => {
     expect(await mcp.text("glob", { pattern: "*.txt" })).toBe("a.txt");
     const outside = await mcp.call("read", { path: "/secret.txt" });
     expect(outside.isError).toBe(true);
-    expect(JSON.stringify(outside.content)).not.toContain('SECRET"');
+    expect(JSON.stringify(outside.content)).not.toContain("SECRET");
   });
 
   it("filesystem-server dialect: write_file, edit_file dryRun, search_files", async () => {
