@@ -36,6 +36,7 @@ const SUBPATHS: Readonly<Record<string, string>> = {
   "better-fs-tools/ai-sdk": "src/ai-sdk/index.ts",
   "better-fs-tools/sandbox": "src/sandbox/index.ts",
   "better-fs-tools/agent": "src/agent/index.ts",
+  "better-fs-tools/mcp": "src/mcp/index.ts",
   "better-fs-tools/conformance": "src/conformance/index.ts",
 };
 

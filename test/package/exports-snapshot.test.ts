@@ -379,6 +379,21 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
     values: ["DEFAULT_SANDBOX_TIMEOUT_MS", "MAX_SANDBOX_SYMLINK_HOPS", "fromSandboxSession", "toSandboxSession"],
     types: ["FromSandboxSessionOptions", "SandboxBackend", "ToSandboxSessionOptions"],
   },
+  "src/mcp/index.ts": {
+    subpath: "./mcp",
+    values: [
+      "BETTER_FS_TOOLS_NAMES",
+      "DEFAULT_MCP_SERVER_NAME",
+      "FILESYSTEM_SERVER_TOOL_NAMES",
+      "MCP_DIALECTS",
+      "MEDIA_TYPES_BY_EXTENSION",
+      "createMcpServer",
+      "narrowRoots",
+      "rootPathOf",
+      "toCallToolResult",
+    ],
+    types: ["McpDialect", "McpRoot", "McpScope", "McpServerOptions"],
+  },
   "src/conformance/index.ts": {
     subpath: "./conformance",
     values: [

@@ -128,6 +128,7 @@ describe("layers", () => {
         "ai-sdk",
         "sandbox",
         "agent",
+        "mcp",
       ]),
     );
     expect(layerViolations(modules)).toEqual([]);

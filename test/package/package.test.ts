@@ -32,6 +32,8 @@ const PEER_SUBPATHS: Readonly<Record<string, readonly string[]>> = {
   "just-bash": ["./shell"],
   ai: ["./ai-sdk", "./sandbox", "./agent"],
   vitest: ["./conformance"],
+  "@modelcontextprotocol/sdk": ["./mcp"],
+  zod: ["./mcp"],
 };
 
 /** The subpath whose graph may import Node built-ins (design.md: only the Node backend). */

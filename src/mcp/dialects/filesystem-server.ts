@@ -1,0 +1,689 @@
+/**
+ * The `filesystem-server` dialect: the tool set of the official MCP filesystem server
+ * (`@modelcontextprotocol/server-filesystem`), with its tool names, parameters, annotations,
+ * text and `structuredContent` shapes and `outputSchema`s, run over any backend through our
+ * gate. A client configured for the official server works unchanged.
+ *
+ * Where a backend has less to say than a Node `fs.Stats` (`get_file_info`: creation and access
+ * times), the modification time stands in; where the official server lists a directory in the
+ * host's order, names come sorted by UTF-16 code unit (`directory_tree`, `list_directory`).
+ *
+ * @module
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createTwoFilesPatch } from "diff";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { FsError } from "../../contract/errors.js";
+import { baseName, compareCodeUnits, joinPath } from "../../contract/path.js";
+import type { FileSystem } from "../../contract/types.js";
+import { walkFiles } from "../../contract/walk.js";
+import { createGate, type Access, type Gate } from "../../gate/gate.js";
+import { bytesToBase64 } from "../../tools/base64.js";
+import { locksFor } from "../../tools/context.js";
+import { toolErrorFromFs } from "../../tools/fs-failure.js";
+import { decodeUtf8Lenient, encodeUtf8 } from "../../tools/text.js";
+import { DEFAULT_WALK_CONCURRENCY, walkFileSystem } from "../../tools/walk.js";
+import { noRootsResult, type DialectContext, type McpScope } from "../server.js";
+
+/** The tool names of the `filesystem-server` dialect, as the official server registers them. */
+export const FILESYSTEM_SERVER_TOOL_NAMES = [
+  "read_file",
+  "read_text_file",
+  "read_media_file",
+  "read_multiple_files",
+  "write_file",
+  "edit_file",
+  "create_directory",
+  "list_directory",
+  "list_directory_with_sizes",
+  "directory_tree",
+  "move_file",
+  "search_files",
+  "get_file_info",
+  "list_allowed_directories",
+] as const;
+
+/** Media types `read_media_file` gives by file extension; anything else is `application/octet-stream`. */
+export const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".bmp": "image/bmp",
+  ".svg": "image/svg+xml",
+  ".mp3": "audio/mpeg",
+  ".wav": "audio/wav",
+  ".ogg": "audio/ogg",
+  ".flac": "audio/flac",
+});
+
+/** A failure the handler turns into an `isError` result with this message. */
+class Refusal extends Error {}
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+const TEXT_OUTPUT = { content: z.string() };
+
+/** A size as the official server prints it: `0 B`, `512 B`, `1.50 KB`, `2.00 MB`... */
+export function formatSize(bytes: number): string {
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  if (bytes <= 0) return "0 B";
+  const exponent = Math.floor(Math.log(bytes) / Math.log(1024));
+  if (exponent <= 0) return `${bytes} B`;
+  const unit = Math.min(exponent, units.length - 1);
+  return `${(bytes / 1024 ** unit).toFixed(2)} ${units[unit]}`;
+}
+
+/** A `file://` URI of an absolute POSIX path, each name percent-encoded. */
+function fileUri(path: string): string {
+  return `file://${path.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+function extensionOf(path: string): string {
+  const name = baseName(path);
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot).toLowerCase();
+}
+
+const crlf = /\r\n/g;
+
+/** The first `count` lines, as the official `head` gives them (a last line without `\n` counts). */
+export function headLines(text: string, count: number): string {
+  const pieces = text.split("\n");
+  const complete = pieces.slice(0, -1);
+  if (complete.length >= count) return complete.slice(0, count).join("\n");
+  const rest = pieces[pieces.length - 1]!;
+  return (rest.length > 0 ? [...complete, rest] : complete).join("\n");
+}
+
+/** The last `count` lines, as the official `tail` gives them (CRLF read as LF). */
+export function tailLines(text: string, count: number): string {
+  return text.replace(crlf, "\n").split("\n").slice(-count).join("\n");
+}
+
+/**
+ * Apply `edit_file` edits in order to LF text: an exact match is replaced at its first
+ * occurrence; otherwise lines are compared with surrounding whitespace trimmed, and the first
+ * matching run is replaced, keeping the first line's indentation and the relative indentation
+ * of the rest (the official server's rules).
+ *
+ * @throws Refusal `Could not find exact match for edit:\n<oldText>` when an edit matches nowhere.
+ */
+export function applyEdits(content: string, edits: readonly { oldText: string; newText: string }[]): string {
+  let text = content;
+  for (const edit of edits) {
+    const oldText = edit.oldText.replace(crlf, "\n");
+    const newText = edit.newText.replace(crlf, "\n");
+    const at = text.indexOf(oldText);
+    if (at !== -1) {
+      text = text.slice(0, at) + newText + text.slice(at + oldText.length);
+      continue;
+    }
+    const oldLines = oldText.split("\n");
+    const lines = text.split("\n");
+    let found = false;
+    for (let start = 0; start <= lines.length - oldLines.length; start++) {
+      if (!oldLines.every((line, offset) => line.trim() === lines[start + offset]!.trim())) continue;
+      const indent = /^\s*/.exec(lines[start]!)?.[0] ?? "";
+      const replacement = newText.split("\n").map((line, index) => {
+        if (index === 0) return indent + line.trimStart();
+        const oldIndent = /^\s*/.exec(oldLines[index] ?? "")?.[0] ?? "";
+        const newIndent = /^\s*/.exec(line)?.[0] ?? "";
+        if (oldIndent !== "" && newIndent !== "") {
+          return indent + " ".repeat(Math.max(0, newIndent.length - oldIndent.length)) + line.trimStart();
+        }
+        return line;
+      });
+      lines.splice(start, oldLines.length, ...replacement);
+      text = lines.join("\n");
+      found = true;
+      break;
+    }
+    if (!found) throw new Refusal(`Could not find exact match for edit:\n${edit.oldText}`);
+  }
+  return text;
+}
+
+/** Lines of context around each change in a unified diff (the `diff` package's default). */
+const DIFF_CONTEXT_LINES = 3;
+
+/** Count `\n` in `text` before `end`. */
+function newlinesBefore(text: string, end: number): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) count++;
+  return count;
+}
+
+/**
+ * The unified diff of `before` → `after` (`createTwoFilesPatch`, headers `original` and
+ * `modified`), equal to the `diff` package's, computed on the changed lines only: the common
+ * leading and trailing lines, beyond the context a hunk shows, are cut before diffing and the
+ * hunk line numbers shifted back. A one-line edit of a 10 MiB file diffs a few lines, not 160,000.
+ */
+export function unifiedDiff(path: string, before: string, after: string): string {
+  const patch = (a: string, b: string) => createTwoFilesPatch(path, path, a, b, "original", "modified");
+  if (before === after) return patch(before, after);
+  const shortest = Math.min(before.length, after.length);
+  let same = 0;
+  while (same < shortest && before.charCodeAt(same) === after.charCodeAt(same)) same++;
+  // Start of the first changed line, then back over the context lines and one more.
+  let head = same === 0 ? 0 : before.lastIndexOf("\n", same - 1) + 1;
+  for (let line = 0; line <= DIFF_CONTEXT_LINES && head > 0; line++) {
+    head = head === 1 ? 0 : before.lastIndexOf("\n", head - 2) + 1;
+  }
+  let tail = 0;
+  const most = shortest - head;
+  while (tail < most && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail))
+    tail++;
+  // The common tail, cut at a line start after the last changed line, then past the context and one more line.
+  let cut = before.indexOf("\n", before.length - tail - 1);
+  for (let line = 0; line <= DIFF_CONTEXT_LINES && cut !== -1; line++) cut = before.indexOf("\n", cut + 1);
+  const kept = cut === -1 || cut + 1 >= before.length ? 0 : before.length - (cut + 1);
+  if (head === 0 && kept === 0) return patch(before, after);
+  const offset = newlinesBefore(before, head);
+  const middle = patch(before.slice(head, before.length - kept), after.slice(head, after.length - kept));
+  if (offset === 0) return middle;
+  return middle.replace(
+    /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/gm,
+    (_match, oldStart: string, oldCount = "", newStart: string, newCount = "") =>
+      `@@ -${Number(oldStart) + offset}${oldCount} +${Number(newStart) + offset}${newCount} @@`,
+  );
+}
+
+/** The unified diff `edit_file` returns, fenced with more backticks than it contains. */
+export function fencedDiff(path: string, before: string, after: string): string {
+  const diff = unifiedDiff(path, before, after);
+  let fence = "```";
+  while (diff.includes(fence)) fence += "`";
+  return `${fence}diff\n${diff}${fence}\n\n`;
+}
+
+function textResult(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], structuredContent: { content: text } };
+}
+
+function errorResult(message: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: message }] };
+}
+
+function isAbort(error: unknown): boolean {
+  const name = typeof error === "object" && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === "AbortError" || name === "TimeoutError";
+}
+
+/** The message of a failure: a refusal's own, a backend error's as the tools word it. */
+function messageOf(error: unknown, path: string, gate: Gate | undefined): string {
+  if (error instanceof Refusal) return error.message;
+  if (FsError.isInstance(error)) return toolErrorFromFs(error, path, gate?.display(path) ?? path).message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Register the dialect's tools on the context's server. */
+export function registerFilesystemServerTools(context: DialectContext): void {
+  const { server, options, readOnly } = context;
+  const locks = options.locks ?? locksFor(options.fs);
+  let cache: { generation: number; gate: Gate } | undefined;
+  const gateOf = (scope: McpScope): Gate => {
+    if (cache?.generation !== scope.generation) {
+      cache = {
+        generation: scope.generation,
+        gate: createGate({
+          fs: options.fs,
+          cwd: scope.cwd,
+          allowedRoots: scope.roots,
+          ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
+        }),
+      };
+    }
+    return cache.gate;
+  };
+
+  /** Resolve and check a path, or throw a refusal with the gate's message. */
+  async function checked(gate: Gate, path: string, access: Access): Promise<{ path: string; outside: boolean }> {
+    const result = await gate.check(path, access);
+    if (!result.ok) throw new Refusal(result.error.message);
+    return result;
+  }
+
+  async function readText(gate: Gate, path: string): Promise<string> {
+    const real = await checked(gate, path, "read");
+    try {
+      return decodeUtf8Lenient(await gate.fs.readFile(real.path));
+    } catch (error) {
+      throw new Refusal(messageOf(error, real.path, gate));
+    }
+  }
+
+  /** Write text through the gate while holding the path's lock. */
+  async function writeText(gate: Gate, path: string, text: string): Promise<void> {
+    await gate.fs.writeFile(path, encodeUtf8(text));
+  }
+
+  type Handler = (gate: Gate, scope: McpScope, args: never) => Promise<CallToolResult>;
+  const register = (
+    name: (typeof FILESYSTEM_SERVER_TOOL_NAMES)[number],
+    config: {
+      title: string;
+      description: string;
+      inputSchema: z.ZodRawShape;
+      outputSchema: z.ZodRawShape;
+      annotations: {
+        readOnlyHint: boolean;
+        idempotentHint?: boolean;
+        destructiveHint?: boolean;
+        openWorldHint: boolean;
+      };
+    },
+    handler: Handler,
+  ): void => {
+    if (readOnly && !config.annotations.readOnlyHint) return;
+    server.registerTool(name, config, (async (args: never): Promise<CallToolResult> => {
+      const scope = await context.scope();
+      if (scope.roots.length === 0) return noRootsResult(context.serverRoots);
+      const gate = gateOf(scope);
+      try {
+        return await handler(gate, scope, args);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return errorResult(messageOf(error, "", gate));
+      }
+    }) as never);
+  };
+
+  const readTextFile: Handler = async (gate, _scope, args: { path: string; head?: number; tail?: number }) => {
+    if (args.head && args.tail) throw new Refusal("Cannot specify both head and tail parameters simultaneously");
+    const text = await readText(gate, args.path);
+    const content = args.tail ? tailLines(text, args.tail) : args.head ? headLines(text, args.head) : text;
+    return { content: [{ type: "text", text: content }], structuredContent: { content } };
+  };
+  const readTextInput = {
+    path: z.string(),
+    tail: z.number().optional().describe("If provided, returns only the last N lines of the file"),
+    head: z.number().optional().describe("If provided, returns only the first N lines of the file"),
+  };
+  register(
+    "read_file",
+    {
+      title: "Read File (Deprecated)",
+      description: "Read a whole file as text. Deprecated: use read_text_file.",
+      inputSchema: readTextInput,
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    readTextFile,
+  );
+  register(
+    "read_text_file",
+    {
+      title: "Read Text File",
+      description:
+        "Read a file as UTF-8 text, whatever its extension. `head` gives only the first N lines, " +
+        "`tail` only the last N (not both). Paths must lie within the allowed directories.",
+      inputSchema: readTextInput,
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    readTextFile,
+  );
+
+  const mediaBlock = z.union([
+    z.object({ type: z.enum(["image", "audio"]), data: z.string(), mimeType: z.string() }),
+    z.object({
+      type: z.literal("resource"),
+      resource: z.object({ uri: z.string(), mimeType: z.string().optional(), blob: z.string() }),
+    }),
+  ]);
+  register(
+    "read_media_file",
+    {
+      title: "Read Media File",
+      description:
+        "Read a file as base64 with its media type: images and audio as image or audio content, " +
+        "anything else as an embedded resource. Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string() },
+      outputSchema: { content: z.array(mediaBlock) },
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string }) => {
+      const real = await checked(gate, args.path, "read");
+      const mimeType = MEDIA_TYPES_BY_EXTENSION[extensionOf(real.path)] ?? "application/octet-stream";
+      const data = bytesToBase64(await gate.fs.readFile(real.path));
+      const block = mimeType.startsWith("image/")
+        ? { type: "image" as const, data, mimeType }
+        : mimeType.startsWith("audio/")
+          ? { type: "audio" as const, data, mimeType }
+          : { type: "resource" as const, resource: { uri: fileUri(real.path), mimeType, blob: data } };
+      return { content: [block], structuredContent: { content: [block] } };
+    },
+  );
+
+  register(
+    "read_multiple_files",
+    {
+      title: "Read Multiple Files",
+      description:
+        "Read several text files in one call; each comes under its path, and a file that fails " +
+        "gives its error without stopping the others. Paths must lie within the allowed directories.",
+      inputSchema: {
+        paths: z.array(z.string()).min(1).describe("The files to read, each within the allowed directories."),
+      },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { paths: string[] }) => {
+      const parts = await Promise.all(
+        args.paths.map(async (path) => {
+          try {
+            return `${path}:\n${await readText(gate, path)}\n`;
+          } catch (error) {
+            if (isAbort(error)) throw error;
+            return `${path}: Error - ${messageOf(error, path, gate)}`;
+          }
+        }),
+      );
+      return textResult(parts.join("\n---\n"));
+    },
+  );
+
+  register(
+    "write_file",
+    {
+      title: "Write File",
+      description:
+        "Create a file, or replace an existing one whole, with the given UTF-8 text. " +
+        "Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string(), content: z.string() },
+      outputSchema: TEXT_OUTPUT,
+      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
+    },
+    async (gate, _scope, args: { path: string; content: string }) => {
+      const real = await checked(gate, args.path, "write");
+      await locks.run([real.path], () => writeText(gate, real.path, args.content));
+      return textResult(`Successfully wrote to ${args.path}`);
+    },
+  );
+
+  register(
+    "edit_file",
+    {
+      title: "Edit File",
+      description:
+        "Replace text in a file, edit by edit, and return a unified diff of the change. Each " +
+        "oldText must match (exactly, or line by line ignoring surrounding whitespace). With " +
+        "dryRun the file is left as it is. Paths must lie within the allowed directories.",
+      inputSchema: {
+        path: z.string(),
+        edits: z.array(
+          z.object({
+            oldText: z.string().describe("Text to search for - must match exactly"),
+            newText: z.string().describe("Text to replace with"),
+          }),
+        ),
+        dryRun: z.boolean().default(false).describe("Preview changes using git-style diff format"),
+      },
+      outputSchema: TEXT_OUTPUT,
+      annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async (gate, _scope, args: { path: string; edits: { oldText: string; newText: string }[]; dryRun: boolean }) => {
+      const real = await checked(gate, args.path, "read");
+      if (!args.dryRun) await checked(gate, args.path, "write");
+      return locks.run([real.path], async () => {
+        const read = await readText(gate, real.path);
+        const before = read.includes("\r") ? read.replace(crlf, "\n") : read;
+        const after = applyEdits(before, args.edits);
+        const diff = fencedDiff(real.path, before, after);
+        if (!args.dryRun && after !== before) await writeText(gate, real.path, after);
+        return textResult(diff);
+      });
+    },
+  );
+
+  register(
+    "create_directory",
+    {
+      title: "Create Directory",
+      description:
+        "Create a directory and any missing parents; an existing directory is fine. " +
+        "Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string() },
+      outputSchema: TEXT_OUTPUT,
+      annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    },
+    async (gate, _scope, args: { path: string }) => {
+      const real = await checked(gate, args.path, "write");
+      await gate.fs.mkdir(real.path, { recursive: true });
+      return textResult(`Successfully created directory ${args.path}`);
+    },
+  );
+
+  const listed = async (gate: Gate, path: string) => {
+    const real = await checked(gate, path, "list");
+    const entries = await gate.fs.readdir(real.path);
+    return { real, entries: [...entries].sort((a, b) => compareCodeUnits(a.name, b.name)) };
+  };
+  register(
+    "list_directory",
+    {
+      title: "List Directory",
+      description:
+        "List a directory's entries, each marked [DIR] or [FILE]. Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string() },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string }) => {
+      const { entries } = await listed(gate, args.path);
+      return textResult(
+        entries.map((entry) => `${entry.type === "directory" ? "[DIR]" : "[FILE]"} ${entry.name}`).join("\n"),
+      );
+    },
+  );
+
+  register(
+    "list_directory_with_sizes",
+    {
+      title: "List Directory with Sizes",
+      description:
+        "List a directory's entries, each marked [DIR] or [FILE], with file sizes and a total, " +
+        "sorted by name or by size (largest first). Paths must lie within the allowed directories.",
+      inputSchema: {
+        path: z.string(),
+        sortBy: z.enum(["name", "size"]).optional().default("name").describe("Sort entries by name or size"),
+      },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string; sortBy: "name" | "size" }) => {
+      const { real, entries } = await listed(gate, args.path);
+      const detailed = await Promise.all(
+        entries.map(async (entry) => {
+          const isDirectory = entry.type === "directory";
+          try {
+            return { name: entry.name, isDirectory, size: (await gate.fs.stat(joinPath(real.path, entry.name))).size };
+          } catch (error) {
+            if (isAbort(error)) throw error;
+            return { name: entry.name, isDirectory, size: 0 };
+          }
+        }),
+      );
+      const sorted = [...detailed].sort((a, b) =>
+        args.sortBy === "size" ? b.size - a.size : a.name.localeCompare(b.name),
+      );
+      const lines = sorted.map(
+        (entry) =>
+          `${entry.isDirectory ? "[DIR]" : "[FILE]"} ${entry.name.padEnd(30)} ${entry.isDirectory ? "" : formatSize(entry.size).padStart(10)}`,
+      );
+      const files = detailed.filter((entry) => !entry.isDirectory);
+      const total = files.reduce((sum, entry) => sum + entry.size, 0);
+      lines.push(
+        "",
+        `Total: ${files.length} files, ${detailed.length - files.length} directories`,
+        `Combined size: ${formatSize(total)}`,
+      );
+      return textResult(lines.join("\n"));
+    },
+  );
+
+  interface TreeEntry {
+    name: string;
+    type: "file" | "directory";
+    children?: TreeEntry[];
+  }
+  register(
+    "directory_tree",
+    {
+      title: "Directory Tree",
+      description:
+        "A recursive tree of a directory as JSON (2-space indents): each entry has name and type " +
+        "(file or directory), directories a children array. excludePatterns are globs on paths " +
+        "relative to the given directory; a pattern without * also excludes that name anywhere. " +
+        "Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string(), excludePatterns: z.array(z.string()).optional().default([]) },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string; excludePatterns: string[] }) => {
+      const matchers = args.excludePatterns.map((pattern) =>
+        picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], { dot: true }),
+      );
+      const root = await checked(gate, args.path, "list");
+      const fs: FileSystem = walkFileSystem(gate, root);
+      const build = async (directory: string, relative: string): Promise<TreeEntry[]> => {
+        const entries = [...(await fs.readdir(directory))].sort((a, b) => compareCodeUnits(a.name, b.name));
+        const out: TreeEntry[] = [];
+        for (const entry of entries) {
+          const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+          if (matchers.some((matches) => matches(path))) continue;
+          if (entry.type === "directory") {
+            out.push({
+              name: entry.name,
+              type: "directory",
+              children: await build(joinPath(directory, entry.name), path),
+            });
+          } else out.push({ name: entry.name, type: "file" });
+        }
+        return out;
+      };
+      return textResult(JSON.stringify(await build(root.path, ""), null, 2));
+    },
+  );
+
+  register(
+    "move_file",
+    {
+      title: "Move File",
+      description:
+        "Move or rename a file or directory. Fails when the destination exists. Both paths must " +
+        "lie within the allowed directories.",
+      inputSchema: { source: z.string(), destination: z.string() },
+      outputSchema: TEXT_OUTPUT,
+      annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async (gate, _scope, args: { source: string; destination: string }) => {
+      const from = await gate.check(args.source, "write", { followSymlinks: false });
+      if (!from.ok) throw new Refusal(from.error.message);
+      const to = await gate.check(args.destination, "write", { followSymlinks: false });
+      if (!to.ok) throw new Refusal(to.error.message);
+      await locks.run([from.path, to.path], async () => {
+        let exists = true;
+        try {
+          await gate.fs.lstat(to.path);
+        } catch (error) {
+          if (!FsError.isInstance(error) || error.code !== "ENOENT") throw error;
+          exists = false;
+        }
+        if (exists) throw new Refusal(`Destination already exists: ${to.path}`);
+        await gate.fs.rename(from.path, to.path);
+      });
+      return textResult(`Successfully moved ${args.source} to ${args.destination}`);
+    },
+  );
+
+  register(
+    "search_files",
+    {
+      title: "Search Files",
+      description:
+        "Find files and directories under a directory whose path relative to it matches a glob " +
+        "('*.ts' at the top level, '**/*.ts' at any depth); excludePatterns are globs too. " +
+        "Gives full paths, one a line. Searches only within the allowed directories.",
+      inputSchema: {
+        path: z.string(),
+        pattern: z.string(),
+        excludePatterns: z.array(z.string()).optional().default([]),
+      },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string; pattern: string; excludePatterns: string[] }) => {
+      const root = await checked(gate, args.path, "list");
+      const matches = picomatch(args.pattern, { dot: true });
+      const excluded = args.excludePatterns.length === 0 ? () => false : picomatch(args.excludePatterns, { dot: true });
+      const found: string[] = [];
+      const prefix = root.path === "/" ? "/" : `${root.path}/`;
+      await walkFiles({
+        fs: walkFileSystem(gate, root),
+        root: root.path,
+        concurrency: DEFAULT_WALK_CONCURRENCY,
+        enterDirectory: (relative) => {
+          if (relative === "") return true;
+          if (excluded(relative)) return false;
+          if (matches(relative)) found.push(prefix + relative);
+          return true;
+        },
+        onEntry: (_path, relative) => {
+          if (!excluded(relative) && matches(relative)) found.push(prefix + relative);
+        },
+      });
+      found.sort(compareCodeUnits);
+      return textResult(found.length > 0 ? found.join("\n") : "No matches found");
+    },
+  );
+
+  register(
+    "get_file_info",
+    {
+      title: "Get File Info",
+      description:
+        "A file's or directory's metadata: size, times, type and permissions, without reading it. " +
+        "Paths must lie within the allowed directories.",
+      inputSchema: { path: z.string() },
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (gate, _scope, args: { path: string }) => {
+      const real = await checked(gate, args.path, "read");
+      const stat = await gate.fs.stat(real.path);
+      const modified = new Date(stat.mtimeMs);
+      const info = {
+        size: stat.size,
+        created: modified,
+        modified,
+        accessed: modified,
+        isDirectory: stat.type === "directory",
+        isFile: stat.type === "file",
+        permissions: stat.mode === undefined ? "unknown" : stat.mode.toString(8).slice(-3),
+      };
+      return textResult(
+        Object.entries(info)
+          .map(([key, value]) => `${key}: ${String(value)}`)
+          .join("\n"),
+      );
+    },
+  );
+
+  register(
+    "list_allowed_directories",
+    {
+      title: "List Allowed Directories",
+      description:
+        "The directories this server may use; everything below them is usable too. Call it " +
+        "first to know where files can be read and written.",
+      inputSchema: {},
+      outputSchema: TEXT_OUTPUT,
+      annotations: READ_ONLY,
+    },
+    async (_gate, scope) => textResult(`Allowed directories:\n${scope.roots.join("\n")}`),
+  );
+}

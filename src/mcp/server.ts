@@ -1,0 +1,213 @@
+/**
+ * `createMcpServer`: the file tools as an MCP server (the SDK's `McpServer`) over any backend,
+ * in one of two dialects, with the client's MCP roots narrowing the allowed roots.
+ *
+ * @module
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { RootsListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { assertKnownOptions, optionValueError } from "../contract/options.js";
+import { isWithin, resolvePath } from "../contract/path.js";
+import type { FileSystem } from "../contract/types.js";
+import { readOnly as readOnlyMiddleware } from "../gate/middleware.js";
+import { CONTEXT_OPTION_KEYS } from "../tools/context.js";
+import type { FsToolsOptions } from "../tools/fs-tools.js";
+import { TOOL_SETTINGS_KEYS } from "../tools/setting-keys.js";
+import { memoryStore } from "../tools/state.js";
+import { registerBetterFsTools } from "./dialects/better-fs-tools.js";
+import { registerFilesystemServerTools } from "./dialects/filesystem-server.js";
+import { narrowRoots, rootPathOf } from "./roots.js";
+
+/** The dialects {@link createMcpServer} speaks. */
+export const MCP_DIALECTS = ["better-fs-tools", "filesystem-server"] as const;
+
+/**
+ * The tool set a server offers:
+ * - `"better-fs-tools"`: our tools under their own names (read, write, edit, apply_patch, list,
+ *   glob, grep, and bash when `bash.runner` is given);
+ * - `"filesystem-server"`: the tool names, parameters and output shapes of the official
+ *   `@modelcontextprotocol/server-filesystem`, so a client configured for it works unchanged.
+ */
+export type McpDialect = (typeof MCP_DIALECTS)[number];
+
+/** The server name and version sent in `initialize` when none are given. */
+export const DEFAULT_MCP_SERVER_NAME = "better-fs-tools";
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions extends Omit<FsToolsOptions, "fs"> {
+  /** The backend (a middleware stack is fine). */
+  readonly fs: FileSystem;
+  /** The tool set. @default "better-fs-tools" */
+  readonly dialect?: McpDialect;
+  /**
+   * Offer only the tools that do not change files, and refuse every write at the backend
+   * (`EROFS`) as well. `bash` is left out. @default false
+   */
+  readonly readOnly?: boolean;
+  /**
+   * Ask a client that declares the `roots` capability for its roots (after `initialized` and on
+   * each `roots/list_changed`) and narrow the allowed roots to them (see {@link narrowRoots}).
+   * Client roots never widen what the server was given. @default true
+   */
+  readonly clientRoots?: boolean;
+  /** The server's name in `initialize`. @default DEFAULT_MCP_SERVER_NAME */
+  readonly name?: string;
+  /** The server's version in `initialize`. @default "0.1.0" */
+  readonly version?: string;
+}
+
+/** What a dialect's tools run over at one moment: the allowed roots now in force and the cwd. */
+export interface McpScope {
+  /** The allowed roots now (absolute); empty when the client's roots share nothing with the server's. */
+  readonly roots: readonly string[];
+  /** Working directory for relative paths: the configured cwd when it lies in a root, else the first root. */
+  readonly cwd: string;
+  /** Bumped on every change of `roots`, for caches built from a scope. */
+  readonly generation: number;
+}
+
+/** What the dialect modules receive from {@link createMcpServer}. */
+export interface DialectContext {
+  readonly server: McpServer;
+  /** The tool options, `fs` already wrapped for `readOnly`. */
+  readonly options: McpServerOptions & { readonly state: NonNullable<McpServerOptions["state"]> };
+  readonly readOnly: boolean;
+  /** The roots the server was created with (before any client narrowing). */
+  readonly serverRoots: readonly string[];
+  /** The scope to use for a call: waits for a pending roots request first. */
+  scope(): Promise<McpScope>;
+}
+
+const FACTORY = "createMcpServer";
+const OWN_KEYS = ["dialect", "readOnly", "clientRoots", "name", "version"] as const;
+
+/** The refusal every call gets while no root is left. */
+export function noRootsResult(serverRoots: readonly string[]): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      {
+        type: "text",
+        text:
+          `EACCES: no allowed directory: the client's MCP roots share nothing with the server's ` +
+          `(${serverRoots.join(", ")}). List one of those directories, or a directory inside one, as a root.`,
+      },
+    ],
+  };
+}
+
+function backendRoots(fs: FileSystem): readonly string[] | undefined {
+  const roots = (fs as { readonly allowedRoots?: unknown }).allowedRoots;
+  return Array.isArray(roots) && roots.every((root) => typeof root === "string" && root.startsWith("/"))
+    ? (roots as readonly string[])
+    : undefined;
+}
+
+/**
+ * Create an MCP server whose tools run over `fs` through the gate (every path is resolved and
+ * checked against the allowed roots before the backend sees it). Connect it to any transport:
+ * `StdioServerTransport` in Node (the `better-fs-tools mcp` bin does), or one half of
+ * `InMemoryTransport.createLinkedPair()` in a page or Worker, with an MCP client in the same tab.
+ *
+ * Allowed roots: `allowedRoots`, else the backend's own (`nodeFileSystem` has them), else
+ * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`).
+ *
+ * @param options - `fs` (required), the shared tool options (`cwd`, `allowedRoots`,
+ *   `permissions`, `state`, `locks`, `digest`, `clock`), per-tool settings (`read`, `write`,
+ *   `edit`, `list`, `glob`, `grep`, `applyPatch`, `bash`; bash is offered only with
+ *   `bash.runner`), and `dialect`, `readOnly`, `clientRoots`, `name`, `version`.
+ * @returns the SDK's `McpServer`, not yet connected.
+ * @throws TypeError at creation for an unknown option, a `dialect` not in {@link MCP_DIALECTS},
+ *   a non-boolean `readOnly` or `clientRoots`, a missing `fs`, and whatever the tool factories
+ *   throw for their options. Tool failures never throw: they are `isError` results.
+ * @example
+ * ```ts
+ * const server = createMcpServer({ fs: memoryFileSystem({ files: { "/w/a.txt": "hi\n" } }), cwd: "/w" });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const client = new Client({ name: "tab", version: "1.0.0" });
+ * await client.connect(clientSide);
+ * await client.callTool({ name: "read", arguments: { path: "a.txt" } }); // { content: [{ type: "text", text: "1|hi" }] }
+ * ```
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
+  assertKnownOptions(FACTORY, options, [...CONTEXT_OPTION_KEYS, ...TOOL_SETTINGS_KEYS, ...OWN_KEYS]);
+  if (typeof options.fs !== "object" || options.fs === null || typeof options.fs.realpath !== "function") {
+    throw new TypeError(`${FACTORY} needs an fs option (a FileSystem)`);
+  }
+  const dialect = options.dialect ?? "better-fs-tools";
+  if (!(MCP_DIALECTS as readonly string[]).includes(dialect)) {
+    optionValueError(FACTORY, "dialect", `must be one of ${MCP_DIALECTS.join(", ")}, got ${JSON.stringify(dialect)}`);
+  }
+  for (const key of ["readOnly", "clientRoots"] as const) {
+    if (options[key] !== undefined && typeof options[key] !== "boolean") {
+      optionValueError(FACTORY, key, `must be a boolean, got ${JSON.stringify(options[key])}`);
+    }
+  }
+  for (const key of ["name", "version"] as const) {
+    if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
+      optionValueError(FACTORY, key, `must be a non-empty string, got ${JSON.stringify(options[key])}`);
+    }
+  }
+  const readOnly = options.readOnly === true;
+  const fs = readOnly ? readOnlyMiddleware()(options.fs) : options.fs;
+  const serverRoots = (options.allowedRoots ?? backendRoots(options.fs) ?? [options.cwd ?? "/"]).map((root) =>
+    resolvePath("/", root),
+  );
+  const configuredCwd = options.cwd ?? serverRoots[0] ?? "/";
+  const { dialect: _dialect, readOnly: _readOnly, clientRoots: _clientRoots, name, version, ...rest } = options;
+  const toolOptions = {
+    ...rest,
+    fs,
+    // One read-before-write store for the server's life, across roots changes.
+    state: options.state ?? memoryStore(),
+  };
+
+  let scope: McpScope = { roots: serverRoots, cwd: configuredCwd, generation: 0 };
+  let pending: Promise<void> | undefined;
+  const setRoots = (roots: readonly string[]): void => {
+    const cwd = roots.some((root) => isWithin(root, configuredCwd)) ? configuredCwd : (roots[0] ?? configuredCwd);
+    scope = { roots, cwd, generation: scope.generation + 1 };
+  };
+
+  const server = new McpServer(
+    { name: name ?? DEFAULT_MCP_SERVER_NAME, version: version ?? "0.1.0" },
+    { capabilities: { tools: {} } },
+  );
+  const context: DialectContext = {
+    server,
+    options: toolOptions,
+    readOnly,
+    serverRoots,
+    async scope() {
+      while (pending !== undefined) await pending;
+      return scope;
+    },
+  };
+  if (dialect === "filesystem-server") registerFilesystemServerTools(context);
+  else registerBetterFsTools(context);
+
+  if (options.clientRoots !== false) {
+    const refresh = (): void => {
+      if (server.server.getClientCapabilities()?.roots === undefined) return;
+      const request = (async () => {
+        try {
+          const { roots } = await server.server.listRoots();
+          const paths = roots.map((root) => rootPathOf(root.uri)).filter((path) => path !== undefined);
+          // No usable root from the client: keep the server's own (as the official server does).
+          setRoots(paths.length === 0 ? serverRoots : narrowRoots(serverRoots, paths));
+        } catch {
+          // The client did not answer roots/list: keep the roots in force.
+        }
+      })();
+      pending = request;
+      void request.finally(() => {
+        if (pending === request) pending = undefined;
+      });
+    };
+    server.server.oninitialized = refresh;
+    server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => refresh());
+  }
+  return server;
+}

@@ -1,0 +1,27 @@
+/** unifiedDiff (the edit_file diff, computed on the changed lines only) equals the diff package's whole-text patch. */
+import { createTwoFilesPatch } from "diff";
+import fc from "fast-check";
+import { expect, it } from "vitest";
+import { unifiedDiff } from "../../src/mcp/dialects/filesystem-server.js";
+
+const text = fc
+  .array(fc.constantFrom("a", "b", "c", "", "  a", "d\r"), { maxLength: 40 })
+  .chain((lines) => fc.constantFrom(lines.join("\n"), `${lines.join("\n")}\n`));
+
+it("equals createTwoFilesPatch for any two texts", () => {
+  fc.assert(
+    fc.property(text, text, (before, after) => {
+      expect(unifiedDiff("/f", before, after)).toBe(
+        createTwoFilesPatch("/f", "/f", before, after, "original", "modified"),
+      );
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+it("equals it for one changed line deep in a long file", () => {
+  const lines = Array.from({ length: 500 }, (_, index) => `line ${index}`);
+  const before = `${lines.join("\n")}\n`;
+  const after = before.replace("line 250\n", "LINE 250\n").replace("line 3\n", "");
+  expect(unifiedDiff("/f", before, after)).toBe(createTwoFilesPatch("/f", "/f", before, after, "original", "modified"));
+});
