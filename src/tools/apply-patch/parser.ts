@@ -16,9 +16,9 @@
  * ```
  *
  * Marker lines tolerate surrounding whitespace, and a heredoc wrapper (`apply_patch <<'EOF'`,
- * `applypatch <<'EOF'`, `<<EOF`, `<<"EOF"` … `EOF`) is accepted. A line inside an update hunk whose trimmed text starts
- * with `*** Add File: `, `*** Delete File: `, `*** Update File: ` or is `*** End Patch` /
- * `*** End of File` is read as a marker, never as file content.
+ * `applypatch <<'EOF'`, `<<EOF`, `<<"EOF"` … `EOF`) is accepted. A line inside an update hunk
+ * whose trimmed text starts with `*** Add File: `, `*** Delete File: `, `*** Update File: ` or is
+ * `*** End Patch` / `*** End of File` is read as a marker, never as file content.
  *
  * @module
  */
@@ -70,7 +70,10 @@ export type ParsedPatch =
 /** `apply_patch <<'EOF'`, `applypatch <<EOF` (the reference accepts both names), or a bare `<<EOF`. */
 const HEREDOC_OPEN = /^(?:(?:apply_patch|applypatch)\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
 
-/** Strip an `apply_patch <<'EOF'` (or `applypatch <<'EOF'`) … `EOF` heredoc wrapper; returns the lines unchanged without one. */
+/**
+ * Strip an `apply_patch <<'EOF'` (or `applypatch <<'EOF'`) … `EOF` heredoc wrapper; returns the
+ * lines unchanged without one.
+ */
 function unwrapHeredoc(lines: readonly string[]): readonly string[] {
   const first = lines[0]?.trim() ?? "";
   const open = HEREDOC_OPEN.exec(first);

@@ -213,8 +213,10 @@ export type AppliedChunks =
  *   line's text), or a {@link HunkFailure} naming the hunk and the lines it looked for.
  * @example
  * ```ts
+ * // The hunk " a" / "-b" / "+B": the context line keeps its CRLF, the added line takes LF.
  * const chunk = { contexts: [], oldLines: ["a", "b"], newLines: ["a", "B"], sources: [0, -1], endOfFile: false, line: 3 };
- * applyChunks("a\r\nb\n", [chunk], "f.txt"); // { ok: true, text: "a\r\nB\n", firstLine: 1, changed: true }
+ * applyChunks("a\r\nb\n", [chunk], "f.txt");
+ * // { ok: true, text: "a\r\nB\n", firstLine: 1, changed: true }
  * ```
  */
 export function applyChunks(text: string, chunks: readonly PatchChunk[], displayPath: string): AppliedChunks {
