@@ -5,7 +5,8 @@
 // with indexOf/slice, encodes and writes; it writes the added files and removes the deleted ones.
 // Each round builds two fresh identical trees (untimed), then times both back to back, the order
 // alternating between rounds. Medians over rounds after a warm-up. Target: tool / raw ≤ 2×.
-import { createApplyPatchTool, createGate, createResolutionCache } from "../dist/index.js";
+import { createApplyPatchTool, createGate } from "../dist/index.js";
+import { createResolutionCache } from "../dist/contract/path.js";
 import { memoryFileSystem } from "../dist/backends/memory/index.js";
 import { median } from "./lib.mjs";
 

@@ -12,9 +12,13 @@
  *   (exact, trailing whitespace ignored, surrounding whitespace ignored, Unicode punctuation
  *   normalised), but a pass that matches more than one place fails with `EAMBIGUOUS` instead of
  *   taking the first.
- * - **Line endings and BOM are kept** per file (CRLF stays CRLF, new lines included).
+ * - **Line endings and BOM are kept** per line: untouched lines and context lines keep their own
+ *   bytes and terminators (`\r\n`, `\n` or a lone `\r`), also when they matched only with
+ *   whitespace folded; added lines take the file's dominant terminator.
  * - A hunk with only `+` lines after an `@@ context` line is inserted right after that line
- *   (the reference appends it at the end of the file); without context it is appended.
+ *   (the reference appends it at the end of the file); without context it is appended. Either
+ *   way the next hunk is searched from where the previous one ended.
+ * - An update that changes nothing (`-x` then `+x`) is an `EINPUT` error, not a rewrite.
  * - Read-before-write: with a `state` store, updating, deleting, moving or overwriting
  *   (`Add File` or `Move to` onto an existing file) needs a prior read of that file in the
  *   session, and the file must not have changed since (`ENOTREAD`, `ESTALE`), as for `edit`.
@@ -246,6 +250,8 @@ async function missingParents(
  * - `ENOENT`: `Update File`/`Delete File` of a missing file; `EISDIR`: of a directory;
  * - `ENOMATCH`/`EAMBIGUOUS`: a hunk's lines are not found / found at several places (the
  *   message names the file, the hunk number, its `@@` context, and lists the lines looked for);
+ * - `EINPUT`: an `Update File` section (without `Move to`) changes no line's text, e.g.
+ *   `-line2` then `+line2` (`No changes: ...`); the file is left as it was, byte for byte;
  * - `EILSEQ`: the file to update is not valid UTF-8; `EFBIG`: it is over `maxFileBytes`;
  * - `ENOTREAD`/`ESTALE`: with a `state` store, a file changed by the patch was not read first,
  *   or changed since it was read; a file overwritten whole (`Add File` or `Move to` onto an
@@ -600,6 +606,13 @@ function computeChanges(
         ok: false,
         error: { code, message, path, displayPath: show(path), occurrences, lines, lineCount: occurrences },
       };
+    }
+    if (!applied.changed && moveTo === undefined) {
+      return fail(
+        "EINPUT",
+        `No changes: the hunks of ${where} leave every line of ${show(path)} as it is (each '-' line is added back unchanged).`,
+        path,
+      );
     }
     const at = applied.firstLine === undefined ? {} : { line: applied.firstLine };
     const next: Pending = { kind: "file", bytes: encodeText({ text: applied.text, bom: state.value.bom }) };

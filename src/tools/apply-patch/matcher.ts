@@ -68,7 +68,8 @@ export const MAX_REPORTED_CANDIDATES = 5;
  *
  * Each pass compares every candidate position; the first pass with any match decides: one
  * match is `found`, several are `ambiguous`. With `endOfFile`, only the position that ends the
- * file is tried. An empty pattern is found at `start`.
+ * file is tried, and only when it is at or after `start` (the search never goes back). An empty
+ * pattern is found at `start`.
  *
  * @param lines - the file's lines, without line terminators.
  * @param pattern - the lines to find.
@@ -89,8 +90,9 @@ export function seekLines(
   if (pattern.length === 0) return { kind: "found", index: start, pass: "exact" };
   if (pattern.length > lines.length) return { kind: "missing" };
   const last = lines.length - pattern.length;
+  // Never before `start`, also with `endOfFile`: lines an earlier hunk consumed are not matched again.
+  if (start > last) return { kind: "missing" };
   const from = endOfFile ? last : start;
-  if (from > last) return { kind: "missing" };
   for (const [pass, map] of PASSES) {
     const wanted = pass === "exact" ? pattern : pattern.map(map);
     const mapped: readonly string[] = pass === "exact" ? lines : lines.map(map);

@@ -16,9 +16,9 @@
  * ```
  *
  * Marker lines tolerate surrounding whitespace, and a heredoc wrapper (`apply_patch <<'EOF'`,
- * `<<EOF`, `<<"EOF"` … `EOF`) is accepted. A line inside an update hunk whose trimmed text starts
- * with `*** Add File: `, `*** Delete File: `, `*** Update File: ` or is `*** End Patch` /
- * `*** End of File` is read as a marker, never as file content.
+ * `applypatch <<'EOF'`, `<<EOF`, `<<"EOF"` … `EOF`) is accepted. A line inside an update hunk
+ * whose trimmed text starts with `*** Add File: `, `*** Delete File: `, `*** Update File: ` or is
+ * `*** End Patch` / `*** End of File` is read as a marker, never as file content.
  *
  * @module
  */
@@ -39,6 +39,11 @@ export interface PatchChunk {
   readonly oldLines: readonly string[];
   /** Lines that replace them (context and `+` lines), in order. */
   readonly newLines: readonly string[];
+  /**
+   * For each of `newLines`, the index in `oldLines` of the context line it repeats (the file's
+   * own line is kept there), or -1 for an added (`+`) line.
+   */
+  readonly sources: readonly number[];
   /** True when `*** End of File` closed the hunk: the old lines must end the file. */
   readonly endOfFile: boolean;
   /** 1-based line of the hunk's first line in the patch text. */
@@ -62,9 +67,13 @@ export type ParsedPatch =
   | { readonly ok: true; readonly operations: readonly PatchOperation[] }
   | { readonly ok: false; readonly message: string; readonly line?: number };
 
-const HEREDOC_OPEN = /^(?:apply_patch\s+)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
+/** `apply_patch <<'EOF'`, `applypatch <<EOF` (the reference accepts both names), or a bare `<<EOF`. */
+const HEREDOC_OPEN = /^(?:(?:apply_patch|applypatch)\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
 
-/** Strip an `apply_patch <<'EOF'` … `EOF` heredoc wrapper; returns the lines unchanged without one. */
+/**
+ * Strip an `apply_patch <<'EOF'` (or `applypatch <<'EOF'`) … `EOF` heredoc wrapper; returns the
+ * lines unchanged without one.
+ */
 function unwrapHeredoc(lines: readonly string[]): readonly string[] {
   const first = lines[0]?.trim() ?? "";
   const open = HEREDOC_OPEN.exec(first);
@@ -227,6 +236,7 @@ function parseChunk(lines: readonly string[], start: number, allowMissingContext
   }
   const oldLines: string[] = [];
   const newLines: string[] = [];
+  const sources: number[] = [];
   let endOfFile = false;
   let parsed = 0;
   for (; index < lines.length; index += 1) {
@@ -239,13 +249,12 @@ function parseChunk(lines: readonly string[], start: number, allowMissingContext
     }
     if (isFileHeader(line)) break;
     const marker = line[0];
-    if (marker === undefined) {
-      oldLines.push("");
-      newLines.push("");
-    } else if (marker === " ") {
+    if (marker === undefined || marker === " ") {
+      sources.push(oldLines.length);
       oldLines.push(line.slice(1));
       newLines.push(line.slice(1));
     } else if (marker === "+") {
+      sources.push(-1);
       newLines.push(line.slice(1));
     } else if (marker === "-") {
       oldLines.push(line.slice(1));
@@ -261,5 +270,5 @@ function parseChunk(lines: readonly string[], start: number, allowMissingContext
     parsed += 1;
   }
   if (parsed === 0) return { message: "Update hunk does not contain any lines", index };
-  return { chunk: { contexts, oldLines, newLines, endOfFile }, next: index };
+  return { chunk: { contexts, oldLines, newLines, sources, endOfFile }, next: index };
 }

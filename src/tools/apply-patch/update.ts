@@ -1,15 +1,18 @@
 /**
  * Computing a file's new text from the hunks of an `*** Update File:` section, in memory.
- * Line endings are kept per line: untouched lines keep their own terminator, new lines take the
- * file's dominant one (CRLF stays CRLF). A BOM is kept. Like the reference tool, the result
- * always ends with a line break.
+ * The file's own text is kept wherever the patch changes nothing: untouched lines and the hunks'
+ * context lines keep their bytes and their own terminator (`\r\n`, `\n`, or a lone `\r`, each of
+ * which ends a line), even when the match folded whitespace or punctuation; only added lines take
+ * the patch's text and the file's dominant terminator (CRLF stays CRLF). A BOM is kept. Like the
+ * reference tool, a changed result always ends with a line break; an update that changes no
+ * line's text is reported (`changed: false`) with the text as it was.
  *
  * @module
  */
 import type { PatchChunk } from "./parser.js";
 import { MAX_REPORTED_CANDIDATES, seekLines, type SeekOutcome } from "./matcher.js";
 
-/** A text split into lines (without terminators), with where each line starts in the body. */
+/** A text split into lines (without terminators), with where each line starts and ends in the body. */
 interface SplitText {
   readonly bom: string;
   /** The text after the BOM. */
@@ -20,47 +23,71 @@ interface SplitText {
   lines(): readonly string[];
   /** `starts[i]` is the offset of line `i` in `body`; `starts[count]` is `body.length`. */
   readonly starts: readonly number[];
+  /** `ends[i]` is the offset where line `i`'s terminator begins (`starts[i + 1]` when it has none). */
+  readonly ends: readonly number[];
   /** False when the last line has no terminator. */
   readonly terminated: boolean;
-  /** The dominant terminator: `\r\n` when most line breaks are CRLF, else `\n`. */
-  readonly eol: "\n" | "\r\n";
-  /** True when the body holds a CR anywhere (then a line's text is not its span of the body). */
+  /** The dominant terminator: the most frequent of `\n`, `\r\n` and a lone `\r` (ties: that order). */
+  readonly eol: "\n" | "\r\n" | "\r";
+  /** True when the body holds a CR anywhere (then lines are not split on `\n` alone). */
   readonly hasCr: boolean;
 }
 
+/** Split on `\r\n`, `\n` and a lone `\r` (classic Mac OS); each line keeps its own terminator in the body. */
 function splitText(text: string): SplitText {
   const bom = text.startsWith("\uFEFF") ? "\uFEFF" : "";
   const body = bom === "" ? text : text.slice(1);
+  const hasCr = body.includes("\r");
   const starts: number[] = [0];
+  const ends: number[] = [];
+  let lf = 0;
   let crlf = 0;
-  for (let at = body.indexOf("\n"); at !== -1; at = body.indexOf("\n", at + 1)) {
-    if (at > 0 && body.charCodeAt(at - 1) === 13) crlf += 1;
-    starts.push(at + 1);
+  let cr = 0;
+  if (!hasCr) {
+    for (let at = body.indexOf("\n"); at !== -1; at = body.indexOf("\n", at + 1)) {
+      ends.push(at);
+      starts.push(at + 1);
+    }
+    lf = ends.length;
+  } else {
+    for (let at = 0; at < body.length; at += 1) {
+      const char = body.charCodeAt(at);
+      if (char !== 10 && char !== 13) continue;
+      ends.push(at);
+      if (char === 10) {
+        lf += 1;
+      } else if (body.charCodeAt(at + 1) === 10) {
+        crlf += 1;
+        at += 1;
+      } else {
+        cr += 1;
+      }
+      starts.push(at + 1);
+    }
   }
-  const breaks = starts.length - 1;
-  const terminated = starts[breaks] === body.length;
-  if (!terminated) starts.push(body.length);
+  const terminated = starts[starts.length - 1] === body.length;
+  if (!terminated) {
+    ends.push(body.length);
+    starts.push(body.length);
+  }
   const count = starts.length - 1;
+  let eol: SplitText["eol"] = "\n";
+  if (crlf > lf) eol = "\r\n";
+  if (cr > Math.max(lf, crlf)) eol = "\r";
   let lines: string[] | undefined;
   return {
     bom,
     body,
     count,
     starts,
+    ends,
     terminated,
-    eol: crlf * 2 > breaks ? "\r\n" : "\n",
-    hasCr: crlf > 0 || body.includes("\r"),
+    eol,
+    hasCr,
     lines() {
       if (lines === undefined) {
-        const parts = body.split("\n");
-        if (terminated) parts.pop();
-        // Only a line followed by a line break loses its CR (an unterminated last line keeps it).
-        const last = terminated ? parts.length : parts.length - 1;
-        for (let i = 0; i < last && crlf > 0; i += 1) {
-          const line = parts[i] as string;
-          if (line.endsWith("\r")) parts[i] = line.slice(0, -1);
-        }
-        lines = parts;
+        lines = new Array<string>(count);
+        for (let i = 0; i < count; i += 1) lines[i] = body.slice(starts[i], ends[i]);
       }
       return lines;
     },
@@ -144,29 +171,58 @@ function ambiguity(indexes: readonly number[]): string {
   return `${indexes.length} places (file lines ${shown.join(", ")}${more})`;
 }
 
+/** One placed hunk: `length` file lines from `start` give way to `lines`. */
+interface Replacement {
+  readonly start: number;
+  readonly length: number;
+  readonly lines: readonly string[];
+  /** Per line of `lines`: the index (from `start`) of the file line it keeps, or -1 for a new line. */
+  readonly sources: readonly number[];
+}
+
+/** The outcome of {@link applyChunks}. */
+export type AppliedChunks =
+  | {
+      readonly ok: true;
+      readonly text: string;
+      /** 1-based first line of the first hunk (the lines before it are untouched). */
+      readonly firstLine: number | undefined;
+      /** False when every hunk leaves its lines' text as it was (then `text` is the input, unchanged). */
+      readonly changed: boolean;
+    }
+  | { readonly ok: false; readonly failure: HunkFailure };
+
 /**
  * Apply the hunks of one update section to a file's text.
  *
- * Hunks are placed in order, each searched forward from the end of the previous one. `@@`
- * context lines are found first, one after another; the hunk's old lines must then follow.
- * A hunk with no old lines (pure addition) goes right after its last `@@` context line, or at
- * the end of the file when it has none.
+ * Hunks are placed in order, each searched forward from the end of the previous one, never
+ * before it. `@@` context lines are found first, one after another; the hunk's old lines must
+ * then follow. A hunk with no old lines (pure addition) goes right after its last `@@` context
+ * line, or at the end of the file when it has none; the search position stays where it was.
+ *
+ * The file's own text is kept wherever the patch does not change it: untouched lines and the
+ * hunks' context lines keep their bytes and their own line terminators (also when they were
+ * matched with whitespace or punctuation folded); only added lines take the patch's text and the
+ * file's dominant terminator. `\r\n`, `\n` and a lone `\r` all end a line. When anything
+ * changed, the result ends with a line break (as the reference tool's does).
  *
  * @param text - the file's current text (decoded, BOM included if present).
  * @param chunks - the section's hunks, in patch order.
  * @param displayPath - the file's path as the model knows it, for messages.
- * @returns the new text, or a {@link HunkFailure} naming the hunk and the lines it looked for.
+ * @returns the new text (with `changed: false` and the text as given when no hunk changes any
+ *   line's text), or a {@link HunkFailure} naming the hunk and the lines it looked for.
+ * @example
+ * ```ts
+ * // The hunk " a" / "-b" / "+B": the context line keeps its CRLF, the added line takes LF.
+ * const chunk = { contexts: [], oldLines: ["a", "b"], newLines: ["a", "B"], sources: [0, -1], endOfFile: false, line: 3 };
+ * applyChunks("a\r\nb\n", [chunk], "f.txt");
+ * // { ok: true, text: "a\r\nB\n", firstLine: 1, changed: true }
+ * ```
  */
-export function applyChunks(
-  text: string,
-  chunks: readonly PatchChunk[],
-  displayPath: string,
-):
-  | { readonly ok: true; readonly text: string; readonly firstLine: number | undefined }
-  | { readonly ok: false; readonly failure: HunkFailure } {
+export function applyChunks(text: string, chunks: readonly PatchChunk[], displayPath: string): AppliedChunks {
   const split = splitText(text);
-  const { bom, body, count, starts, terminated, eol } = split;
-  const replacements: Array<{ start: number; length: number; lines: readonly string[] }> = [];
+  const { bom, body, count, starts, ends, eol } = split;
+  const replacements: Replacement[] = [];
   let cursor = 0;
   for (const [i, chunk] of chunks.entries()) {
     const hunk = i + 1;
@@ -199,18 +255,24 @@ export function applyChunks(
       cursor = found.index + 1;
     }
     if (chunk.oldLines.length === 0) {
+      // Without @@ context the lines are appended; the next hunk still searches from the cursor.
       const at = chunk.contexts.length > 0 ? cursor : count;
-      replacements.push({ start: at, length: 0, lines: chunk.newLines });
-      cursor = at;
+      replacements.push({ start: at, length: 0, lines: chunk.newLines, sources: chunk.sources });
       continue;
     }
     let pattern = chunk.oldLines;
     let replacement = chunk.newLines;
+    let sources = chunk.sources;
     let found = seek(split, pattern, cursor, chunk.endOfFile);
     if (found.kind === "missing" && pattern[pattern.length - 1] === "") {
       // A trailing blank pattern line often stands for the file's final line break.
       pattern = pattern.slice(0, -1);
-      if (replacement[replacement.length - 1] === "") replacement = replacement.slice(0, -1);
+      if (replacement[replacement.length - 1] === "") {
+        replacement = replacement.slice(0, -1);
+        sources = sources.slice(0, -1);
+      }
+      const kept = pattern.length;
+      sources = sources.map((source) => (source < kept ? source : -1));
       found = seek(split, pattern, cursor, chunk.endOfFile);
     }
     if (found.kind === "missing") {
@@ -238,34 +300,49 @@ export function applyChunks(
         },
       };
     }
-    replacements.push({ start: found.index, length: pattern.length, lines: replacement });
+    replacements.push({ start: found.index, length: pattern.length, lines: replacement, sources });
     cursor = found.index + pattern.length;
   }
 
-  // Copy the untouched stretches of the original as they are (their own line endings); new lines
-  // take the file's dominant ending.
   const ordered = replacements
     .map((replacement, order) => ({ ...replacement, order }))
     .sort((a, b) => a.start - b.start || a.order - b.order);
-  // Pieces joined once at the end; `open`: text was written and its last character is not a line break.
+  const firstLine = ordered[0] === undefined ? undefined : ordered[0].start + 1;
+  const lineText = (line: number): string => body.slice(starts[line], ends[line]);
+  const changed = ordered.some(
+    ({ start, length, lines, sources }) =>
+      lines.length !== length || lines.some((line, j) => sources[j] !== j && line !== lineText(start + j)),
+  );
+  if (!changed) return { ok: true, text, firstLine, changed };
+
+  // Copy the file's own bytes for untouched stretches and kept context lines (their own line
+  // endings); new lines take the file's dominant ending. Pieces are joined once at the end.
   const pieces: string[] = [bom];
+  // Text was written and its last character ends no line (only the file's unterminated last line).
   let open = false;
+  // The last character written is a CR (a lone CR line end).
+  let cr = false;
   const append = (piece: string): void => {
     if (piece === "") return;
-    pieces.push(piece);
-    open = piece.charCodeAt(piece.length - 1) !== 10;
+    if (open) pieces.push(eol);
+    // A lone CR followed by an LF would read as one CRLF (two lines become one): the LF, which
+    // ends an empty line, is written as a CR instead.
+    const written = cr && piece.charCodeAt(0) === 10 ? `\r${piece.slice(1)}` : piece;
+    pieces.push(written);
+    const last = written.charCodeAt(written.length - 1);
+    open = last !== 10 && last !== 13;
+    cr = last === 13;
   };
   let position = 0;
-  for (const { start, length, lines: added } of ordered) {
+  for (const { start, length, lines, sources } of ordered) {
     if (start > position) append(body.slice(starts[position], starts[start]));
-    // Inserting after the last line, which had no terminator: end it first.
-    if (added.length > 0 && !terminated && open) append(eol);
-    for (const line of added) append(line + eol);
+    for (const [j, line] of lines.entries()) {
+      const source = sources[j] ?? -1;
+      append(source >= 0 ? body.slice(starts[start + source], starts[start + source + 1]) : line + eol);
+    }
     position = Math.max(position, start + length);
   }
   append(body.slice(starts[position], starts[count]));
-  if (open) append(eol);
-  // The lines before the first replacement are untouched: its start is the first changed line.
-  const firstLine = ordered[0] === undefined ? undefined : ordered[0].start + 1;
-  return { ok: true, text: pieces.join(""), firstLine };
+  if (open) pieces.push(eol);
+  return { ok: true, text: pieces.join(""), firstLine, changed };
 }

@@ -603,3 +603,107 @@ describe("apply_patch guarded execute", () => {
     expect(fs.volume.toJSON()).toEqual({ "/w/n.txt": "mine\n" });
   });
 });
+
+// Issue 14: the cases where the reference's own tests disagreed with us.
+describe("apply_patch as the reference applies it", () => {
+  const bytes = (value: string): Uint8Array => new TextEncoder().encode(value);
+
+  test("a pure addition without @@ context keeps the search position: a later hunk with context applies", async () => {
+    const { fs, run } = setup({ "/w/f.txt": "a\nb\nc\n" });
+    const result = await run(wrap("*** Update File: f.txt\n@@\n+end\n@@\n a\n-b\n+B"));
+    expect(resultText(result)).toBe("Success. Updated the following files:\nM f.txt");
+    expect(await text(fs, "/w/f.txt")).toBe("a\nB\nc\nend\n");
+  });
+
+  test("two hunks at the end of the file never match the lines the first one consumed", async () => {
+    const original = "x\ny\nz\n";
+    const { fs, run } = setup({ "/w/f.txt": original });
+    const result = await run(wrap("*** Update File: f.txt\n@@\n-z\n+Z\n*** End of File\n@@\n-z\n+ZZ\n*** End of File"));
+    expect(result.ok).toBe(false);
+    expect(resultText(result)).toBe(
+      "Could not find the expected lines at the end of the file after file line 3 in f.txt, hunk 2, patch line 7:\n    z\nRead the file again and copy the context and '-' lines exactly.\nNothing was changed.",
+    );
+    expect(await fs.readFile("/w/f.txt")).toEqual(bytes(original));
+    const overlap = await run(wrap("*** Update File: f.txt\n@@\n-y\n-z\n+Y\n@@\n z\n+after\n*** End of File"));
+    expect(overlap.ok).toBe(false);
+    expect(await fs.readFile("/w/f.txt")).toEqual(bytes(original));
+  });
+
+  test("mixed line endings: context and untouched lines keep theirs, added lines take the dominant one", async () => {
+    const { fs, run } = setup({ "/w/m.txt": "a\r\nb\nc\r\nd\r\ne\r\n", "/w/lf.txt": "a\nb\r\nc\nd\n" });
+    const result = await run(
+      wrap("*** Update File: m.txt\n@@\n b\n-c\n+C\n+C2\n d\n*** Update File: lf.txt\n@@\n a\n b\n-c\n+C"),
+    );
+    expect(result.ok).toBe(true);
+    expect(await text(fs, "/w/m.txt")).toBe("a\r\nb\nC\r\nC2\r\nd\r\ne\r\n");
+    expect(await text(fs, "/w/lf.txt")).toBe("a\nb\r\nC\nd\n");
+  });
+
+  test("lone CR line ends (classic Mac OS) are line ends, kept, and taken by added lines", async () => {
+    const { fs, run } = setup({ "/w/mac.txt": "one\rtwo\rthree\r", "/w/mixed.txt": "x\ry\nz\n" });
+    const result = await run(
+      wrap("*** Update File: mac.txt\n@@\n one\n-two\n+TWO\n+2b\n three\n*** Update File: mixed.txt\n@@\n x\n-y\n+Y"),
+    );
+    expect(result.ok).toBe(true);
+    expect(await text(fs, "/w/mac.txt")).toBe("one\rTWO\r2b\rthree\r");
+    expect(await text(fs, "/w/mixed.txt")).toBe("x\rY\nz\n");
+  });
+
+  test("an added empty line after a lone CR line stays its own line", async () => {
+    const { fs, run } = setup({ "/w/f.txt": "a\rb\nc\n" });
+    expect((await run(wrap("*** Update File: f.txt\n@@\n a\n+\n b"))).ok).toBe(true);
+    // "a\r" + "\n" would read as one CRLF line end: the empty line ends with a CR instead.
+    expect(await text(fs, "/w/f.txt")).toBe("a\r\rb\nc\n");
+  });
+
+  test("context lines matched with whitespace folded are kept as the file has them", async () => {
+    const source = "def f():\n\tif a:  \n\t\treturn 1\n\treturn 0\n";
+    const { fs, run } = setup({ "/w/f.py": source });
+    const result = await run(
+      wrap("*** Update File: f.py\n@@\n def f():\n     if a:\n-        return 1\n+        return 2\n     return 0"),
+    );
+    expect(result.ok).toBe(true);
+    expect(await text(fs, "/w/f.py")).toBe("def f():\n\tif a:  \n        return 2\n\treturn 0\n");
+  });
+
+  test("an update that changes nothing is EINPUT and the file stays byte-identical", async () => {
+    const { fs, run } = setup({ "/w/f.txt": "line1\nline2", "/w/g.txt": "a\r\nb\r\n" });
+    const result = await run(wrap("*** Update File: f.txt\n@@\n line1\n-line2\n+line2"));
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: false,
+      changes: [],
+      parts: [
+        {
+          type: "text",
+          text: "No changes: the hunks of '*** Update File: f.txt' at patch line 2 leave every line of f.txt as it is (each '-' line is added back unchanged).\nNothing was changed.",
+        },
+      ],
+      error: {
+        code: "EINPUT",
+        message:
+          "No changes: the hunks of '*** Update File: f.txt' at patch line 2 leave every line of f.txt as it is (each '-' line is added back unchanged).\nNothing was changed.",
+        path: "/w/f.txt",
+      },
+    });
+    expect(await fs.readFile("/w/f.txt")).toEqual(bytes("line1\nline2"));
+    // Context-only hunks change nothing either; and one no-op section refuses the whole patch.
+    const mixed = await run(wrap("*** Update File: g.txt\n@@\n-a\n+A\n*** Update File: f.txt\n@@\n line2"));
+    expect(mixed.ok).toBe(false);
+    expect(fs.volume.toJSON()).toEqual({ "/w/f.txt": "line1\nline2", "/w/g.txt": "a\r\nb\r\n" });
+  });
+
+  test("a move whose hunks change nothing moves the file as it is", async () => {
+    const { fs, run } = setup({ "/w/a.txt": "x\ny" });
+    const result = await run(wrap("*** Update File: a.txt\n*** Move to: b.txt\n@@\n-x\n+x"));
+    expect(resultText(result)).toBe("Success. Updated the following files:\nM b.txt (moved from a.txt)");
+    expect(fs.volume.toJSON()).toEqual({ "/w/b.txt": "x\ny" });
+  });
+
+  test("the heredoc wrapper may name the command applypatch", async () => {
+    const { fs, run } = setup({});
+    const result = await run("applypatch <<'EOF'\n*** Begin Patch\n*** Add File: h.txt\n+hi\n*** End Patch\nEOF\n");
+    expect(resultText(result)).toBe("Success. Updated the following files:\nA h.txt");
+    expect(await text(fs, "/w/h.txt")).toBe("hi\n");
+  });
+});

@@ -68,6 +68,12 @@ describe("seekLines", () => {
     expect(seekLines(["a", "b"], ["a"], 0, true)).toEqual({ kind: "missing" });
   });
 
+  test("end of file never goes back before start", () => {
+    expect(seekLines(["x", "y", "z"], ["y", "z"], 1, true)).toEqual({ kind: "found", index: 1, pass: "exact" });
+    expect(seekLines(["x", "y", "z"], ["y", "z"], 2, true)).toEqual({ kind: "missing" });
+    expect(seekLines(["x", "y", "z"], ["z"], 3, true)).toEqual({ kind: "missing" });
+  });
+
   test("empty pattern is found at start; a pattern longer than the file is missing", () => {
     expect(seekLines(["a"], [], 1, false)).toEqual({ kind: "found", index: 1, pass: "exact" });
     expect(seekLines(["just one line"], ["too", "many", "lines"], 0, false)).toEqual({ kind: "missing" });

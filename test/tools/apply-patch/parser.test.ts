@@ -41,10 +41,11 @@ describe("parsePatch", () => {
               contexts: ["class A", "  method()"],
               oldLines: ["keep", "drop"],
               newLines: ["keep", "add"],
+              sources: [0, -1],
               endOfFile: false,
               line: 8,
             },
-            { contexts: [], oldLines: ["tail"], newLines: ["TAIL"], endOfFile: true, line: 13 },
+            { contexts: [], oldLines: ["tail"], newLines: ["TAIL"], sources: [-1], endOfFile: true, line: 13 },
           ],
         },
       ],
@@ -60,7 +61,14 @@ describe("parsePatch", () => {
           path: "a",
           line: 2,
           chunks: [
-            { contexts: [], oldLines: ["one", "", "two"], newLines: ["one", "", "2"], endOfFile: false, line: 3 },
+            {
+              contexts: [],
+              oldLines: ["one", "", "two"],
+              newLines: ["one", "", "2"],
+              sources: [0, 1, -1],
+              endOfFile: false,
+              line: 3,
+            },
           ],
         },
       ],
@@ -78,6 +86,8 @@ describe("parsePatch", () => {
     ["apply_patch <<'EOF'", "EOF"],
     ['apply_patch <<"PATCH"', "PATCH"],
     ["<<EOF", "EOF"],
+    ["applypatch <<'EOF'", "EOF"],
+    ["applypatch<<EOF", "EOF"],
     ["<<'EOF'", "EOF"],
   ])("accepts the heredoc wrapper %s … %s", (open, close) => {
     expect(parsePatch(`${open}\n*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\n${close}\n`)).toEqual({
@@ -97,7 +107,7 @@ describe("parsePatch", () => {
           path: "a.txt",
           moveTo: "b.txt",
           line: 2,
-          chunks: [{ contexts: [], oldLines: ["x"], newLines: ["y"], endOfFile: false, line: 4 }],
+          chunks: [{ contexts: [], oldLines: ["x"], newLines: ["y"], sources: [-1], endOfFile: false, line: 4 }],
         },
       ],
     });

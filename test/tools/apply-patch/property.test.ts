@@ -2,7 +2,7 @@
 // turns the original into the edited text, for LF and CRLF files alike.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { parsePatch } from "../../../src/tools/apply-patch/parser.js";
+import { parsePatch, type PatchChunk } from "../../../src/tools/apply-patch/parser.js";
 import { applyChunks } from "../../../src/tools/apply-patch/update.js";
 
 const CONTEXT = 3;
@@ -81,6 +81,7 @@ describe("apply_patch property", () => {
             ok: true,
             text: expected.map((line) => line + eol).join(""),
             firstLine: expect.any(Number),
+            changed: true,
           });
         },
       ),
@@ -89,35 +90,79 @@ describe("apply_patch property", () => {
   });
 });
 
+/** A random hunk: `@@` context, then context, removed and added lines, as the parser gives it. */
+function hunkOf(line: fc.Arbitrary<string>): fc.Arbitrary<PatchChunk> {
+  return fc
+    .record({
+      contexts: fc.array(line, { maxLength: 1 }),
+      body: fc.array(fc.tuple(fc.constantFrom(" ", "-", "+"), line), { minLength: 1, maxLength: 4 }),
+      endOfFile: fc.boolean(),
+    })
+    .map(({ contexts, body, endOfFile }) => {
+      const oldLines: string[] = [];
+      const newLines: string[] = [];
+      const sources: number[] = [];
+      for (const [kind, text] of body) {
+        if (kind !== "+") oldLines.push(text);
+        if (kind === "-") continue;
+        sources.push(kind === " " ? oldLines.length - 1 : -1);
+        newLines.push(text);
+      }
+      return { contexts, oldLines, newLines, sources, endOfFile, line: 1 };
+    });
+}
+
+const LINE = fc.constantFrom("a", "b", "", " a", "a ", "}", "x y");
+
 // Property: the native-search exact pass (LF text) places hunks exactly as the line-by-line
 // matcher does (a CRLF text takes the line-by-line path for every pass): same text, same error.
 describe("hunk placement: LF (native search) and CRLF (line by line) agree", () => {
-  const line = fc.constantFrom("a", "b", "", " a", "a ", "}", "x y");
-  const chunk = fc.record({
-    contexts: fc.array(line, { maxLength: 1 }),
-    oldLines: fc.array(line, { maxLength: 3 }),
-    newLines: fc.array(line, { maxLength: 2 }),
-    endOfFile: fc.boolean(),
-    line: fc.constant(1),
-  });
   test("for random texts of few distinct lines and random hunks", () => {
     fc.assert(
       fc.property(
-        fc.array(line, { maxLength: 12 }),
+        fc.array(LINE, { maxLength: 12 }),
         fc.boolean(),
-        fc.array(chunk, { minLength: 1, maxLength: 3 }),
+        fc.array(hunkOf(LINE), { minLength: 1, maxLength: 3 }),
         (lines, terminated, chunks) => {
           const lf = lines.join("\n") + (terminated && lines.length > 0 ? "\n" : "");
           const crlf = lf.replace(/\n/g, "\r\n");
           const fromLf = applyChunks(lf, chunks, "f.txt");
           const fromCrlf = applyChunks(crlf, chunks, "f.txt");
-          const normalised = fromCrlf.ok
-            ? { ok: true, text: fromCrlf.text.replace(/\r\n/g, "\n"), firstLine: fromCrlf.firstLine }
-            : fromCrlf;
+          const normalised = fromCrlf.ok ? { ...fromCrlf, text: fromCrlf.text.replace(/\r\n/g, "\n") } : fromCrlf;
           expect(fromLf).toStrictEqual(normalised);
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+});
+
+// Property: with a random terminator per line (LF, CRLF, lone CR), hunks land where they land in
+// the LF file: with the terminators read as LF, the result is the LF file's result, and an update
+// that changes nothing returns the text as it was. (Which terminator each line keeps: index.test.ts.)
+describe("mixed line endings", () => {
+  test("a file with mixed terminators patches as its LF form does", () => {
+    const ending = fc.constantFrom("\n", "\r\n", "\r");
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom("a", "b", "", "}", "x y"), ending), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        fc.array(hunkOf(fc.constantFrom("a", "b", "", "}", "x y", "new")), { minLength: 1, maxLength: 3 }),
+        (lines, terminated, chunks) => {
+          // A lone CR before an empty LF line would read as one CRLF: not a case of its own.
+          fc.pre(lines.every(([, end], i) => end !== "\r" || lines[i + 1]?.[0] !== "" || lines[i + 1]?.[1] !== "\n"));
+          const mixed = lines.map(([text, end], i) => text + (terminated || i < lines.length - 1 ? end : "")).join("");
+          const lf = lines.map(([text], i) => text + (terminated || i < lines.length - 1 ? "\n" : "")).join("");
+          const fromMixed = applyChunks(mixed, chunks, "f.txt");
+          const fromLf = applyChunks(lf, chunks, "f.txt");
+          expect(fromMixed.ok).toBe(fromLf.ok);
+          if (!fromMixed.ok || !fromLf.ok) return;
+          expect(fromMixed.text.replace(/\r\n?/g, "\n")).toBe(fromLf.text);
+          expect(fromMixed.changed).toBe(fromLf.changed);
+          if (!fromMixed.changed) expect(fromMixed.text).toBe(mixed);
+        },
+      ),
+      { numRuns: 2000, seed: 14 },
     );
   });
 });
