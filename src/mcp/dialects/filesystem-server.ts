@@ -157,7 +157,9 @@ function newlinesBefore(text: string, end: number): number {
 
 /**
  * The unified diff of `before` → `after` (`createTwoFilesPatch`, headers `original` and
- * `modified`), equal to the `diff` package's, computed on the changed lines only: the common
+ * `modified`), computed on the changed lines only (equal to the `diff` package's whole-text patch
+ * for an edit in one place; where repeated lines allow two alignments it may pick the other one,
+ * and it always applies to `before` to give `after`): the common
  * leading and trailing lines, beyond the context a hunk shows, are cut before diffing and the
  * hunk line numbers shifted back. A one-line edit of a 10 MiB file diffs a few lines, not 160,000.
  */
