@@ -5,6 +5,7 @@
  * @module
  */
 import type { FileSystem } from "./types.js";
+import { declareNoFollow, trustedNoFollow } from "./no-follow.js";
 
 /** The methods every backend has. */
 const REQUIRED_METHODS = [
@@ -23,7 +24,7 @@ const REQUIRED_METHODS = [
 const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 /** The fields that are not methods: carried as they are (`locks` only when present). */
-const FIELDS = ["name", "capabilities", "locks"] as const satisfies ReadonlyArray<keyof FileSystem>;
+const FIELDS = ["name", "capabilities", "locks", "noFollow"] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 type OptionalMethod = (typeof OPTIONAL_METHODS)[number];
 type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number];
@@ -59,6 +60,9 @@ const METHODS: ReadonlySet<string> = new Set<string>([...REQUIRED_METHODS, ...OP
  *   tools use by default) are carried; `locks` only when `next` has it.
  * - An optional method `next` lacks stays absent (no stub), and an override of one is dropped
  *   there too: a wrapper never claims an ability its backend has not got.
+ * - `noFollow` (the backend's no-follow call form) is carried only when no method is
+ *   overridden, or when `overrides` gives its own (a wrapper applied to `next.noFollow` too):
+ *   carried past an override it would let calls around the wrapper.
  * - An override that is `undefined` leaves the forwarded member in place. Fields outside the
  *   contract (`flush`, `ready`...) are copied onto the result as given.
  * - Fields of `next` outside the contract (memfs's `volume`, OPFS's `close`) are not carried.
@@ -113,5 +117,12 @@ export function forwardFileSystem<N extends FileSystem, O extends FileSystemOver
     if (METHODS.has(key) && !(key in wrapped)) continue;
     wrapped[key] = value;
   }
-  return Object.freeze(wrapped) as ForwardedFileSystem<N, O>;
+  const overridesMethod = Object.entries(overrides).some(([key, value]) => value !== undefined && METHODS.has(key));
+  const carried = trustedNoFollow(next);
+  const view = overrides.noFollow ?? (overridesMethod ? undefined : carried);
+  delete wrapped.noFollow;
+  if (view !== undefined && carried !== undefined) wrapped.noFollow = view;
+  const result = Object.freeze(wrapped) as ForwardedFileSystem<N, O>;
+  if (view !== undefined && carried !== undefined) declareNoFollow(result as unknown as FileSystem, view);
+  return result;
 }

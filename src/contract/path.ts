@@ -191,6 +191,12 @@ export interface ResolveRealPathOptions {
    * directory (none when that directory does not exist).
    */
   readonly cache?: ResolutionCache;
+  /**
+   * Names whose lookup the backend may refuse with `EACCES` and that are then taken as plain
+   * directories (the gate passes the directories above its allowed roots, which a jailed
+   * backend such as Node's refuses to look at, so that a root that does not exist yet resolves).
+   */
+  readonly passThrough?: (path: string) => boolean;
 }
 
 /** A resolved path and whether it existed when it was resolved. */
@@ -309,12 +315,21 @@ export function lookupRealPath(
 ): Promise<RealPathLookup> {
   const followLeaf = options.followLeaf !== false;
   const state = options.cache === undefined ? undefined : CACHE_STATES.get(options.cache);
+  const passThrough = options.passThrough ?? NEVER;
   if (state !== undefined) {
     state.fs ??= fs;
-    if (state.fs === fs) return lookupCached(fs, state, path, followLeaf);
+    if (state.fs === fs) return lookupCached(fs, state, path, followLeaf, passThrough);
   }
   // Not async itself: the lookup's own promise is returned, one hop fewer per check.
-  return resolveWithin(fs, path, followLeaf, { count: 0 }, path);
+  return resolveWithin(fs, path, followLeaf, { count: 0 }, path, passThrough);
+}
+
+const NEVER = (): boolean => false;
+
+function isRefused(error: unknown): boolean {
+  return FsError.isInstance(error)
+    ? error.code === "EACCES"
+    : typeof error === "object" && error !== null && (error as { code?: string }).code === "EACCES";
 }
 
 async function lookupCached(
@@ -322,34 +337,95 @@ async function lookupCached(
   state: CacheState,
   path: string,
   followLeaf: boolean,
+  passThrough: (path: string) => boolean,
 ): Promise<RealPathLookup> {
   if (path === "/") return { path: "/", exists: true };
-  const parent = await cachedDirectory(fs, state, parentPath(path), path);
-  const found = await lookupName(fs, parent, baseName(path), followLeaf, path);
+  const parent = await cachedDirectory(fs, state, parentPath(path), path, passThrough);
+  const found = await lookupName(fs, parent, baseName(path), followLeaf, path, passThrough);
   state.seen.set(found.path, found.exists);
   return { path: found.path, exists: found.exists };
 }
 
+/**
+ * Resolve `path`: one `realpath` when it exists (its parent, without `followLeaf`); else a walk
+ * from `/` that looks each name up once (`lstat`; `readlink` for a link, whose target is then
+ * walked) and looks nothing up below the first missing name. Linear in the number of names.
+ */
 async function resolveWithin(
   fs: FileSystem,
   path: string,
   followLeaf: boolean,
   hops: { count: number },
   original: string,
+  passThrough: (path: string) => boolean,
 ): Promise<RealPathLookup> {
   if (path === "/") return { path: "/", exists: true };
-  if (followLeaf) {
-    try {
-      const real = await fs.realpath(path);
-      return { path: normaliseReal(real), exists: true };
-    } catch (error) {
-      if (!isMissing(error)) throw error;
-    }
+  if (!followLeaf) {
+    const parent = await resolveWithin(fs, parentPath(path), true, hops, original, passThrough);
+    return { path: joinPath(parent.path, baseName(path)), exists: undefined };
   }
-  const parent = (await resolveWithin(fs, parentPath(path), true, hops, original)).path;
-  const candidate = joinPath(parent, baseName(path));
-  // The realpath above failed: the name is missing, or (with readlink) maybe a dangling link.
-  if (!followLeaf) return { path: candidate, exists: undefined };
+  try {
+    return { path: normaliseReal(await fs.realpath(path)), exists: true };
+  } catch (error) {
+    if (!isMissing(error) && !(isRefused(error) && passThrough(path))) throw error;
+  }
+  // The common case, a new name in an existing directory: one more realpath, of the parent.
+  const parent = parentPath(path);
+  if (parent !== "/") {
+    let realParent: string | undefined;
+    try {
+      realParent = normaliseReal(await fs.realpath(parent));
+    } catch (error) {
+      if (!isMissing(error) && !(isRefused(error) && passThrough(parent))) throw error;
+    }
+    if (realParent !== undefined) return lookupLast(fs, realParent, baseName(path), hops, original, passThrough);
+  }
+  let names = path.split("/").filter((name) => name !== "");
+  let current = "/";
+  let exists = true;
+  for (let index = 0; index < names.length; index += 1) {
+    const candidate = joinPath(current, names[index] as string);
+    current = candidate;
+    if (!exists) continue;
+    let type: string;
+    try {
+      type = (await fs.lstat(candidate)).type;
+    } catch (error) {
+      if (isMissing(error)) exists = false;
+      else if (!(isRefused(error) && passThrough(candidate))) throw error;
+      continue;
+    }
+    if (type !== "symlink") continue;
+    if (fs.readlink === undefined) {
+      // A backend without readlink: its realpath follows the link, or the link dangles.
+      try {
+        current = normaliseReal(await fs.realpath(candidate));
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        exists = false;
+      }
+      continue;
+    }
+    hops.count += 1;
+    if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall: "realpath", path: original });
+    const target = resolvePath(parentPath(candidate), await fs.readlink(candidate));
+    names = [...target.split("/").filter((name) => name !== ""), ...names.slice(index + 1)];
+    current = "/";
+    index = -1;
+  }
+  return { path: current, exists };
+}
+
+/** The last name of a path in its real (existing) directory: `lstat`, and a dangling link followed. */
+async function lookupLast(
+  fs: FileSystem,
+  parent: string,
+  name: string,
+  hops: { count: number },
+  original: string,
+  passThrough: (path: string) => boolean,
+): Promise<RealPathLookup> {
+  const candidate = joinPath(parent, name);
   if (fs.readlink === undefined) return { path: candidate, exists: false };
   let type: string;
   try {
@@ -360,11 +436,9 @@ async function resolveWithin(
   }
   if (type !== "symlink") return { path: candidate, exists: true };
   hops.count += 1;
-  if (hops.count > MAX_SYMLINK_HOPS) {
-    throw new FsError("ELOOP", { syscall: "realpath", path: original });
-  }
+  if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall: "realpath", path: original });
   const target = await fs.readlink(candidate);
-  return resolveWithin(fs, resolvePath(parent, target), true, hops, original);
+  return resolveWithin(fs, resolvePath(parent, target), true, hops, original, passThrough);
 }
 
 /** The real directory for a lexical one, memoised in the cache (a rejection is memoised too). */
@@ -373,10 +447,11 @@ function cachedDirectory(
   state: CacheState,
   directory: string,
   original: string,
+  passThrough: (path: string) => boolean,
 ): Promise<DirectoryLookup> {
   let found = state.directories.get(directory);
   if (found === undefined) {
-    found = resolveDirectory(fs, state, directory, original);
+    found = resolveDirectory(fs, state, directory, original, passThrough);
     state.directories.set(directory, found);
   }
   return found;
@@ -391,6 +466,7 @@ async function resolveDirectory(
   state: CacheState,
   directory: string,
   original: string,
+  passThrough: (path: string) => boolean,
 ): Promise<DirectoryLookup> {
   if (directory === "/") return { path: "/", exists: true, hops: 0 };
   const parentDirectory = parentPath(directory);
@@ -399,12 +475,12 @@ async function resolveDirectory(
     try {
       found = { path: normaliseReal(await fs.realpath(directory)), exists: true, hops: 0 };
     } catch (error) {
-      if (!isMissing(error)) throw error;
+      if (!isMissing(error) && !(isRefused(error) && passThrough(directory))) throw error;
     }
   }
   if (found === undefined) {
-    const parent = await cachedDirectory(fs, state, parentDirectory, original);
-    found = await lookupName(fs, parent, baseName(directory), true, original);
+    const parent = await cachedDirectory(fs, state, parentDirectory, original, passThrough);
+    found = await lookupName(fs, parent, baseName(directory), true, original, passThrough);
   }
   state.seen.set(found.path, found.exists);
   return found;
@@ -420,6 +496,7 @@ async function lookupName(
   name: string,
   followLeaf: boolean,
   original: string,
+  passThrough: (path: string) => boolean,
 ): Promise<DirectoryLookup> {
   const candidate = joinPath(parent.path, name);
   if (!parent.exists) return { path: candidate, exists: false, hops: parent.hops };
@@ -428,6 +505,7 @@ async function lookupName(
     type = (await fs.lstat(candidate)).type;
   } catch (error) {
     if (isMissing(error)) return { path: candidate, exists: false, hops: parent.hops };
+    if (isRefused(error) && passThrough(candidate)) return { path: candidate, exists: true, hops: parent.hops };
     throw error;
   }
   if (type !== "symlink" || !followLeaf) return { path: candidate, exists: true, hops: parent.hops };
@@ -442,6 +520,6 @@ async function lookupName(
   const hops = { count: parent.hops + 1 };
   if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall: "realpath", path: original });
   const target = await fs.readlink(candidate);
-  const found = await resolveWithin(fs, resolvePath(parent.path, target), true, hops, original);
+  const found = await resolveWithin(fs, resolvePath(parent.path, target), true, hops, original, passThrough);
   return { path: found.path, exists: found.exists ?? false, hops: hops.count };
 }

@@ -88,6 +88,20 @@ export interface FileSystem {
   readonly locks?: { run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> };
   /** Watch for changes under `path`; returns a function that stops watching (capability `watch`). */
   watch?(path: string, listener: (event: WatchEvent) => void): () => void;
+  /**
+   * The no-follow call form: the same storage, called with paths that are already real (as the
+   * gate resolved and checked them), where no symlink is followed again. A symlink found in any
+   * directory of the path rejects (`ELOOP`, or `EACCES` where the backend catches it by
+   * comparing an opened descriptor with the path), and so does one at the last name of a call
+   * that would follow it (`readFile`, `writeFile`, `stat`, `readdir`, `mkdir`, `realpath`);
+   * `lstat`, `readlink`, `rm`, `rename` and `symlink` act on a link at the last name itself.
+   * Missing names are never taken for links. The check and the use are one step: nothing
+   * swapped in between is followed (Node: descriptor checks through `/proc/self/fd`; memory:
+   * the check and the act run synchronously in one task). Absent: the backend has no links, or
+   * cannot promise this (the gate then calls the backend by name). A wrapper (middleware) that
+   * forwards it must apply itself to it too, or drop it.
+   */
+  readonly noFollow?: FileSystem;
 }
 
 /** A backend factory as the conformance suite takes it. */

@@ -18,6 +18,7 @@ import {
   resolveRealPath,
   type ResolutionCache,
 } from "../contract/path.js";
+import { trustedNoFollow } from "../contract/no-follow.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
 export type Access = "read" | "write" | "list";
@@ -60,7 +61,11 @@ export interface GateOptions {
   readonly fs: FileSystem;
   /** Working directory for relative paths (absolute). Default: the first allowed root, or `/`. */
   readonly cwd?: string;
-  /** Roots the tools may use without a rule (absolute). Default: `[cwd]`, or `["/"]`. */
+  /**
+   * Roots the tools may use without a rule (absolute). Default: `[cwd]`, or `["/"]`. A root that
+   * does not exist yet admits what will be under it. An empty list throws a TypeError at creation
+   * (it would admit nothing).
+   */
   readonly allowedRoots?: readonly string[];
   readonly permissions?: PermissionOptions;
 }
@@ -92,6 +97,12 @@ export type GateCheck =
 export interface Gate {
   /** The guarded backend (raw: calls on it bypass the gate; tools use `fs` below). */
   readonly backend: FileSystem;
+  /**
+   * The backend's no-follow form ({@link FileSystem.noFollow}), or the backend itself when it
+   * has none: call it with a path `check` returned, so the path checked is the path used and a
+   * symlink swapped in since is refused, not followed. `fs` uses it for every call.
+   */
+  readonly noFollow: FileSystem;
   /** A FileSystem whose every call is checked (refusals reject with FsError EACCES). */
   readonly fs: FileSystem;
   readonly cwd: string;
@@ -266,7 +277,7 @@ function toolError(
  *
  * @returns a {@link Gate}; its `fs` rejects refused calls with FsError `EACCES` (or `EINVAL`,
  *   `ENAMETOOLONG`, `ELOOP`) whose message ends with the refusal in parentheses.
- * @throws TypeError at creation when `fs` is missing, `cwd` or a root is not absolute, or a rule
+ * @throws TypeError at creation when `fs` is missing, `cwd` or a root is not absolute, `allowedRoots` is empty, or a rule
  *   is malformed (the message names the option).
  * @example
  * ```ts
@@ -286,8 +297,13 @@ export function createGate(options: GateOptions): Gate {
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
     throw new TypeError("createGate allowedRoots must be an array of absolute paths");
   }
+  if (options.allowedRoots?.length === 0) {
+    throw new TypeError(
+      "createGate allowedRoots must list at least one absolute path (an empty list would admit nothing); leave it out for [cwd]",
+    );
+  }
   const allowedRoots = Object.freeze(
-    options.allowedRoots === undefined || options.allowedRoots.length === 0
+    options.allowedRoots === undefined
       ? [givenCwd ?? "/"]
       : options.allowedRoots.map((root, index) => assertAbsolute(`allowedRoots[${index}]`, root)),
   );
@@ -300,6 +316,16 @@ export function createGate(options: GateOptions): Gate {
   }
   const rootsText = allowedRoots.join(", ");
   const approved = new Set<string>();
+  // Checked paths are used through the no-follow form; lookups use its lstat and readlink too
+  // (the names walked are real), and the backend's own realpath for the one-call fast path.
+  const declared = trustedNoFollow(backend);
+  const noFollow = declared ?? backend;
+  const lookupFs: FileSystem =
+    declared === undefined
+      ? backend
+      : Object.freeze({ ...declared, realpath: (path: string) => backend.realpath(path) });
+  /** Directories above a root: a jailed backend may refuse to look at them (a root not created yet). */
+  const aboveRoot = (path: string): boolean => allowedRoots.some((root) => root !== path && isWithin(path, root));
 
   // Real roots: resolved through the backend; cached once every root exists. Concurrent checks
   // share one resolution in flight.
@@ -324,7 +350,9 @@ export function createGate(options: GateOptions): Gate {
           realRoots.set(root, real);
           return real;
         } catch {
-          return resolveRealPath(backend, root);
+          // Missing (or refused): resolved as far as it exists, retried on the next check; a
+          // root that cannot be resolved at all is taken as written and breaks no other root.
+          return resolveRealPath(lookupFs, root, { passThrough: aboveRoot }).catch(() => root);
         }
       }),
     );
@@ -353,8 +381,9 @@ export function createGate(options: GateOptions): Gate {
     let exists: boolean | undefined;
     let roots: string[];
     try {
-      const found = await lookupRealPath(backend, lexical, {
+      const found = await lookupRealPath(lookupFs, lexical, {
         followLeaf: checkOptions.followSymlinks !== false,
+        passThrough: aboveRoot,
         ...(checkOptions.cache === undefined ? {} : { cache: checkOptions.cache }),
       });
       real = found.path;
@@ -471,12 +500,13 @@ export function createGate(options: GateOptions): Gate {
 
   const gate: Gate = {
     backend,
+    noFollow,
     cwd,
     allowedRoots,
     check,
     checkCommand,
     display,
-    fs: gatedFileSystem(backend, checkPath),
+    fs: gatedFileSystem(backend, noFollow, checkPath),
   };
   return Object.freeze(gate);
 }
@@ -528,6 +558,7 @@ export function gateRefusal(error: ToolError, syscall: string, path: string): Fs
 }
 
 function gatedFileSystem(
+  guarded: FileSystem,
   backend: FileSystem,
   check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
 ): FileSystem {
@@ -547,8 +578,8 @@ function gatedFileSystem(
     return checked.path;
   }
   const fs: FileSystem = {
-    name: backend.name,
-    capabilities: backend.capabilities,
+    name: guarded.name,
+    capabilities: guarded.capabilities,
     readFile: async (path) => backend.readFile(await admit(path, "read", "open")),
     writeFile: async (path, data) => backend.writeFile(await admit(path, "write", "open"), data),
     stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "metadata", "stat")),
@@ -571,8 +602,8 @@ function gatedFileSystem(
     const readlink = backend.readlink.bind(backend);
     fs.readlink = async (path) => readlink(await admit(path, "metadata", "readlink", false));
   }
-  if (backend.watch !== undefined) {
-    const watch = backend.watch.bind(backend);
+  if (guarded.watch !== undefined) {
+    const watch = guarded.watch.bind(guarded);
     fs.watch = (path, listener) => {
       let stop: (() => void) | undefined;
       let stopped = false;

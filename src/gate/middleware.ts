@@ -81,8 +81,10 @@ export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): F
   const log = (method: string, ...args: string[]) => destination(`fs.${method}(${args.join(", ")})`);
   const quote = (value: string) => JSON.stringify(value);
   const flags = (value: object | undefined) => (value === undefined ? [] : [JSON.stringify(value)]);
-  return (next) =>
+  const wrap = (next: FileSystem): FileSystem =>
     forwardFileSystem(next, {
+      // The no-follow form is logged the same way (the gate's checked calls go there).
+      noFollow: next.noFollow === undefined ? undefined : wrap(next.noFollow),
       readFile: (path) => {
         log("readFile", quote(path));
         return next.readFile(path);
@@ -132,6 +134,7 @@ export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): F
         return (next.watch as NonNullable<FileSystem["watch"]>)(path, listener);
       },
     });
+  return wrap;
 }
 
 /**
@@ -148,14 +151,16 @@ export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): F
 export function readOnly(): FileSystemMiddleware {
   const refuse = (syscall: string, path: string, dest?: string) =>
     Promise.reject(new FsError("EROFS", dest === undefined ? { syscall, path } : { syscall, path, dest }));
-  return (next) =>
+  const wrap = (next: FileSystem): FileSystem =>
     forwardFileSystem(next, {
+      noFollow: next.noFollow === undefined ? undefined : wrap(next.noFollow),
       writeFile: (path) => refuse("open", path),
       mkdir: (path) => refuse("mkdir", path),
       rm: (path) => refuse("rm", path),
       rename: (from, to) => refuse("rename", from, to),
       symlink: (_target, path) => refuse("symlink", path),
     });
+  return wrap;
 }
 
 /** Options of {@link withQuota}. */
@@ -207,48 +212,52 @@ export function withQuota(options: QuotaOptions): FileSystemMiddleware {
       }
       await used;
     };
-    const fileSize = async (path: string): Promise<number> => {
+    const fileSize = async (target: FileSystem, path: string): Promise<number> => {
       try {
-        const stat = await next.lstat(path);
+        const stat = await target.lstat(path);
         return stat.type === "file" ? stat.size : 0;
       } catch {
         return 0;
       }
     };
-    return forwardFileSystem(next, {
-      writeFile: async (path, data) => {
-        await measure();
-        const previous = await fileSize(path);
-        const growth = data.byteLength - previous;
-        const left = maxBytes - usedBytes;
-        if (growth > left) {
-          throw new FsError("ENOSPC", {
-            syscall: "open",
-            path,
-            detail: `quota: writing ${data.byteLength} bytes needs ${growth} more, ${Math.max(left, 0)} of ${maxBytes} bytes left`,
-          });
-        }
-        usedBytes += growth;
-        try {
-          await next.writeFile(path, data);
-        } catch (error) {
-          usedBytes -= growth;
-          throw error;
-        }
-      },
-      rm: async (path, rmOptions) => {
-        await measure();
-        const freed = await sizeOf(next, path);
-        await next.rm(path, rmOptions);
-        usedBytes -= freed;
-      },
-      rename: async (from, to) => {
-        await measure();
-        const replaced = from === to ? 0 : await fileSize(to);
-        await next.rename(from, to);
-        usedBytes -= replaced;
-      },
-    });
+    // The no-follow form shares the count: both reach the same storage.
+    const wrap = (target: FileSystem): FileSystem =>
+      forwardFileSystem(target, {
+        noFollow: target.noFollow === undefined ? undefined : wrap(target.noFollow),
+        writeFile: async (path, data) => {
+          await measure();
+          const previous = await fileSize(target, path);
+          const growth = data.byteLength - previous;
+          const left = maxBytes - usedBytes;
+          if (growth > left) {
+            throw new FsError("ENOSPC", {
+              syscall: "open",
+              path,
+              detail: `quota: writing ${data.byteLength} bytes needs ${growth} more, ${Math.max(left, 0)} of ${maxBytes} bytes left`,
+            });
+          }
+          usedBytes += growth;
+          try {
+            await target.writeFile(path, data);
+          } catch (error) {
+            usedBytes -= growth;
+            throw error;
+          }
+        },
+        rm: async (path, rmOptions) => {
+          await measure();
+          const freed = await sizeOf(target, path);
+          await target.rm(path, rmOptions);
+          usedBytes -= freed;
+        },
+        rename: async (from, to) => {
+          await measure();
+          const replaced = from === to ? 0 : await fileSize(target, to);
+          await target.rename(from, to);
+          usedBytes -= replaced;
+        },
+      });
+    return wrap(next);
   };
 }
 

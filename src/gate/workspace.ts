@@ -19,7 +19,7 @@ export interface WorkspaceOptions {
   readonly fs: FileSystem;
   /** The workspace directory (absolute, in the backend's namespace); relative paths resolve against it. */
   readonly root: string;
-  /** Further roots the handle may use without a rule (absolute). Default: `[root]`. */
+  /** Further roots the handle may use without a rule (absolute). Default: `[root]`. An empty list throws a TypeError (it would admit nothing). */
   readonly allowedRoots?: readonly string[];
   /** Allow rules and `approve` for paths outside the roots, as for the tools. */
   readonly permissions?: PermissionOptions;
@@ -68,7 +68,8 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  *
  * @param options - `fs`, `root`, and optionally `allowedRoots` and `permissions`.
  * @returns a {@link Workspace}.
- * @throws TypeError at creation for a missing `fs`, a `root` that is not absolute, or an unknown option.
+ * @throws TypeError at creation for a missing `fs`, a `root` that is not absolute, an empty
+ *   `allowedRoots`, or an unknown option.
  * @example
  * ```ts
  * const workspace = createWorkspace({ fs: memoryFileSystem(), root: "/w" });
@@ -118,7 +119,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     await requireRoot("open", path);
     const checked = await gate.check(path, "read");
     if (!checked.ok) throw gateRefusal(checked.error, "open", path);
-    const size = await gate.backend.stat(checked.path).then(
+    const size = await gate.noFollow.stat(checked.path).then(
       (stat) => (stat.type === "file" ? stat.size : 0),
       () => 0, // readFile below reports what is wrong
     );
@@ -129,7 +130,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
         detail: `the file is ${size} bytes, over maxBytes ${maxBytes}`,
       });
     }
-    const data = await gate.backend.readFile(checked.path);
+    const data = await gate.noFollow.readFile(checked.path);
     if (data.byteLength > maxBytes) {
       throw new FsError("EFBIG", {
         syscall: "open",

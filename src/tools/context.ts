@@ -23,7 +23,11 @@ export interface ToolContextOptions {
   readonly fs: PerCall<FileSystem>;
   /** Working directory for relative paths (absolute). Default: the first allowed root, or `/`. */
   readonly cwd?: string;
-  /** Roots the tools may use without a rule (absolute). Default: `[cwd]`. */
+  /**
+   * Roots the tools may use without a rule (absolute). Default: `[cwd]`. An empty list throws a
+   * TypeError at creation (it would admit nothing); a root that does not exist yet admits what
+   * will be under it.
+   */
   readonly allowedRoots?: readonly string[];
   /** Allow rules and the approve callback for paths outside the roots, and for bash commands. */
   readonly permissions?: PermissionOptions;
@@ -161,6 +165,13 @@ export function createContextResolver(
       factory,
       "allowedRoots",
       `must be an array of absolute paths, got ${describe(options.allowedRoots)}`,
+    );
+  }
+  if (options.allowedRoots?.length === 0) {
+    optionValueError(
+      factory,
+      "allowedRoots",
+      "must list at least one absolute path (an empty list would admit nothing); leave it out for [cwd]",
     );
   }
   for (const root of options.allowedRoots ?? []) {

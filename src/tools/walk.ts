@@ -19,11 +19,15 @@ export const DEFAULT_IGNORED_DIRECTORIES: readonly string[] = Object.freeze([".g
 
 /**
  * The backend a walk under a checked root uses. Inside the allowed roots the walk reads the
- * gate's backend directly: the root's real path was checked, the walk never follows a symlink,
- * so every path it reaches is a real path under that root, and checking each one again would
- * only cost time (a `realpath` per file). Outside the roots (admitted by a rule or approval
+ * gate's backend directly, through its no-follow form (`gate.noFollow`): the root's real path
+ * was checked, the walk never follows a symlink, so every path it reaches is a real path under
+ * that root, and the no-follow form refuses one that a symlink swapped in since would lead
+ * elsewhere; checking each one again would only cost time (a `realpath` per file). Outside the roots (admitted by a rule or approval
  * for the root only) every call goes through the gate's checked `fs`.
  */
-export function walkFileSystem(gate: Pick<Gate, "backend" | "fs">, checked: { readonly outside: boolean }): FileSystem {
-  return checked.outside ? gate.fs : gate.backend;
+export function walkFileSystem(
+  gate: Pick<Gate, "noFollow" | "fs">,
+  checked: { readonly outside: boolean },
+): FileSystem {
+  return checked.outside ? gate.fs : gate.noFollow;
 }

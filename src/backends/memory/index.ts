@@ -11,6 +11,7 @@ import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType }
 import { toMemoryFsError } from "./errors.js";
 import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { assertKnownOptions } from "../../contract/options.js";
+import { declareNoFollow } from "../../contract/no-follow.js";
 
 /** The backend's name, as `FileSystem.name` reports it. */
 export const MEMORY_FILE_SYSTEM_NAME = "memory";
@@ -237,6 +238,30 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
 
   for (const [path, data] of checked.files) writeFileSync(path, data);
 
+  /**
+   * The no-follow check, synchronous: walk `path` name by name from `/` (each name looked up
+   * once) and reject with `ELOOP` at a symlink in a directory of the path, or at the last name
+   * when `followLeaf`. A missing name ends the walk (the call itself then reports it).
+   */
+  function refuseLinks(syscall: string, path: string, followLeaf: boolean): void {
+    if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) return;
+    const root = volume._core.walk("/", true, false, true);
+    if (!root.ok || root.value === null) return;
+    let link: MemfsLink | undefined = root.value;
+    const names = path.split("/").filter((name) => name !== "");
+    for (let index = 0; index < names.length && link !== undefined; index += 1) {
+      const node = link.getNode();
+      if (!node.isDirectory()) return;
+      link = link.getChild(names[index] as string);
+      if (link === undefined) return;
+      const last = index === names.length - 1;
+      if (link.getNode().isSymlink() && (!last || followLeaf)) {
+        const at = `/${names.slice(0, index + 1).join("/")}`;
+        throw new FsError("ELOOP", { syscall, path, detail: `${at} is a symbolic link; not followed` });
+      }
+    }
+  }
+
   const fs: MemoryFileSystem = {
     name: MEMORY_FILE_SYSTEM_NAME,
     capabilities: CAPABILITIES as MemoryFileSystem["capabilities"],
@@ -372,7 +397,59 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       });
     },
   };
-  return fs;
+  // The no-follow form: the check and the call run synchronously in one task (the memory
+  // backend's calls do all their work before their first await), so nothing can swap a name for
+  // a link in between.
+  const noFollow: FileSystem = Object.freeze({
+    name: MEMORY_FILE_SYSTEM_NAME,
+    capabilities: CAPABILITIES,
+    async readFile(path: string) {
+      refuseLinks("open", path, true);
+      return fs.readFile(path);
+    },
+    async writeFile(path: string, data: Uint8Array) {
+      refuseLinks("open", path, true);
+      return fs.writeFile(path, data);
+    },
+    async stat(path: string) {
+      refuseLinks("stat", path, true);
+      return fs.stat(path);
+    },
+    async lstat(path: string) {
+      refuseLinks("lstat", path, false);
+      return fs.lstat(path);
+    },
+    async readdir(path: string) {
+      refuseLinks("scandir", path, true);
+      return fs.readdir(path);
+    },
+    async mkdir(path: string, mkdirOptions?: { recursive?: boolean }) {
+      refuseLinks("mkdir", path, true);
+      return fs.mkdir(path, mkdirOptions);
+    },
+    async rm(path: string, rmOptions?: { recursive?: boolean; force?: boolean }) {
+      refuseLinks("rm", path, false);
+      return fs.rm(path, rmOptions);
+    },
+    async rename(from: string, to: string) {
+      refuseLinks("rename", from, false);
+      refuseLinks("rename", to, false);
+      return fs.rename(from, to);
+    },
+    async realpath(path: string) {
+      refuseLinks("realpath", path, true);
+      return fs.realpath(path);
+    },
+    async symlink(target: string, path: string) {
+      refuseLinks("symlink", path, false);
+      return fs.symlink(target, path);
+    },
+    async readlink(path: string) {
+      refuseLinks("readlink", path, false);
+      return fs.readlink(path);
+    },
+  });
+  return declareNoFollow(Object.assign(fs, { noFollow }), noFollow);
 }
 
 /**

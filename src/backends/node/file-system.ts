@@ -22,6 +22,7 @@ import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "../../c
 import { toFsError } from "./errors.js";
 import { descriptorPath, DIRECTORY_NOFOLLOW_FLAGS, DIRECTORY_OPEN_FLAGS, hasDescriptorPaths } from "./descriptors.js";
 import { assertKnownOptions } from "../../contract/options.js";
+import { declareNoFollow } from "../../contract/no-follow.js";
 
 /** The backend's name in messages and descriptions. */
 export const NODE_FILE_SYSTEM_NAME = "node";
@@ -39,7 +40,8 @@ export interface NodeFileSystemOptions {
   /**
    * Directories (absolute, in the namespace) that every call must stay within after symlinks
    * resolve; anything else rejects with `EACCES`. Default: `[cwd]`. Gate allow rules cannot
-   * reach past these: list here every directory a rule may admit.
+   * reach past these: list here every directory a rule may admit. A root that does not exist
+   * yet admits what will be under it. An empty list throws a TypeError (it would admit nothing).
    */
   readonly allowedRoots?: readonly string[];
 }
@@ -128,8 +130,8 @@ function absoluteOption(option: string, value: unknown): string {
  *
  * @param options - see {@link NodeFileSystemOptions}.
  * @returns a {@link NodeFileSystem} with capability `symlink`.
- * @throws TypeError at creation for an unknown option, a path option that is not absolute, or
- *   a `root` that is not an existing directory.
+ * @throws TypeError at creation for an unknown option, a path option that is not absolute, an
+ *   empty `allowedRoots`, or a `root` that is not an existing directory.
  * @example
  * ```ts
  * import { nodeFileSystem } from "better-fs-tools/node";
@@ -158,8 +160,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
     throw new TypeError("nodeFileSystem allowedRoots must be an array of absolute paths");
   }
+  if (options.allowedRoots?.length === 0) {
+    throw new TypeError(
+      "nodeFileSystem allowedRoots must list at least one absolute path (an empty list would admit nothing); leave it out for [cwd]",
+    );
+  }
   const allowedRoots = Object.freeze(
-    options.allowedRoots === undefined || options.allowedRoots.length === 0
+    options.allowedRoots === undefined
       ? [cwd]
       : options.allowedRoots.map((value, index) => absoluteOption(`allowedRoots[${index}]`, value)),
   );
@@ -209,7 +216,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
-  /** Resolve symlinks on the host, component by component, keeping missing names as given. */
+  /**
+   * Resolve symlinks on the host, keeping missing names as given: one `realpath` when the path
+   * (or, without `follow`, its parent) exists; else a walk from `/` that looks each name up once
+   * (`lstat`, and `readlink` for a link, whose target is walked in its turn) and stops looking at
+   * the first missing name, so a deep missing path costs one lookup per name, not per prefix.
+   */
   async function realHost(
     host: string,
     follow: boolean,
@@ -218,37 +230,71 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     syscall: string,
   ): Promise<string> {
     if (host === "/") return "/";
-    if (follow) {
+    try {
+      if (follow) return await fsp.realpath(host);
+      const parent = nodePath.dirname(host);
+      return nodePath.join(parent === "/" ? "/" : await fsp.realpath(parent), nodePath.basename(host));
+    } catch (error) {
+      if (!isMissing(error)) throw toFsError(error, syscall, shown);
+    }
+    let names = host.split("/").filter((name) => name !== "");
+    let current = "/";
+    let exists = true;
+    // The common case, a new name in an existing directory: one more realpath, of the parent.
+    const parent = nodePath.dirname(host);
+    if (follow && parent !== "/") {
       try {
-        return await fsp.realpath(host);
+        current = await fsp.realpath(parent);
+        names = [nodePath.basename(host)];
       } catch (error) {
         if (!isMissing(error)) throw toFsError(error, syscall, shown);
       }
     }
-    const parent = await realHost(nodePath.dirname(host), true, hops, shown, syscall);
-    const candidate = nodePath.join(parent, nodePath.basename(host));
-    if (!follow) return candidate;
-    let stats: Stats;
-    try {
-      stats = await fsp.lstat(candidate);
-    } catch (error) {
-      if (isMissing(error)) return candidate;
-      throw toFsError(error, syscall, shown);
+    for (let index = 0; index < names.length; index += 1) {
+      const candidate = nodePath.join(current, names[index] as string);
+      const last = index === names.length - 1;
+      if (!exists || (last && !follow)) {
+        current = candidate;
+        continue;
+      }
+      let stats: Stats;
+      try {
+        stats = await fsp.lstat(candidate);
+      } catch (error) {
+        if (!isMissing(error)) throw toFsError(error, syscall, shown);
+        exists = false;
+        current = candidate;
+        continue;
+      }
+      if (!stats.isSymbolicLink()) {
+        current = candidate;
+        continue;
+      }
+      hops.count += 1;
+      if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall, path: shown });
+      const target = nodePath.resolve(current, await fsp.readlink(candidate));
+      names = [...target.split("/").filter((name) => name !== ""), ...names.slice(index + 1)];
+      current = "/";
+      index = -1;
     }
-    if (!stats.isSymbolicLink()) return candidate;
-    hops.count += 1;
-    if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall, path: shown });
-    const target = await fsp.readlink(candidate);
-    return realHost(nodePath.resolve(parent, target), true, hops, shown, syscall);
+    return current;
   }
 
   /**
    * The real host path for a call: resolved (the leaf too when `follow`), inside `root` and the
    * allowed roots, else FsError EACCES.
    */
-  async function admit(path: string, syscall: string, follow: boolean, dest?: string): Promise<string> {
+  async function admit(
+    path: string,
+    syscall: string,
+    follow: boolean,
+    dest: string | undefined,
+    exact: boolean,
+  ): Promise<string> {
     const host = toHost(path, syscall);
-    const real = await realHost(host, follow, { count: 0 }, path, syscall);
+    // The no-follow form: the path is taken as real; the descriptor checks below refuse it when
+    // a name on the way is (now) a link.
+    const real = exact ? host : await realHost(host, follow, { count: 0 }, path, syscall);
     const inside = toNamespace(real);
     const roots = await jailRoots();
     if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
@@ -470,16 +516,18 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     throw new FsError("ENOTSUP", { syscall, path, detail: `${kind}; only regular files are read and written` });
   }
 
-  const fs: NodeFileSystem = {
+  function refuseLink(path: string, syscall: string): never {
+    throw new FsError("ELOOP", { syscall, path, detail: "a symbolic link; not followed" });
+  }
+
+  /** The methods; `exact`: the no-follow form (paths taken as real, no link followed). */
+  const methods = (exact: boolean): FileSystem => ({
     name: NODE_FILE_SYSTEM_NAME,
     capabilities: Object.freeze({ symlink: true }),
-    cwd,
-    allowedRoots,
-    root: hostRoot,
 
     readFile: (path) =>
       call("open", path, async () => {
-        const real = await admit(path, "open", true);
+        const real = await admit(path, "open", true, undefined, exact);
         const handle = await fsp.open(real, READ_FLAGS);
         try {
           verifyDescriptor(handle.fd, real, path, "open");
@@ -495,7 +543,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     writeFile: (path, data) =>
       call("open", path, async () => {
-        const real = await admit(path, "open", true);
+        const real = await admit(path, "open", true, undefined, exact);
         const directory = nodePath.dirname(real);
         const name = nodePath.basename(real);
         const pin = await pinDirectory(directory, path, "open", true);
@@ -506,7 +554,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
             const existing = await fsp.lstat(target);
             if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
             if (existing.isFile()) mode = existing.mode & 0o7777;
-            else if (!existing.isSymbolicLink()) refuseSpecial(path, "open", existing);
+            else if (existing.isSymbolicLink()) {
+              if (exact) refuseLink(path, "open");
+            } else refuseSpecial(path, "open", existing);
           } catch (error) {
             if (!isMissing(error)) throw error;
           }
@@ -536,22 +586,23 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     stat: (path) =>
       call("stat", path, async () => {
         for (let attempt = 0; attempt < 3; attempt += 1) {
-          const real = await admit(path, "stat", true);
+          const real = await admit(path, "stat", true, undefined, exact);
           const stats = await inParent(real, path, "stat", (pin, name) => fsp.lstat(pin.at(name)));
           if (!stats.isSymbolicLink()) return toFileStat(stats);
+          if (exact) refuseLink(path, "stat");
         }
         throw new FsError("ELOOP", { syscall: "stat", path });
       }),
 
     lstat: (path) =>
       call("lstat", path, async () => {
-        const real = await admit(path, "lstat", false);
+        const real = await admit(path, "lstat", false, undefined, exact);
         return toFileStat(await inParent(real, path, "lstat", (pin, name) => fsp.lstat(pin.at(name))));
       }),
 
     readdir: (path) =>
       call("scandir", path, async () => {
-        const real = await admit(path, "scandir", true);
+        const real = await admit(path, "scandir", true, undefined, exact);
         if (!descriptorChecks) {
           const entries = await fsp.readdir(real, { withFileTypes: true });
           const after = await fsp.lstat(real);
@@ -574,7 +625,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     mkdir: (path, mkdirOptions) =>
       call("mkdir", path, async () => {
-        const real = await admit(path, "mkdir", true);
+        const real = await admit(path, "mkdir", true, undefined, exact);
         const recursive = mkdirOptions?.recursive === true;
         await inParent(
           real,
@@ -595,7 +646,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     rm: (path, rmOptions) =>
       call("rm", path, async () => {
-        const real = await admit(path, "rm", false);
+        const real = await admit(path, "rm", false, undefined, exact);
         if (real === hostRoot)
           throw new FsError("EBUSY", { syscall: "rm", path, detail: "the backend's root cannot be removed" });
         try {
@@ -618,8 +669,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         "rename",
         from,
         async () => {
-          const realFrom = await admit(from, "rename", false, to);
-          const realTo = await admit(to, "rename", false, to);
+          const realFrom = await admit(from, "rename", false, to, exact);
+          const realTo = await admit(to, "rename", false, to, exact);
           if (realFrom === hostRoot || realTo === hostRoot) {
             throw new FsError("EBUSY", {
               syscall: "rename",
@@ -650,7 +701,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     realpath: (path) =>
       call("realpath", path, async () => {
-        const real = await fsp.realpath(await admit(path, "realpath", true));
+        const checked = await admit(path, "realpath", true, undefined, exact);
+        const real = await fsp.realpath(checked);
+        if (exact && real !== checked) refuseLink(path, "realpath");
         const inside = toNamespace(real);
         if (inside === undefined)
           throw new FsError("EACCES", { syscall: "realpath", path, detail: `${real} is outside the root` });
@@ -665,7 +718,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           if (typeof target !== "string" || target === "" || target.includes("\0")) {
             throw new FsError("EINVAL", { syscall: "symlink", path: String(target), dest: path });
           }
-          const real = await admit(path, "symlink", false, path);
+          const real = await admit(path, "symlink", false, path, exact);
           const hostTarget = target.startsWith("/") ? toHost(target, "symlink") : target;
           await inParent(real, target, "symlink", (pin, name) => fsp.symlink(hostTarget, pin.at(name)), false, path);
         },
@@ -674,11 +727,18 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     readlink: (path) =>
       call("readlink", path, async () => {
-        const real = await admit(path, "readlink", false);
+        const real = await admit(path, "readlink", false, undefined, exact);
         const target = await inParent(real, path, "readlink", (pin, name) => fsp.readlink(pin.at(name)));
         if (!target.startsWith("/") || hostRoot === "/") return target;
         return toNamespace(target) ?? target;
       }),
+  });
+  const fs: NodeFileSystem = {
+    ...methods(false),
+    cwd,
+    allowedRoots,
+    root: hostRoot,
+    noFollow: Object.freeze(methods(true)),
   };
-  return Object.freeze(fs);
+  return declareNoFollow(Object.freeze(fs), fs.noFollow as FileSystem);
 }

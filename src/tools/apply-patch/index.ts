@@ -133,6 +133,15 @@ async function loadOriginal(fs: FileSystem, path: string): Promise<Step<Original
   try {
     return { ok: true, value: { kind: "file", bytes: await fs.readFile(path) } };
   } catch (error) {
+    // A Delete File of a symlink names the link itself (checked without following it): the
+    // no-follow form refuses to read through it, and the link's own text is its content.
+    if (FsError.isInstance(error) && error.code === "ELOOP" && fs.readlink !== undefined) {
+      const link = await fs.readlink(path).then(
+        (target) => target,
+        () => undefined,
+      );
+      if (link !== undefined) return { ok: true, value: { kind: "file", bytes: new TextEncoder().encode(link) } };
+    }
     if (FsError.isInstance(error)) {
       if (error.code === "ENOENT") return { ok: true, value: { kind: "absent" } };
       if (error.code === "EISDIR") return { ok: true, value: { kind: "directory" } };
@@ -449,7 +458,7 @@ async function applyLocked(
 ): Promise<MutationResult> {
   // Every path was checked above (the check resolved symlinks and returned the real path), so the
   // I/O goes to the backend with those paths, as the workspace reads do, without a second check.
-  const fs = ctx.gate.backend;
+  const fs = ctx.gate.noFollow;
   // Paths the patch creates are usually absent: learn that from one readdir per parent directory
   // instead of a failing readFile per file (it also tells which parent directories exist).
   const expectAbsent = new Set<string>();
