@@ -68,6 +68,12 @@ export interface CommandRunner {
    * allow rule admits it or `approve` says yes. Optional; absent means `false` (unconfined).
    */
   readonly confined?: boolean;
+  /**
+   * The working directory the runner was made for (absolute, in its namespace), e.g.
+   * `nodeCommandRunner({ cwd })` or `justBashCommandRunner({ fs, cwd })`. The bash tool and
+   * `toSandboxSession` start commands there when their own `cwd` is not given.
+   */
+  readonly cwd?: string;
   /** One sentence naming the engine and what it sees, for the tool description the model reads. */
   describe(): string;
   /** Run one command line. Rejects only for programmer errors or when the engine cannot load. */

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { generateText, isStepCount, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
@@ -10,6 +13,7 @@ import {
 } from "../../src/ai-sdk/index.js";
 import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { nodeFileSystem } from "../../src/backends/node/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { memoryStore } from "../../src/tools/state.js";
 import { sha256Digest } from "../../src/contract/digest.js";
@@ -23,6 +27,25 @@ const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 const png = (): Uint8Array => Uint8Array.from(atob(PNG_BASE64), (char) => char.charCodeAt(0));
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
 const decoder = new TextDecoder();
+
+describe("createAiSdkFsTools over a backend that declares its place", () => {
+  test("nodeFileSystem({ cwd, allowedRoots: [cwd] }) alone: relative paths resolve against the backend's cwd", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bft-aisdk-place-"));
+    try {
+      await writeFile(join(dir, "a.txt"), "hello\n");
+      const { tools } = createAiSdkFsTools({ fs: nodeFileSystem({ cwd: dir, allowedRoots: [dir] }) });
+      const model = scriptedModel([
+        { calls: [{ tool: "read", input: { path: "a.txt", offset: null, limit: null } }] },
+        { text: "done" },
+      ]);
+      const result = await generateText({ model, tools, prompt: "read", stopWhen: isStepCount(5) });
+      expect(toolOutputsSentAt(model, 1)).toEqual([{ toolName: "read", output: text("1|hello") }]);
+      expect(result.text).toBe("done");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, memory fs)", () => {
   test("read, a refused input, edit, write and an image read across steps", async () => {

@@ -431,3 +431,68 @@ describe("bash tool with the real bash of nodeCommandRunner", () => {
     }
   });
 });
+
+describe("bash tool: cwd and roots from the backend or the runner", () => {
+  const recording = (cwd?: string) => {
+    const seen: string[] = [];
+    const runner: CommandRunner = {
+      name: "fake",
+      confined: true,
+      ...(cwd === undefined ? {} : { cwd }),
+      describe: () => "Commands run in a fake runner.",
+      run: async (run) => {
+        seen.push(run.cwd);
+        return { stdout: `${run.cwd}\n`, stderr: "", exitCode: 0, timedOut: false };
+      },
+    };
+    return { runner, seen };
+  };
+
+  it("a runner and no fs: commands start in the runner's cwd; the cwd input resolves against it", async () => {
+    const { runner, seen } = recording("/p");
+    const bash = createBashTool({ runner, env: {} });
+    expect(bash.description).toContain("Working directory: /p (every call starts there;");
+    expect(resultText(await bash.execute({ command: "pwd" }))).toBe("/p\n[exit code 0]");
+    expect(resultText(await bash.execute({ command: "pwd", cwd: "sub" }))).toBe("/p/sub\n[exit code 0]");
+    expect(seen).toEqual(["/p", "/p/sub"]);
+    // Outside the runner's cwd the cwd input is gated as any path.
+    expect(await bash.execute({ command: "pwd", cwd: "/etc" })).toMatchObject({
+      ok: false,
+      error: { code: "EDENIED" },
+    });
+  });
+
+  it("the tool's own cwd wins over the runner's", async () => {
+    const { runner, seen } = recording("/p");
+    const bash = createBashTool({ runner, env: {}, cwd: "/q" });
+    await bash.execute({ command: "pwd" });
+    expect(seen).toEqual(["/q"]);
+  });
+
+  it("a backend that declares its place: the default just-bash runner starts there", async () => {
+    const fs = { ...memoryFileSystem({ files: { "/p/a.txt": "alpha\n" } }), cwd: "/p", allowedRoots: ["/p"] };
+    const bash = createBashTool({ fs });
+    expect(bash.description).toContain("Working directory: /p (every call starts there;");
+    expect(resultText(await bash.execute({ command: "pwd; cat a.txt" }))).toBe("/p\nalpha\n[exit code 0]");
+  });
+
+  it("the recommended Node configuration: nodeFileSystem({ cwd, allowedRoots: [cwd] }) and nodeCommandRunner({ cwd })", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bft-bash-place-"));
+    try {
+      const tools = createFsTools({
+        fs: nodeFileSystem({ cwd: dir, allowedRoots: [dir] }),
+        bash: {
+          runner: nodeCommandRunner({ cwd: dir }),
+          env: shellEnv(() => ({ PATH: "/usr/bin:/bin" })),
+          // The node runner is unconfined: a rule admits the commands.
+        },
+        permissions: { allow: [{ tool: "runBash", command: "pwd" }] },
+      });
+      expect(resultText(await tools.bash.execute({ command: "pwd" }))).toBe(`${dir}\n[exit code 0]`);
+      await tools.write.execute({ path: "a.txt", content: "x\n" });
+      expect(resultText(await tools.read.execute({ path: "a.txt" }))).toBe("1|x");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
