@@ -160,9 +160,9 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     ).toMatchObject({ ok: true });
   });
 
-  test("the bundle shares one store (a fresh memoryStore by default): a write of an existing file needs a read first", async () => {
+  test("the bundle shares the store it is given: a write of an existing file needs a read first", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
-    const { tools } = createAiSdkFsTools({ fs, cwd: "/w" });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: memoryStore() });
     const call = { toolCallId: "c", messages: [], context: {} };
     const first = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
     expect(first).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });

@@ -9,6 +9,7 @@ import { shellEnv } from "../../src/shell/shell-env.js";
 import { createBashTool } from "../../src/shell/defaults.js";
 import { createFsTools } from "../../src/shell/defaults.js";
 import { createReadTool } from "../../src/tools/read.js";
+import { memoryStore } from "../../src/tools/state.js";
 import { resultText } from "../../src/tools/result.js";
 import { createWriteTool } from "../../src/tools/write.js";
 import { ToolInputError } from "../../src/tools/tool.js";
@@ -49,7 +50,7 @@ describe("bash tool: the shell and the file tools see the same files", () => {
 describe("bash tool in createFsTools", () => {
   it("a change made by bash makes the edit tool ask for a fresh read", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.py": "debug = True\n" } });
-    const tools = createFsTools({ fs, cwd: "/w" });
+    const tools = createFsTools({ fs, cwd: "/w", state: memoryStore() });
     await tools.read.execute({ path: "a.py" });
     expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py && cat a.py" })).stdout).toBe(
       "DEBUG = True\n",
