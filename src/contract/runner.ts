@@ -27,6 +27,12 @@ export interface CommandRunOptions {
   readonly abortSignal?: AbortSignal;
   /** Text given on standard input; without it stdin is empty (closed). */
   readonly stdin?: string;
+  /**
+   * Called with each file the command read, when the runner sees its reads (just-bash does; a
+   * real shell does not): the absolute path in the runner's namespace and the bytes read. The
+   * bash tool records them as reads for read-before-write.
+   */
+  readonly onRead?: (path: string, bytes: Uint8Array) => void;
 }
 
 /** What one run gives back. */

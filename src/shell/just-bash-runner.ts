@@ -163,6 +163,7 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions = {}
         statCacheMs: options.statCacheMs,
         trusted: trustedRunnerOf(module),
         onRefusal: (error) => refusals.add(error.message),
+        ...(run.onRead === undefined ? {} : { onRead: run.onRead }),
         commandDirs: [
           ...new Set([
             ...(run.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/")),

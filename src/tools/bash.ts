@@ -10,6 +10,7 @@ import { createGate, type Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
 import type { FileSystem } from "../contract/types.js";
 import type { PerCall, ToolContext, ToolContextOptions } from "./context.js";
+import { recordSeen } from "./freshness.js";
 import { runnerPlace } from "./runner-place.js";
 import { defineCoreTool } from "./define.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
@@ -260,6 +261,18 @@ function withRunnerPlace(options: BashToolOptions): BashToolOptions {
 
 type BashSetup = ReturnType<typeof setupBash>;
 
+/**
+ * Record the files a command read in the store, each under the real path the gate gives it, with
+ * the bytes last read (a file read and then rewritten by the command stays stale).
+ */
+async function recordReads(ctx: ToolContext, reads: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  if (ctx.state === undefined) return;
+  for (const [path, bytes] of reads) {
+    const checked = await ctx.gate.check(path, "read");
+    if (checked.ok) await recordSeen(ctx, checked.path, bytes);
+  }
+}
+
 /** The working directory the tools' gate will have when no `cwd` is given (the backend's, else the first root, else `/`). */
 function placeOf(fs: FileSystem | undefined, allowedRoots: readonly string[] | undefined): string {
   const fallback = allowedRoots?.[0] ?? "/";
@@ -464,6 +477,8 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
     const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
     const timeoutMs = input.timeout ?? defaultTimeoutMs;
     const environment = typeof env === "function" ? env() : { ...env };
+    // With a read-before-write store, files the command read count as read (cat, sed -n, head...).
+    const reads = new Map<string, Uint8Array>();
     let out: CommandOutput;
     try {
       out = await runnerFor(gate).run({
@@ -472,6 +487,14 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
         env: environment,
         timeoutMs,
         ...(abortSignal === undefined ? {} : { abortSignal }),
+        ...(ctx.state === undefined
+          ? {}
+          : {
+              onRead: (path: string, bytes: Uint8Array) => {
+                reads.delete(path);
+                reads.set(path, bytes);
+              },
+            }),
       });
     } catch (error) {
       if (abortSignal?.aborted) throw abortSignal.reason;
@@ -479,6 +502,7 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
       return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
     }
     if (abortSignal?.aborted) throw abortSignal.reason;
+    await recordReads(ctx, reads);
     return finish(ctx, out, timeoutMs);
   }
 
