@@ -1,7 +1,15 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
-import { createAiSdkFsTools, toAiSdkOutput } from "../../src/ai-sdk/index.js";
+import {
+  createAiSdkBashTool,
+  createAiSdkEditTool,
+  createAiSdkFsTools,
+  createAiSdkReadTool,
+  toAiSdkOutput,
+} from "../../src/ai-sdk/index.js";
+import { lineRangeSignature } from "../../src/tools/signature/line-range.js";
+import { justBashCommandRunner } from "../../src/shell/just-bash-runner.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
@@ -68,5 +76,37 @@ describe("toAiSdkOutput", () => {
     const results = messages.flatMap((message) => message.content.filter((part) => part["type"] === "tool_result"));
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ type: "tool_result", is_error: true, content: failed?.output.value });
+  });
+});
+
+describe("AI SDK tools carry their name", () => {
+  test("the signature's name, or the core tool's: { [read.name]: read } works", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const read = createAiSdkReadTool({
+      fs,
+      cwd: "/w",
+      signature: lineRangeSignature({
+        name: "read_file",
+        names: { path: "file_path", start: "start_line", end: "end_line" },
+      }),
+    });
+    const edit = createAiSdkEditTool({ fs, cwd: "/w" });
+    const bash = createAiSdkBashTool({ runner: justBashCommandRunner(), env: {} });
+    expect([read.name, edit.name, bash.name]).toEqual(["read_file", "edit", "bash"]);
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", applyPatch: true });
+    expect(Object.entries(tools).map(([key, tool]) => [key, tool?.name])).toEqual([
+      ["read", "read"],
+      ["edit", "edit"],
+      ["write", "write"],
+      ["apply_patch", "apply_patch"],
+    ]);
+    const model = scriptedModel([
+      { calls: [{ tool: "read_file", input: { file_path: "a.txt", start_line: null, end_line: null } }] },
+      { text: "done" },
+    ]);
+    await generateText({ model, tools: { [read.name]: read }, prompt: "read", stopWhen: isStepCount(3) });
+    expect(toolOutputsSentAt(model, 1)).toEqual([
+      { toolName: "read_file", output: { type: "content", value: [{ type: "text", text: "a" }] } },
+    ]);
   });
 });
