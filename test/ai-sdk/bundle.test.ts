@@ -7,6 +7,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   createAiSdkApplyPatchTool,
+  createAiSdkEditTool,
   createAiSdkFsTools,
   createAiSdkReadTool,
   toAiSdkOutput,
@@ -348,5 +349,27 @@ describe("createAiSdkFsTools with streamText", () => {
       .flatMap((message) => (message.role === "tool" ? message.content : []))
       .map((part) => (part.type === "tool-result" ? part.output : part));
     expect(outputs).toStrictEqual([text("1|streamed")]);
+  });
+});
+
+describe("AI SDK single edit tools share the backend's default locks", () => {
+  test("two single edit tools over one backend: 20 concurrent edits, none lost", async () => {
+    const lines = Array.from({ length: 20 }, (_, index) => `line ${index}`);
+    const fs = memoryFileSystem({ files: { "/w/a.txt": `${lines.join("\n")}\n` } });
+    const first = createAiSdkEditTool({ fs, cwd: "/w" });
+    const second = createAiSdkEditTool({ fs, cwd: "/w" });
+    const call = { toolCallId: "c", messages: [], context: {} };
+    const results = await Promise.all(
+      lines.map((line, index) =>
+        (index % 2 === 0 ? first : second).execute?.(
+          { path: "a.txt", oldText: `${line}\n`, newText: `edited ${index}\n` },
+          call,
+        ),
+      ),
+    );
+    expect(results.map((result) => (result as { ok: boolean }).ok)).toEqual(lines.map(() => true));
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe(
+      `${lines.map((_, index) => `edited ${index}`).join("\n")}\n`,
+    );
   });
 });
