@@ -12,7 +12,7 @@ import { assertKnownOptions, OptionError } from "../contract/options.js";
 import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/setting-keys.js";
 import type { createEditTool } from "../tools/edit.js";
 import type { createReadTool } from "../tools/read.js";
-import { memoryStore, type FileStateStore } from "../tools/state.js";
+import type { FileStateStore } from "../tools/state.js";
 import { sha256Digest } from "../contract/digest.js";
 import type { ToolSignature } from "../tools/tool.js";
 import type { createWriteTool } from "../tools/write.js";
@@ -59,10 +59,10 @@ export type BundleToolOptions<F extends CoreFactory> = Omit<CoreOptionsOf<F>, Sh
 /** Options of {@link createAiSdkFsTools}. */
 export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<ToolContextOptions, "state"> {
   /**
-   * Read-before-write store shared by all tools (as `createFsTools`): edit and overwrite need a
-   * prior read and fail on a stale file. A function of the call picks one per conversation.
-   * `false` turns the check off.
-   * @default a fresh `memoryStore()` (one session)
+   * Read-before-write store shared by all tools (as `createFsTools`): with one (`memoryStore()`),
+   * edit, overwrite and apply_patch need a prior read and fail on a stale file. A function of the
+   * call picks one per conversation. Absent or `false`: no check.
+   * @default none (the check is opt-in)
    */
   readonly state?: PerCall<FileStateStore> | false;
   readonly read?: BundleToolOptions<typeof createReadTool>;
@@ -116,9 +116,9 @@ const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env
  * Make the file tools for `generateText`/`streamText`: `read`, `edit`, `write`, plus
  * `apply_patch` when `applyPatch` is set and `bash` when `bash` is `{ runner, env, ... }`.
  * Every tool is strict (see `toStrictSchema`), runs over the same backend and gate, and shares
- * the store, locks, digest and clock given once at the top level. As with `createFsTools`, a
- * fresh `memoryStore()` is made when `state` is absent (`false` turns the read-before-write check
- * off), and one set of locks when `locks` is absent, so two tools writing one file take turns.
+ * the store, locks, digest and clock given once at the top level. As with `createFsTools`, the
+ * read-before-write check is on only with a `state` (`memoryStore()`), and without `locks` the
+ * backend's own locks are used, so two tools writing one file take turns.
  *
  * @param options - the shared tool options (`fs` required; `cwd`, `allowedRoots`, `permissions`,
  *   `state`, `locks`, `digest`, `clock`), per-tool options (`read`, `edit`, `write`,
@@ -156,7 +156,7 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
   const { state, ...rest } = contextOptions;
   const shared: ToolContextOptions = {
     ...rest,
-    ...(state === false ? {} : { state: state ?? memoryStore() }),
+    ...(state === undefined || state === false ? {} : { state }),
     digest: contextOptions.digest ?? sha256Digest(),
   };
   for (const [key, value] of [

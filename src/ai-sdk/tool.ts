@@ -24,7 +24,11 @@ export type AiSdkFsTool<
   ModelInput = Record<string, unknown>,
   Result extends ToolResult = ToolResult,
   Context = AiSdkToolContext,
-> = Tool<ModelInput, Result, Context> & { readonly strict: true };
+> = Tool<ModelInput, Result, Context> & {
+  readonly strict: true;
+  /** The tool's name (its signature's): the key to give it in `tools`, as `{ [read.name]: read }`. */
+  readonly name: string;
+};
 
 /** Adapter options every AI SDK tool factory takes, besides its core factory's options. */
 export interface AiSdkAdapterOptions<CoreInput, ModelInput, Result extends ToolResult, Context> {
@@ -199,6 +203,7 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
   };
 
   const made = {
+    name,
     description: signature.description ?? core.description,
     inputSchema,
     strict: true,

@@ -23,8 +23,10 @@ const REQUIRED_METHODS = [
 /** The methods a backend may lack; a wrapper has one exactly when the backend it wraps has it. */
 const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const satisfies ReadonlyArray<keyof FileSystem>;
 
-/** The fields that are not methods: carried as they are (`locks` only when present). */
-const FIELDS = ["name", "capabilities", "locks", "noFollow"] as const satisfies ReadonlyArray<keyof FileSystem>;
+/** The fields that are not methods: carried as they are (`locks`, `noFollow`, `cwd`, `allowedRoots` only when present). */
+const FIELDS = ["name", "capabilities", "locks", "noFollow", "cwd", "allowedRoots"] as const satisfies ReadonlyArray<
+  keyof FileSystem
+>;
 
 type OptionalMethod = (typeof OPTIONAL_METHODS)[number];
 type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number];
@@ -104,6 +106,8 @@ export function forwardFileSystem<N extends FileSystem, O extends FileSystemOver
   }
   const wrapped: Record<string, unknown> = { name: next.name, capabilities: next.capabilities };
   if (next.locks !== undefined) wrapped.locks = next.locks;
+  if (next.cwd !== undefined) wrapped.cwd = next.cwd;
+  if (next.allowedRoots !== undefined) wrapped.allowedRoots = next.allowedRoots;
   for (const method of [...REQUIRED_METHODS, ...OPTIONAL_METHODS]) {
     const own: unknown = next[method];
     if (typeof own === "function") wrapped[method] = own.bind(next);

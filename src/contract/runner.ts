@@ -27,6 +27,12 @@ export interface CommandRunOptions {
   readonly abortSignal?: AbortSignal;
   /** Text given on standard input; without it stdin is empty (closed). */
   readonly stdin?: string;
+  /**
+   * Called with each file the command read, when the runner sees its reads (just-bash does; a
+   * real shell does not): the absolute path in the runner's namespace and the bytes read. The
+   * bash tool records them as reads for read-before-write.
+   */
+  readonly onRead?: (path: string, bytes: Uint8Array) => void;
 }
 
 /** What one run gives back. */
@@ -68,6 +74,12 @@ export interface CommandRunner {
    * allow rule admits it or `approve` says yes. Optional; absent means `false` (unconfined).
    */
   readonly confined?: boolean;
+  /**
+   * The working directory the runner was made for (absolute, in its namespace), e.g.
+   * `nodeCommandRunner({ cwd })` or `justBashCommandRunner({ fs, cwd })`. The bash tool and
+   * `toSandboxSession` start commands there when their own `cwd` is not given.
+   */
+  readonly cwd?: string;
   /** One sentence naming the engine and what it sees, for the tool description the model reads. */
   describe(): string;
   /** Run one command line. Rejects only for programmer errors or when the engine cannot load. */

@@ -86,6 +86,17 @@ export interface FileSystem {
    * in-process locks per backend object. A `Locks` is `{ run(keys, fn) }` (see `memoryLocks`).
    */
   readonly locks?: { run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> };
+  /**
+   * The working directory the backend was made for (absolute, in its namespace), e.g.
+   * `nodeFileSystem({ cwd })`. Tools, the gate and the shell use it when their own `cwd` option is
+   * not given. Absent: the first allowed root, or `/`.
+   */
+  readonly cwd?: string;
+  /**
+   * The roots the backend admits (absolute, in its namespace), e.g. `nodeFileSystem({ allowedRoots })`.
+   * Tools and the gate use them when their own `allowedRoots` option is not given. Absent: `[cwd]`.
+   */
+  readonly allowedRoots?: readonly string[];
   /** Watch for changes under `path`; returns a function that stops watching (capability `watch`). */
   watch?(path: string, listener: (event: WatchEvent) => void): () => void;
   /**

@@ -287,12 +287,14 @@ function toolError(
  * await gate.fs.readFile("/etc/hosts"); // admitted by the rule
  * ```
  */
-export function createGate(options: GateOptions): Gate {
-  if (typeof options !== "object" || options === null) throw new TypeError("createGate needs an options object");
-  const backend = options.fs;
+export function createGate(givenOptions: GateOptions): Gate {
+  if (typeof givenOptions !== "object" || givenOptions === null)
+    throw new TypeError("createGate needs an options object");
+  const backend = givenOptions.fs;
   if (typeof backend !== "object" || backend === null || typeof backend.realpath !== "function") {
     throw new TypeError("createGate needs an fs option (a FileSystem)");
   }
+  const options = withBackendPlace(givenOptions, backend);
   const givenCwd = options.cwd === undefined ? undefined : assertAbsolute("cwd", options.cwd);
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
     throw new TypeError("createGate allowedRoots must be an array of absolute paths");
@@ -506,9 +508,30 @@ export function createGate(options: GateOptions): Gate {
     check,
     checkCommand,
     display,
-    fs: gatedFileSystem(backend, noFollow, checkPath),
+    // The checked backend declares the gate's place, so a tool or shell over it starts there too.
+    fs: Object.freeze({ ...gatedFileSystem(backend, noFollow, checkPath), cwd, allowedRoots }),
   };
   return Object.freeze(gate);
+}
+
+/**
+ * The gate's options with `cwd` and `allowedRoots` taken from the backend where the options do
+ * not give them (`nodeFileSystem({ cwd, allowedRoots })` declares both). Given options win; a
+ * given `cwd` alone keeps its default roots (`[cwd]`), and given roots alone keep theirs (cwd:
+ * the first root) unless the backend's cwd lies inside them.
+ */
+function withBackendPlace(options: GateOptions, backend: FileSystem): GateOptions {
+  const { cwd, allowedRoots } = backend;
+  if (options.cwd !== undefined && options.allowedRoots !== undefined) return options;
+  const place: { cwd?: string; allowedRoots?: readonly string[] } = {};
+  if (options.cwd === undefined && typeof cwd === "string") {
+    const roots = options.allowedRoots;
+    if (roots === undefined || roots.some((root) => isWithin(resolvePath("/", root), resolvePath("/", cwd))))
+      place.cwd = cwd;
+  }
+  if (options.allowedRoots === undefined && options.cwd === undefined && Array.isArray(allowedRoots))
+    place.allowedRoots = allowedRoots;
+  return { ...options, ...place };
 }
 
 /**

@@ -35,7 +35,10 @@ export interface ToSandboxSessionOptions {
    * this session.
    */
   readonly runner: CommandRunner;
-  /** Base directory: relative paths and commands start here (absolute). @default "/" */
+  /**
+   * Base directory: relative paths and commands start here (absolute).
+   * @default the runner's `cwd`, else the gate's (or the backend's own), else `/`
+   */
   readonly cwd?: string;
   /** What the model should know about this environment. Default: the runner's description and the base directory. */
   readonly description?: string;
@@ -126,11 +129,16 @@ export function toSandboxSession(options: ToSandboxSessionOptions): SandboxSessi
   }
   if (typeof runner?.run !== "function")
     throw new TypeError("toSandboxSession needs a runner option (a CommandRunner)");
-  const cwd = options.cwd ?? (isGate ? (source as Gate).cwd : "/");
-  if (typeof cwd !== "string" || !cwd.startsWith("/")) {
-    throw new TypeError(`toSandboxSession cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
+  const givenCwd = options.cwd ?? (typeof runner.cwd === "string" ? runner.cwd : undefined);
+  if (givenCwd !== undefined && (typeof givenCwd !== "string" || !givenCwd.startsWith("/"))) {
+    throw new TypeError(`toSandboxSession cwd must be an absolute path, got ${JSON.stringify(givenCwd)}`);
   }
-  const fs: FileSystem = isGate ? (source as Gate).fs : createGate({ fs: source as FileSystem, cwd }).fs;
+  // No cwd given nor declared by the runner: the gate's, else the backend's own place (else "/").
+  const gate: Gate = isGate
+    ? (source as Gate)
+    : createGate({ fs: source as FileSystem, ...(givenCwd === undefined ? {} : { cwd: givenCwd }) });
+  const cwd = givenCwd ?? gate.cwd;
+  const fs: FileSystem = gate.fs;
   const timeoutMs = options.timeoutMs ?? DEFAULT_SANDBOX_TIMEOUT_MS;
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new TypeError(

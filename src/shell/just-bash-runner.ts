@@ -18,6 +18,7 @@ import {
 } from "../contract/runner.js";
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 import { assertKnownOptions } from "../contract/options.js";
+import { justBashFileSystem } from "./just-bash-file-system.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
@@ -29,12 +30,14 @@ export interface JustBashCommandRunnerOptions {
    *   its own, `createGate({ fs, cwd })`, whose only root is `cwd` and which has no rules, so a
    *   command reaching outside `cwd` (`cat /secret/key`) is refused (`No such file or
    *   directory`, then `bash: refused: EACCES: ...` on stderr).
+   * Default: a fresh in-memory store ({@link justBashFileSystem}), empty, of this runner alone.
    */
-  readonly fs: Gate | FileSystem;
+  readonly fs?: Gate | FileSystem;
   /**
-   * Default working directory (absolute, in the backend's namespace). Default: the gate's `cwd`,
-   * or `/`. For a bare backend it is also the root of the runner's own gate: without it, that
-   * gate admits the whole backend.
+   * Default working directory (absolute, in the backend's namespace), declared as the runner's
+   * `cwd`. Default: the gate's `cwd`, else the backend's own (`fs.cwd`), else `/`. For a bare
+   * backend it is also the root of the runner's own gate: without it (and without roots the
+   * backend declares), that gate admits the whole backend.
    */
   readonly cwd?: string;
   /**
@@ -114,23 +117,26 @@ function isGate(value: Gate | FileSystem): value is Gate {
  * out.stdout; // "HI\n"
  * ```
  */
-export function justBashCommandRunner(options: JustBashCommandRunnerOptions): CommandRunner {
+export function justBashCommandRunner(options: JustBashCommandRunnerOptions = {}): CommandRunner {
   if (typeof options !== "object" || options === null)
     throw new TypeError("justBashCommandRunner needs an options object");
   assertKnownOptions("justBashCommandRunner", options, OPTION_KEYS);
-  const given = options.fs;
-  if (given === undefined || given === null || typeof given !== "object") {
+  const given = options.fs === undefined ? justBashFileSystem() : options.fs;
+  if (given === null || typeof given !== "object") {
     throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)");
   }
-  const defaultCwd = options.cwd ?? (isGate(given) ? given.cwd : "/");
-  if (typeof defaultCwd !== "string" || !defaultCwd.startsWith("/")) {
+  if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
     throw new TypeError(`justBashCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   if (!isGate(given) && typeof given.readFile !== "function") {
     throw new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)");
   }
-  // A bare backend is never used unchecked: it gets a gate of its own, confined to cwd.
-  const source: Gate = isGate(given) ? given : createGate({ fs: given, cwd: defaultCwd });
+  // A bare backend is never used unchecked: it gets a gate of its own, confined to cwd (the
+  // given one, else the backend's own cwd and roots, else "/").
+  const source: Gate = isGate(given)
+    ? given
+    : createGate({ fs: given, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+  const defaultCwd = options.cwd ?? source.cwd;
   if (options.limits !== undefined && (typeof options.limits !== "object" || options.limits === null)) {
     throw new TypeError("justBashCommandRunner limits must be an object of just-bash ExecutionLimits");
   }
@@ -143,6 +149,7 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
     name: "just-bash",
     // Every file call goes through the gate (the one given, or the runner's own).
     confined: true,
+    cwd: defaultCwd,
 
     describe() {
       return describeJustBash(backendName);
@@ -156,6 +163,7 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions): Co
         statCacheMs: options.statCacheMs,
         trusted: trustedRunnerOf(module),
         onRefusal: (error) => refusals.add(error.message),
+        ...(run.onRead === undefined ? {} : { onRead: run.onRead }),
         commandDirs: [
           ...new Set([
             ...(run.env.PATH ?? "").split(":").filter((dir) => dir.startsWith("/")),

@@ -54,6 +54,11 @@ export interface ToJustBashFsOptions {
    */
   readonly onRefusal?: (error: FsError) => void;
   /**
+   * Called with each file a command read (`cat`, `sed -n`, `head`, `grep`...): its absolute path
+   * and the bytes read. The bash tool records these reads in its read-before-write store.
+   */
+  readonly onRead?: (path: string, bytes: Uint8Array) => void;
+  /**
    * Directories just-bash probes when it looks a command up (`$PATH`). A refused path in them
    * counts as absent and is not reported, so the built-in commands are found when the gate
    * keeps the shell out of `/usr/bin`. A `stat`/`lstat`/`exists` of one of
@@ -69,7 +74,7 @@ export interface ToJustBashFsOptions {
 /** Where just-bash looks commands up by default (its `PATH`). */
 export const DEFAULT_COMMAND_DIRS: readonly string[] = Object.freeze(["/usr/bin", "/bin"]);
 
-const OPTION_KEYS = ["statCacheMs", "trusted", "onRefusal", "commandDirs"] as const;
+const OPTION_KEYS = ["statCacheMs", "trusted", "onRefusal", "onRead", "commandDirs"] as const;
 
 /** An absolute path that is not already normal: `//`, a `.` or `..` name, or a trailing `/`. */
 const NEEDS_NORMALISING = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
@@ -189,6 +194,9 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   const onRefusal = options.onRefusal;
   if (onRefusal !== undefined && typeof onRefusal !== "function")
     throw new TypeError("toJustBashFs onRefusal must be a function");
+  const onRead = options.onRead;
+  if (onRead !== undefined && typeof onRead !== "function")
+    throw new TypeError("toJustBashFs onRead must be a function");
   if (options.commandDirs !== undefined && !Array.isArray(options.commandDirs)) {
     throw new TypeError("toJustBashFs commandDirs must be an array of absolute paths");
   }
@@ -283,7 +291,10 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     path.startsWith("/") && !NEEDS_NORMALISING.test(path) ? path : resolvePath("/", path);
 
   async function readBytes(path: string): Promise<Uint8Array> {
-    return trusted(() => fs.readFile(normal(path)));
+    const target = normal(path);
+    const bytes = await trusted(() => fs.readFile(target));
+    if (onRead !== undefined && !isVirtualDevPath(target)) onRead(target, bytes);
+    return bytes;
   }
 
   async function writeBytes(path: string, data: Uint8Array): Promise<void> {

@@ -6,9 +6,12 @@
  *
  * @module
  */
-import type { Gate } from "../gate/gate.js";
+import { createGate, type Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
-import type { ToolContext, ToolContextOptions } from "./context.js";
+import type { FileSystem } from "../contract/types.js";
+import type { PerCall, ToolContext, ToolContextOptions } from "./context.js";
+import { recordSeen } from "./freshness.js";
+import { runnerPlace } from "./runner-place.js";
 import { defineCoreTool } from "./define.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { optionValueError } from "../contract/options.js";
@@ -62,7 +65,14 @@ export interface FallbackRunner {
 }
 
 /** Options of {@link createBashTool}. */
-export interface BashToolOptions extends ToolContextOptions, BashToolSettings {}
+export interface BashToolOptions extends Omit<ToolContextOptions, "fs">, BashToolSettings {
+  /**
+   * The backend (as every tool's `fs`): the gate checks the `cwd` input against it and long
+   * output is saved to it. Optional with a `runner`: the tool then stands in the runner's place
+   * (its `cwd`), checks commands only, and cannot save long output.
+   */
+  readonly fs?: PerCall<FileSystem>;
+}
 
 /** Input of the `bash` tool. */
 export interface BashInput {
@@ -184,14 +194,18 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * result.stdout; // "hi\n"; result.parts[0].text === "hi\n[exit code 0]"
  * ```
  */
-export function createBashTool(options: BashToolOptions, fallback?: FallbackRunner): CoreTool<BashInput, ShellResult> {
-  const tool = defineCoreTool({
+export function createBashTool(
+  givenOptions: BashToolOptions,
+  fallback?: FallbackRunner,
+): CoreTool<BashInput, ShellResult> {
+  const options = withRunnerPlace(givenOptions);
+  const tool = defineCoreTool<ToolContextOptions & BashToolSettings, BashInput, ShellResult, BashSetup>({
     factory: "createBashTool",
     name: "bash",
     kind: "shell",
     spec: BASH_INPUT_SPEC,
     settings: BASH_SETTING_KEYS,
-    setup: (options: BashToolOptions) => setupBash(options, fallback),
+    setup: (options) => setupBash(options, fallback),
     description: (setup) => setup.description,
     schema: (schema, { maxTimeoutMs, defaultTimeoutMs }): JsonSchema => ({
       ...schema,
@@ -211,7 +225,7 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
       }
     },
     run: (input: BashInput, ctx, setup): Promise<ShellResult> => setup.run(input, ctx),
-  })(options);
+  })(options as ToolContextOptions & BashToolSettings);
   return {
     ...tool,
     execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
@@ -227,8 +241,52 @@ export function createBashTool(options: BashToolOptions, fallback?: FallbackRunn
   };
 }
 
+/**
+ * The options with the runner's place filled in: no `fs` with a runner gives the runner's
+ * stand-in backend ({@link runnerPlace}), and no `cwd` gives the runner's declared `cwd`.
+ * Given options win.
+ */
+function withRunnerPlace(options: BashToolOptions): BashToolOptions {
+  if (typeof options !== "object" || options === null) return options;
+  const runner: unknown = options.runner;
+  if (typeof runner !== "object" || runner === null || typeof (runner as CommandRunner).run !== "function") {
+    return options;
+  }
+  const { cwd } = runner as CommandRunner;
+  const placed: { fs?: FileSystem; cwd?: string } = {};
+  if (options.fs === undefined) placed.fs = runnerPlace(runner as CommandRunner);
+  if (options.cwd === undefined && typeof cwd === "string" && cwd.startsWith("/")) placed.cwd = cwd;
+  return placed.fs === undefined && placed.cwd === undefined ? options : { ...options, ...placed };
+}
+
+type BashSetup = ReturnType<typeof setupBash>;
+
+/**
+ * Record the files a command read in the store, each under the real path the gate gives it, with
+ * the bytes last read (a file read and then rewritten by the command stays stale).
+ */
+async function recordReads(ctx: ToolContext, reads: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  if (ctx.state === undefined) return;
+  for (const [path, bytes] of reads) {
+    const checked = await ctx.gate.check(path, "read");
+    if (checked.ok) await recordSeen(ctx, checked.path, bytes);
+  }
+}
+
+/** The working directory the tools' gate will have when no `cwd` is given (the backend's, else the first root, else `/`). */
+function placeOf(fs: FileSystem | undefined, allowedRoots: readonly string[] | undefined): string {
+  const fallback = allowedRoots?.[0] ?? "/";
+  if (fs === undefined) return fallback;
+  try {
+    return createGate({ fs, ...(allowedRoots === undefined ? {} : { allowedRoots }) }).cwd;
+  } catch {
+    // A bad option: the shared option check names it next.
+    return fallback;
+  }
+}
+
 /** The bash tool's settings, checked and resolved, with its description and body. */
-function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefined) {
+function setupBash(options: ToolContextOptions & BashToolSettings, fallback: FallbackRunner | undefined) {
   const maxOutputBytes = positiveInteger("maxOutputBytes", options.maxOutputBytes, DEFAULT_BASH_MAX_OUTPUT_BYTES);
   const maxTimeoutMs = positiveInteger("maxTimeoutMs", options.maxTimeoutMs, DEFAULT_BASH_MAX_TIMEOUT_MS);
   const defaultTimeoutMs = positiveInteger(
@@ -328,7 +386,8 @@ function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefine
     return made;
   };
 
-  const cwd = options.cwd ?? options.allowedRoots?.[0] ?? "/";
+  const fixedFs = typeof options.fs === "function" ? undefined : options.fs;
+  const cwd = options.cwd ?? placeOf(fixedFs, options.allowedRoots);
   const engine =
     runner?.describe() ??
     (fallback as FallbackRunner).describe(typeof options.fs === "function" ? undefined : options.fs.name);
@@ -418,6 +477,8 @@ function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefine
     const abortSignal = call?.abortSignal ?? call?.host?.abortSignal;
     const timeoutMs = input.timeout ?? defaultTimeoutMs;
     const environment = typeof env === "function" ? env() : { ...env };
+    // With a read-before-write store, files the command read count as read (cat, sed -n, head...).
+    const reads = new Map<string, Uint8Array>();
     let out: CommandOutput;
     try {
       out = await runnerFor(gate).run({
@@ -426,6 +487,14 @@ function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefine
         env: environment,
         timeoutMs,
         ...(abortSignal === undefined ? {} : { abortSignal }),
+        ...(ctx.state === undefined
+          ? {}
+          : {
+              onRead: (path: string, bytes: Uint8Array) => {
+                reads.delete(path);
+                reads.set(path, bytes);
+              },
+            }),
       });
     } catch (error) {
       if (abortSignal?.aborted) throw abortSignal.reason;
@@ -433,6 +502,7 @@ function setupBash(options: BashToolOptions, fallback: FallbackRunner | undefine
       return errorResult("shell", { code: "EIO", message: `The command could not be run: ${reason}` });
     }
     if (abortSignal?.aborted) throw abortSignal.reason;
+    await recordReads(ctx, reads);
     return finish(ctx, out, timeoutMs);
   }
 

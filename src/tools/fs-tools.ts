@@ -22,7 +22,7 @@ import { createGrepTool, type GrepInput, type GrepToolSettings } from "./grep.js
 import { createListTool, type ListInput, type ListToolSettings } from "./list.js";
 import { createReadTool, type ReadInput, type ReadToolSettings } from "./read.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "./result.js";
-import { memoryStore, type FileStateStore } from "./state.js";
+import type { FileStateStore } from "./state.js";
 import { systemClock } from "../contract/clock.js";
 import { sha256Digest } from "../contract/digest.js";
 import type { CoreTool } from "./tool.js";
@@ -34,8 +34,10 @@ export type ApplyPatchToolSettings = Omit<ApplyPatchToolOptions, keyof ToolConte
 /** Options of {@link createFsTools}: the shared context, plus each tool's own settings under its name. */
 export interface FsToolsOptions extends Omit<ToolContextOptions, "state"> {
   /**
-   * Read-before-write store shared by all tools. `false` turns the check off.
-   * @default a fresh {@link memoryStore} (one session)
+   * Read-before-write store shared by all tools: with one (`memoryStore()`), edit, overwrite and
+   * apply_patch need a prior read and fail on a stale file. A function of the call picks one per
+   * session. Absent or `false`: no check.
+   * @default none (the check is opt-in)
    */
   readonly state?: PerCall<FileStateStore> | false;
   readonly read?: ReadToolSettings;
@@ -98,8 +100,9 @@ function named<T>(key: ToolSettingsKey, create: () => T): T {
  * @param options - the shared context (`fs`, `cwd`, `allowedRoots`, `permissions`, `state`,
  *   `locks`, `digest`, `clock`) and per-tool settings under `read`, `write`, `edit`, `list`,
  *   `glob`, `grep`, `applyPatch`, `bash`.
- * @returns `{ read, write, edit, list, glob, grep, apply_patch, bash }`. They share one store
- *   (default {@link memoryStore}: edit and overwrite need a prior read and fail on a stale file),
+ * @returns `{ read, write, edit, list, glob, grep, apply_patch, bash }`. They share the store
+ *   given as `state` (none by default; with {@link memoryStore}, edit and overwrite need a prior
+ *   read and fail on a stale file),
  *   locks (the host's `locks`, else the backend's own, {@link locksFor}: shared with every other
  *   tool and bundle over the same backend object), one digest ({@link sha256Digest}) and one clock.
  * @throws TypeError at creation for an unknown option (top level or in a tool's settings), a
@@ -121,7 +124,7 @@ export function createFsTools(options: FsToolsOptions, fallbackRunner?: Fallback
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     ...(options.allowedRoots !== undefined ? { allowedRoots: options.allowedRoots } : {}),
     ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
-    ...(options.state === false ? {} : { state: options.state ?? memoryStore() }),
+    ...(options.state === undefined || options.state === false ? {} : { state: options.state }),
     ...(options.locks !== undefined ? { locks: options.locks } : {}),
     digest: options.digest ?? sha256Digest(),
     clock: options.clock ?? systemClock,

@@ -104,13 +104,9 @@ describe("needsApproval wired to the gate", () => {
       {
         toolName: "read",
         output: {
-          type: "content",
-          value: [
-            {
-              type: "text",
-              text: 'Permission denied: /outside/secret.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
-            },
-          ],
+          type: "error-text",
+          value:
+            'Permission denied: /outside/secret.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
         },
       },
     ]);

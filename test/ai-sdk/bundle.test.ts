@@ -1,15 +1,20 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { generateText, isStepCount, simulateReadableStream, streamText } from "ai";
 import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import {
   createAiSdkApplyPatchTool,
+  createAiSdkEditTool,
   createAiSdkFsTools,
   createAiSdkReadTool,
   toAiSdkOutput,
 } from "../../src/ai-sdk/index.js";
 import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { nodeFileSystem } from "../../src/backends/node/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { memoryStore } from "../../src/tools/state.js";
 import { sha256Digest } from "../../src/contract/digest.js";
@@ -23,6 +28,25 @@ const PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 const png = (): Uint8Array => Uint8Array.from(atob(PNG_BASE64), (char) => char.charCodeAt(0));
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
 const decoder = new TextDecoder();
+
+describe("createAiSdkFsTools over a backend that declares its place", () => {
+  test("nodeFileSystem({ cwd, allowedRoots: [cwd] }) alone: relative paths resolve against the backend's cwd", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bft-aisdk-place-"));
+    try {
+      await writeFile(join(dir, "a.txt"), "hello\n");
+      const { tools } = createAiSdkFsTools({ fs: nodeFileSystem({ cwd: dir, allowedRoots: [dir] }) });
+      const model = scriptedModel([
+        { calls: [{ tool: "read", input: { path: "a.txt", offset: null, limit: null } }] },
+        { text: "done" },
+      ]);
+      const result = await generateText({ model, tools, prompt: "read", stopWhen: isStepCount(5) });
+      expect(toolOutputsSentAt(model, 1)).toEqual([{ toolName: "read", output: text("1|hello") }]);
+      expect(result.text).toBe("done");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, memory fs)", () => {
   test("read, a refused input, edit, write and an image read across steps", async () => {
@@ -137,9 +161,9 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
     ).toMatchObject({ ok: true });
   });
 
-  test("the bundle shares one store (a fresh memoryStore by default): a write of an existing file needs a read first", async () => {
+  test("the bundle shares the store it is given: a write of an existing file needs a read first", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "old\n" } });
-    const { tools } = createAiSdkFsTools({ fs, cwd: "/w" });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", state: memoryStore() });
     const call = { toolCallId: "c", messages: [], context: {} };
     const first = await tools.write.execute?.({ path: "a.txt", content: "new\n" }, call);
     expect(first).toMatchObject({ ok: false, error: { code: "ENOTREAD" } });
@@ -325,5 +349,27 @@ describe("createAiSdkFsTools with streamText", () => {
       .flatMap((message) => (message.role === "tool" ? message.content : []))
       .map((part) => (part.type === "tool-result" ? part.output : part));
     expect(outputs).toStrictEqual([text("1|streamed")]);
+  });
+});
+
+describe("AI SDK single edit tools share the backend's default locks", () => {
+  test("two single edit tools over one backend: 20 concurrent edits, none lost", async () => {
+    const lines = Array.from({ length: 20 }, (_, index) => `line ${index}`);
+    const fs = memoryFileSystem({ files: { "/w/a.txt": `${lines.join("\n")}\n` } });
+    const first = createAiSdkEditTool({ fs, cwd: "/w" });
+    const second = createAiSdkEditTool({ fs, cwd: "/w" });
+    const call = { toolCallId: "c", messages: [], context: {} };
+    const results = await Promise.all(
+      lines.map((line, index) =>
+        (index % 2 === 0 ? first : second).execute?.(
+          { path: "a.txt", oldText: `${line}\n`, newText: `edited ${index}\n` },
+          call,
+        ),
+      ),
+    );
+    expect(results.map((result) => (result as { ok: boolean }).ok)).toEqual(lines.map(() => true));
+    expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe(
+      `${lines.map((_, index) => `edited ${index}`).join("\n")}\n`,
+    );
   });
 });

@@ -143,7 +143,7 @@ describe("toAiSdkTool", () => {
     ]);
     expect(toolOutputsSentAt(model, 3).at(-1)).toStrictEqual({
       toolName: "read",
-      output: { type: "content", value: [{ type: "text", text: "File not found: /missing" }] },
+      output: { type: "error-text", value: "File not found: /missing" },
     });
     expect(result.steps[2]?.toolResults[0]?.output).toMatchObject({
       kind: "read",

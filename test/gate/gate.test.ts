@@ -536,3 +536,36 @@ describe("gate properties (fast-check)", () => {
     );
   });
 });
+
+describe("createGate: the backend's own place", () => {
+  const placed = (cwd: string, allowedRoots?: readonly string[]) => ({
+    ...memoryFileSystem({ files: { "/p/a.txt": "a", "/q/b.txt": "b", "/etc/hosts": "h" } }),
+    cwd,
+    ...(allowedRoots === undefined ? {} : { allowedRoots }),
+  });
+
+  it("takes cwd and allowedRoots from the backend when the options give neither", async () => {
+    const gate = createGate({ fs: placed("/p", ["/p", "/q"]) });
+    expect([gate.cwd, gate.allowedRoots]).toEqual(["/p", ["/p", "/q"]]);
+    expect(await gate.check("a.txt", "read")).toEqual({ ok: true, path: "/p/a.txt", outside: false });
+    expect(await gate.check("/q/b.txt", "read")).toEqual({ ok: true, path: "/q/b.txt", outside: false });
+    expect((await gate.check("/etc/hosts", "read")).ok).toBe(false);
+    // A backend cwd alone: its roots default to [cwd].
+    expect(createGate({ fs: placed("/p") }).allowedRoots).toEqual(["/p"]);
+  });
+
+  it("given options win: a cwd keeps its own roots, roots keep the backend's cwd only when it lies inside", () => {
+    const fs = placed("/p", ["/p"]);
+    const withCwd = createGate({ fs, cwd: "/q" });
+    expect([withCwd.cwd, withCwd.allowedRoots]).toEqual(["/q", ["/q"]]);
+    const withRoots = createGate({ fs, allowedRoots: ["/"] });
+    expect([withRoots.cwd, withRoots.allowedRoots]).toEqual(["/p", ["/"]]);
+    const elsewhere = createGate({ fs, allowedRoots: ["/q"] });
+    expect([elsewhere.cwd, elsewhere.allowedRoots]).toEqual(["/q", ["/q"]]);
+  });
+
+  it("gate.fs declares the gate's place, so a tool over it starts there", () => {
+    const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });
+    expect([gate.fs.cwd, gate.fs.allowedRoots]).toEqual(["/w", ["/w"]]);
+  });
+});

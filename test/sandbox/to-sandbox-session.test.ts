@@ -146,6 +146,18 @@ describe("toSandboxSession", () => {
     expect(new TextDecoder().decode(await fs.readFile("/secret/key"))).toBe("hunter2\n");
   });
 
+  it("takes its cwd from the runner when none is given: commands and relative paths start there", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", "/other/b.txt": "b" } });
+    const s = toSandboxSession({ fs, runner: justBashCommandRunner({ fs, cwd: "/w" }) });
+    expect(await s.run({ command: "pwd && cat a.txt" })).toEqual({ exitCode: 0, stdout: "/w\na", stderr: "" });
+    expect(await s.readTextFile({ path: "a.txt" })).toBe("a");
+    // The session's own gate is confined to that cwd.
+    await expect(s.readTextFile({ path: "/other/b.txt" })).rejects.toMatchObject({ code: "EACCES" });
+    // A given cwd wins over the runner's.
+    const given = toSandboxSession({ fs, runner: justBashCommandRunner({ fs, cwd: "/w" }), cwd: "/other" });
+    expect(await given.readTextFile({ path: "b.txt" })).toBe("b");
+  });
+
   it("throws TypeError for bad options", () => {
     const fs = memoryFileSystem();
     const runner = justBashCommandRunner({ fs });

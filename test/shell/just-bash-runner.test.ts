@@ -197,8 +197,36 @@ describe("justBashCommandRunner", () => {
         'justBashCommandRunner got an unknown option "timeout". Known options: fs, cwd, limits, statCacheMs',
       ),
     );
-    expect(() => justBashCommandRunner({} as never)).toThrow(
+    expect(() => justBashCommandRunner({ fs: null } as never)).toThrow(
       new TypeError("justBashCommandRunner needs an fs option (a Gate, or a FileSystem)"),
     );
+  });
+
+  it("with no options runs over a fresh, empty memory store of its own, in /", async () => {
+    const runner = justBashCommandRunner();
+    expect(runner.cwd).toBe("/");
+    const run = (command: string) => runner.run({ command, cwd: "", env: {}, timeoutMs: 5_000 });
+    expect(await run("ls -A /")).toEqual({ stdout: "", stderr: "", exitCode: 0, timedOut: false });
+    expect((await run("echo hi > a.txt && cat /a.txt")).stdout).toBe("hi\n");
+    expect(
+      (await justBashCommandRunner().run({ command: "ls -A /", cwd: "/", env: {}, timeoutMs: 5_000 })).stdout,
+    ).toBe("");
+  });
+
+  it("declares its cwd: the given one, the gate's, or the backend's own", async () => {
+    const { fs, gate } = setup({ "/w/a.txt": "alpha\n", "/p/b.txt": "beta\n" });
+    expect(justBashCommandRunner({ fs: gate, cwd: "/w/sub" }).cwd).toBe("/w/sub");
+    expect(justBashCommandRunner({ fs: gate }).cwd).toBe("/w");
+    const placed = { ...fs, cwd: "/p", allowedRoots: ["/p"] };
+    const runner = justBashCommandRunner({ fs: placed });
+    expect(runner.cwd).toBe("/p");
+    // A run that gives no cwd starts at the backend's; the backend's roots confine the shell.
+    expect(await runner.run({ command: "pwd; cat b.txt; cat /w/a.txt", cwd: "", env: {}, timeoutMs: 5_000 })).toEqual({
+      stdout: "/p\nbeta\n",
+      stderr:
+        "cat: /w/a.txt: No such file or directory\nbash: refused: EACCES: permission denied, open '/w/a.txt' (Permission denied: /w/a.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config.)\n",
+      exitCode: 1,
+      timedOut: false,
+    });
   });
 });

@@ -214,7 +214,7 @@ describe("toJustBashFs", () => {
     );
     expect(() => toJustBashFs(fs, { cache: 1 } as never)).toThrow(
       new TypeError(
-        'toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, commandDirs',
+        'toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, onRead, commandDirs',
       ),
     );
   });

@@ -9,6 +9,8 @@ import { shellEnv } from "../../src/shell/shell-env.js";
 import { createBashTool } from "../../src/shell/defaults.js";
 import { createFsTools } from "../../src/shell/defaults.js";
 import { createReadTool } from "../../src/tools/read.js";
+import { memoryStore } from "../../src/tools/state.js";
+import { sha256Digest } from "../../src/contract/digest.js";
 import { resultText } from "../../src/tools/result.js";
 import { createWriteTool } from "../../src/tools/write.js";
 import { ToolInputError } from "../../src/tools/tool.js";
@@ -49,11 +51,10 @@ describe("bash tool: the shell and the file tools see the same files", () => {
 describe("bash tool in createFsTools", () => {
   it("a change made by bash makes the edit tool ask for a fresh read", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.py": "debug = True\n" } });
-    const tools = createFsTools({ fs, cwd: "/w" });
+    const tools = createFsTools({ fs, cwd: "/w", state: memoryStore() });
     await tools.read.execute({ path: "a.py" });
-    expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py && cat a.py" })).stdout).toBe(
-      "DEBUG = True\n",
-    );
+    // sed -i reads the file, then rewrites it: what was read is no longer current.
+    expect((await tools.bash.execute({ command: "sed -i 's/debug/DEBUG/' a.py" })).exitCode).toBe(0);
     const stale = await tools.edit.execute({ path: "a.py", oldText: "True", newText: "False" });
     expect({ ok: stale.ok, code: stale.error?.code }).toEqual({ ok: false, code: "ESTALE" });
     await tools.read.execute({ path: "a.py" });
@@ -428,6 +429,125 @@ describe("bash tool with the real bash of nodeCommandRunner", () => {
       );
     } finally {
       await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bash tool: files read by commands count as read (read-before-write)", () => {
+  it("cat, sed -n, head, tail and grep record their files in the store, under their real paths", async () => {
+    const files = { "/w/a.txt": "a\n", "/w/b.txt": "b\n", "/w/c.txt": "c\n", "/w/d.txt": "d\n", "/w/e.txt": "e\n" };
+    const fs = memoryFileSystem({ files });
+    const state = memoryStore();
+    const tools = createFsTools({ fs, cwd: "/w", state, clock: () => 7 });
+    const result = await tools.bash.execute({
+      command: "cat a.txt; sed -n 1p b.txt; head -1 c.txt; tail -1 d.txt; grep e e.txt; echo x > f.txt",
+    });
+    expect(result.stdout).toBe("a\nb\nc\nd\ne\n");
+    const digest = sha256Digest();
+    for (const name of ["a", "b", "c", "d", "e"]) {
+      expect(await state.get(`/w/${name}.txt`)).toEqual({
+        digest: await digest(new TextEncoder().encode(`${name}\n`)),
+        atMs: 7,
+      });
+    }
+    // Written, not read: no record.
+    expect(await state.get("/w/f.txt")).toBeUndefined();
+    expect(resultText(await tools.edit.execute({ path: "a.txt", oldText: "a", newText: "A" }))).toBe(
+      "replaced 1 occurrence in a.txt at line 1",
+    );
+  });
+
+  it("a Codex-style session: cat through bash, then write and apply_patch, none refused", async () => {
+    const fs = memoryFileSystem({ files: { "/w/src/app.ts": "const x = 1;\nexport { x };\n" } });
+    const tools = createFsTools({ fs, cwd: "/w", state: memoryStore() });
+    await tools.bash.execute({ command: "cat src/app.ts" });
+    const patch = "*** Begin Patch\n*** Update File: src/app.ts\n@@\n-const x = 1;\n+const x = 2;\n*** End Patch";
+    expect(resultText(await tools.apply_patch.execute({ patch }))).toBe(
+      "Success. Updated the following files:\nM src/app.ts",
+    );
+    await tools.bash.execute({ command: "cat src/app.ts" });
+    expect(resultText(await tools.write.execute({ path: "src/app.ts", content: "whole\n" }))).toBe(
+      "wrote 6 bytes to src/app.ts",
+    );
+  });
+
+  it("without a store nothing is recorded and nothing is asked of the runner", async () => {
+    const seen: unknown[] = [];
+    const runner: CommandRunner = {
+      name: "fake",
+      confined: true,
+      describe: () => "Commands run in a fake runner.",
+      run: async (run) => {
+        seen.push(run.onRead);
+        return { stdout: "", stderr: "", exitCode: 0, timedOut: false };
+      },
+    };
+    await createBashTool({ fs: workspace(), cwd: "/w", runner }).execute({ command: "true" });
+    expect(seen).toEqual([undefined]);
+  });
+});
+
+describe("bash tool: cwd and roots from the backend or the runner", () => {
+  const recording = (cwd?: string) => {
+    const seen: string[] = [];
+    const runner: CommandRunner = {
+      name: "fake",
+      confined: true,
+      ...(cwd === undefined ? {} : { cwd }),
+      describe: () => "Commands run in a fake runner.",
+      run: async (run) => {
+        seen.push(run.cwd);
+        return { stdout: `${run.cwd}\n`, stderr: "", exitCode: 0, timedOut: false };
+      },
+    };
+    return { runner, seen };
+  };
+
+  it("a runner and no fs: commands start in the runner's cwd; the cwd input resolves against it", async () => {
+    const { runner, seen } = recording("/p");
+    const bash = createBashTool({ runner, env: {} });
+    expect(bash.description).toContain("Working directory: /p (every call starts there;");
+    expect(resultText(await bash.execute({ command: "pwd" }))).toBe("/p\n[exit code 0]");
+    expect(resultText(await bash.execute({ command: "pwd", cwd: "sub" }))).toBe("/p/sub\n[exit code 0]");
+    expect(seen).toEqual(["/p", "/p/sub"]);
+    // Outside the runner's cwd the cwd input is gated as any path.
+    expect(await bash.execute({ command: "pwd", cwd: "/etc" })).toMatchObject({
+      ok: false,
+      error: { code: "EDENIED" },
+    });
+  });
+
+  it("the tool's own cwd wins over the runner's", async () => {
+    const { runner, seen } = recording("/p");
+    const bash = createBashTool({ runner, env: {}, cwd: "/q" });
+    await bash.execute({ command: "pwd" });
+    expect(seen).toEqual(["/q"]);
+  });
+
+  it("a backend that declares its place: the default just-bash runner starts there", async () => {
+    const fs = { ...memoryFileSystem({ files: { "/p/a.txt": "alpha\n" } }), cwd: "/p", allowedRoots: ["/p"] };
+    const bash = createBashTool({ fs });
+    expect(bash.description).toContain("Working directory: /p (every call starts there;");
+    expect(resultText(await bash.execute({ command: "pwd; cat a.txt" }))).toBe("/p\nalpha\n[exit code 0]");
+  });
+
+  it("the recommended Node configuration: nodeFileSystem({ cwd, allowedRoots: [cwd] }) and nodeCommandRunner({ cwd })", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "bft-bash-place-"));
+    try {
+      const tools = createFsTools({
+        fs: nodeFileSystem({ cwd: dir, allowedRoots: [dir] }),
+        bash: {
+          runner: nodeCommandRunner({ cwd: dir }),
+          env: shellEnv(() => ({ PATH: "/usr/bin:/bin" })),
+          // The node runner is unconfined: a rule admits the commands.
+        },
+        permissions: { allow: [{ tool: "runBash", command: "pwd" }] },
+      });
+      expect(resultText(await tools.bash.execute({ command: "pwd" }))).toBe(`${dir}\n[exit code 0]`);
+      await tools.write.execute({ path: "a.txt", content: "x\n" });
+      expect(resultText(await tools.read.execute({ path: "a.txt" }))).toBe("1|x");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -216,7 +216,7 @@ describe("default locks are shared per backend", () => {
 
   it("two parallel writes to one new path: the second does not overwrite what it never saw", async () => {
     const fs = memoryFileSystem({ files: { "/w/keep.txt": "" } });
-    const tools = createFsTools({ fs, cwd: "/w" });
+    const tools = createFsTools({ fs, cwd: "/w", state: memoryStore() });
     const [first, second] = await Promise.all([
       tools.write.execute({ path: "new.txt", content: "first" }),
       tools.write.execute({ path: "new.txt", content: "second" }),

@@ -36,7 +36,7 @@ async function backend(createFs: CreateFs, files: Record<string, string | Uint8A
   return fs;
 }
 
-/** A fresh backend with `files` and the whole tool set over it (cwd `/w`, shared memory store). */
+/** A fresh backend with `files` and the whole tool set over it (cwd `/w`; a store only when `options` gives one). */
 async function setup(
   createFs: CreateFs,
   files: Record<string, string | Uint8Array> = {},
@@ -405,7 +405,7 @@ export function testWriteTool(createFs: CreateFs): void {
     });
 
     test("with a store, overwriting needs a read first and a fresh file", async () => {
-      const { fs, tools } = await setup(createFs, { "/w/a.txt": "old" });
+      const { fs, tools } = await setup(createFs, { "/w/a.txt": "old" }, { state: memoryStore() });
       const unread = await tools.write.execute({ path: "a.txt", content: "new" });
       expect(unread.error).toEqual({
         code: "ENOTREAD",
@@ -602,8 +602,17 @@ export function testEditTool(createFs: CreateFs): void {
       );
     });
 
-    test("read before edit: not read, then stale, then fine", async () => {
+    test("without a store (the default) edit and overwrite need no read", async () => {
       const { fs, tools } = await setup(createFs, { "/w/a.txt": "v1\n" });
+      expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v1", newText: "v2" }))).toBe(
+        "replaced 1 occurrence in a.txt at line 1",
+      );
+      expect(text(await tools.write.execute({ path: "a.txt", content: "v3\n" }))).toBe("wrote 3 bytes to a.txt");
+      expect(await readText(fs, "/w/a.txt")).toBe("v3\n");
+    });
+
+    test("read before edit (with a store): not read, then stale, then fine", async () => {
+      const { fs, tools } = await setup(createFs, { "/w/a.txt": "v1\n" }, { state: memoryStore() });
       expect(text(await tools.edit.execute({ path: "a.txt", oldText: "v1", newText: "v2" }))).toBe(
         "a.txt has not been read in this session. Read the file first, then retry.",
       );

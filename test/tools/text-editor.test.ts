@@ -191,9 +191,11 @@ describe("text editor through generateText", () => {
       stopWhen: isStepCount(8),
     });
     expect(result.text).toBe("done");
-    const texts = toolOutputsSentAt(model, 5).map(
-      (output) => (output as { output: { value: Array<{ text: string }> } }).output.value[0]?.text,
-    );
+    // A failed call is error-text (its text unchanged); the others are content.
+    const texts = toolOutputsSentAt(model, 5).map((sent) => {
+      const output = (sent as { output: { type: string; value: string | Array<{ text: string }> } }).output;
+      return typeof output.value === "string" ? output.value : output.value[0]?.text;
+    });
     expect(texts).toEqual([
       "a.py has not been read in this session. Read the file first, then retry.",
       "Here's the result of running `cat -n` on /w/a.py:\n     1\tdef f():\n     2\t    return 1\n",

@@ -25,8 +25,12 @@ export const DEFAULT_EXIT_DRAIN_MS = 200;
 
 /** Options of {@link nodeCommandRunner}. */
 export interface NodeCommandRunnerOptions {
-  /** Default working directory, used when a run gives none (absolute; a host path unless `root` is given, then a path under it). */
-  readonly cwd: string;
+  /**
+   * Default working directory, used when a run gives none (absolute; a host path unless `root` is
+   * given, then a path under it). Declared as the runner's `cwd`, so the bash tool starts there.
+   * @default `process.cwd()`, or `/` when `root` is given
+   */
+  readonly cwd?: string;
   /**
    * The host directory that stands for `/` in the tools' namespace (the `root` of
    * `nodeFileSystem`): a run's `cwd` is joined to it. Default: `/` (run paths are host paths).
@@ -103,10 +107,10 @@ class CappedBuffer {
  * const out = await runner.run({ command: "git status --short", cwd: "/home/me/project", env: { PATH: "/usr/bin:/bin" }, timeoutMs: 10_000 });
  * ```
  */
-export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRunner {
+export function nodeCommandRunner(options: NodeCommandRunnerOptions = {}): CommandRunner {
   if (typeof options !== "object" || options === null) throw new TypeError("nodeCommandRunner needs an options object");
   assertKnownOptions("nodeCommandRunner", options, OPTION_KEYS);
-  if (typeof options.cwd !== "string" || !options.cwd.startsWith("/")) {
+  if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
     throw new TypeError(`nodeCommandRunner cwd must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }
   const shell = options.shell ?? "/bin/bash";
@@ -118,7 +122,7 @@ export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRun
   if (typeof root !== "string" || !root.startsWith("/")) {
     throw new TypeError(`nodeCommandRunner root must be an absolute path, got ${JSON.stringify(options.root)}`);
   }
-  const defaultCwd = options.cwd;
+  const defaultCwd = options.cwd ?? (options.root === undefined ? resolvePath("/", process.cwd()) : "/");
   /** The host path of a run's cwd (which is in the tools' namespace). */
   const hostCwd = (cwd: string | undefined): string => {
     const inNamespace = resolvePath("/", cwd || defaultCwd);
@@ -129,6 +133,7 @@ export function nodeCommandRunner(options: NodeCommandRunnerOptions): CommandRun
     name: "node",
     // A real bash reaches every file the host user can: the bash tool fails closed for it.
     confined: false,
+    cwd: defaultCwd,
 
     describe() {
       return `Commands run in a real ${shell} process on the host machine (Node.js), with the host's programs and files; each command starts a fresh shell.`;

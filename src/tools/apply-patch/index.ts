@@ -22,6 +22,8 @@
  * - Read-before-write: with a `state` store, updating, deleting, moving or overwriting
  *   (`Add File` or `Move to` onto an existing file) needs a prior read of that file in the
  *   session, and the file must not have changed since (`ENOTREAD`, `ESTALE`), as for `edit`.
+ *   An update whose every hunk matched the current file by context or removed lines counts as
+ *   a read of it (a model that read the file with `cat` in bash shows it knows the text).
  *
  * @module
  */
@@ -263,7 +265,8 @@ async function missingParents(
  *   `-line2` then `+line2` (`No changes: ...`); the file is left as it was, byte for byte;
  * - `EILSEQ`: the file to update is not valid UTF-8; `EFBIG`: it is over `maxFileBytes`;
  * - `ENOTREAD`/`ESTALE`: with a `state` store, a file changed by the patch was not read first,
- *   or changed since it was read; a file overwritten whole (`Add File` or `Move to` onto an
+ *   or changed since it was read (an update whose hunks all matched the current file by
+ *   context or removed lines counts as read; a delete, a pure move or an append does not); a file overwritten whole (`Add File` or `Move to` onto an
  *   existing file) is also `ESTALE` when another call wrote or read it after this call began
  *   (`n.txt was written by another call after this patch began. Read the file, then retry.`);
  * - `EDENIED` (or what the gate says): a path outside the workspace with no rule;
@@ -475,15 +478,17 @@ async function applyLocked(
   if (!computed.ok) {
     return errorResult("mutation", { ...computed.error, message: `${computed.error.message}\n${NOTHING_CHANGED}` });
   }
-  const { pending, changes, summary } = computed.value;
+  const { pending, changes, summary, matched } = computed.value;
   const finalBytes = new Map<string, Uint8Array>();
   for (const [path, next] of pending) if (next.kind === "file") finalBytes.set(path, next.bytes);
 
-  // Read-before-write: every existing file the patch changes must have been read, unchanged since.
+  // Read-before-write: every existing file the patch changes must have been read, unchanged since,
+  // unless every hunk of its update matched the current file by its context and removed lines
+  // (the model has shown it knows the text it changes, e.g. after reading it with cat).
   if (ctx.state !== undefined) {
     for (const [path, next] of pending) {
       const original = originals.get(path);
-      if (original?.kind !== "file") continue;
+      if (original?.kind !== "file" || matched.has(path)) continue;
       const bytes = finalBytes.get(path);
       if (next.kind === "file" && bytes !== undefined && sameBytes(bytes, original.bytes)) continue;
       // A file overwritten whole must also not have been written or read by another call since
@@ -541,8 +546,10 @@ function computeChanges(
   resolved: readonly Resolved[],
   originals: ReadonlyMap<string, Original>,
   maxFileBytes: number,
-): Step<{ pending: Map<string, Pending>; changes: FileChange[]; summary: string[] }> {
+): Step<{ pending: Map<string, Pending>; changes: FileChange[]; summary: string[]; matched: Set<string> }> {
   const pending = new Map<string, Pending>();
+  /** Files whose current content the patch's context lines matched: they count as read. */
+  const matched = new Set<string>();
   const changes: FileChange[] = [];
   const summary: string[] = [];
   const show = (path: string): string => ctx.gate.display(path);
@@ -607,7 +614,16 @@ function computeChanges(
       summary.push(`D ${show(path)}`);
       continue;
     }
+    const untouched = pending.get(path) === undefined;
     const applied = applyChunks(state.value.text, operation.chunks, show(path));
+    if (
+      applied.ok &&
+      untouched &&
+      operation.chunks.length > 0 &&
+      operation.chunks.every((chunk) => chunk.oldLines.some((line) => line.trim() !== ""))
+    ) {
+      matched.add(path);
+    }
     if (!applied.ok) {
       const { code, message, occurrences, lines } = applied.failure;
       if (occurrences === undefined || lines === undefined) return fail(code, message, path);
@@ -644,7 +660,7 @@ function computeChanges(
     changes.push({ action: "moved", path: moveTo, from: path, ...at });
     summary.push(`M ${show(moveTo)} (moved from ${show(path)})`);
   }
-  return { ok: true, value: { pending, changes, summary } };
+  return { ok: true, value: { pending, changes, summary, matched } };
 }
 
 /**

@@ -144,3 +144,18 @@ describe("nodeCommandRunner", () => {
     );
   });
 });
+
+describe("nodeCommandRunner defaults", () => {
+  it("with no options runs in process.cwd() and declares it", async () => {
+    const plain = nodeCommandRunner();
+    expect(plain.cwd).toBe(process.cwd());
+    expect(await plain.run({ command: "pwd", cwd: "", env: { PATH }, timeoutMs: 10_000 })).toEqual({
+      stdout: `${process.cwd()}\n`,
+      stderr: "",
+      exitCode: 0,
+      timedOut: false,
+    });
+    expect(nodeCommandRunner({ cwd: dir }).cwd).toBe(dir);
+    expect(nodeCommandRunner({ root: dir }).cwd).toBe("/");
+  });
+});

@@ -298,20 +298,20 @@ describe("apply_patch symlinks and aborts", () => {
 });
 
 describe("apply_patch read-before-write", () => {
-  test("with a store, changing an existing file needs a prior read; new files do not", async () => {
+  test("with a store, changing an existing file needs a prior read; new files and matched updates do not", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
     const state = memoryStore();
     const digest = sha256Digest();
     const tool = createApplyPatchTool({ fs, cwd: "/w", state, digest, clock: () => 42 });
     const patch = wrap("*** Add File: c.txt\n+c\n*** Update File: a.txt\n@@\n-a\n+A\n*** Delete File: b.txt");
 
+    // a.txt: its hunk matched the current file, so it counts as read; b.txt is deleted unread.
     const unread = await tool.execute({ patch });
     expect(unread.error?.code).toBe("ENOTREAD");
     expect(resultText(unread)).toBe(
-      "a.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.",
+      "b.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.",
     );
 
-    await state.set("/w/a.txt", { digest: await digest(new TextEncoder().encode("a\n")), atMs: 1 });
     await state.set("/w/b.txt", { digest: await digest(new TextEncoder().encode("old b\n")), atMs: 1 });
     const stale = await tool.execute({ patch });
     expect(stale.error?.code).toBe("ESTALE");
@@ -326,6 +326,24 @@ describe("apply_patch read-before-write", () => {
     expect(await state.get("/w/a.txt")).toEqual({ digest: await digest(new TextEncoder().encode("A\n")), atMs: 42 });
     expect(await state.get("/w/c.txt")).toEqual({ digest: await digest(new TextEncoder().encode("c\n")), atMs: 42 });
     expect(await state.get("/w/b.txt")).toBeUndefined();
+  });
+
+  test("with a store, an update that matched the current file counts as a read; one that proves nothing does not", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\n", "/w/b.txt": "b\n" } });
+    const state = memoryStore();
+    const digest = sha256Digest();
+    const tool = createApplyPatchTool({ fs, cwd: "/w", state, digest });
+    // Read once, then changed by someone else: the hunk still matches the current text.
+    await state.set("/w/a.txt", { digest: await digest(new TextEncoder().encode("old\n")), atMs: 1 });
+    const matched = await tool.execute({ patch: wrap("*** Update File: a.txt\n@@\n one\n-two\n+2") });
+    expect(resultText(matched)).toBe("Success. Updated the following files:\nM a.txt");
+    expect(await text(fs, "/w/a.txt")).toBe("one\n2\n");
+    // A hunk of + lines only (an append) shows nothing of the file: a read is still needed.
+    const append = await tool.execute({ patch: wrap("*** Update File: b.txt\n@@\n+more") });
+    expect(resultText(append)).toBe(
+      "b.txt has not been read in this session. Read the file first, then retry.\nNothing was changed.",
+    );
+    expect(await text(fs, "/w/b.txt")).toBe("b\n");
   });
 
   test("without a store no read is needed", async () => {

@@ -15,6 +15,7 @@ import { memoryStore } from "../../../src/tools/state.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
+const errorText = (value: string) => ({ type: "error-text", value });
 
 describe("offsetLimitPreset", () => {
   test("readOnly leaves out the writing tools; names are the dialect's", () => {
@@ -95,13 +96,13 @@ describe("offset/limit preset through generateText", () => {
       { toolName: "read_file", output: text("     1\tone two one\n     2\ttwo") },
       {
         toolName: "read_file",
-        output: text(
+        output: errorText(
           "Error: File not found: missing.txt. Check the path: list its directory or search for the file name.",
         ),
       },
       {
         toolName: "edit_file",
-        output: text(
+        output: errorText(
           "Error: old_string is not unique in a.txt: it occurs 2 times (at line 1). Include more surrounding lines in old_string to make it unique, or set replace_all to true to replace every occurrence.",
         ),
       },

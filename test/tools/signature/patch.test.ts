@@ -83,13 +83,9 @@ describe("apply_patch signatures through generateText", () => {
       {
         toolName: "apply_patch",
         output: {
-          type: "content",
-          value: [
-            {
-              type: "text",
-              text: "Could not find the expected lines in a.txt, hunk 1, patch line 3:\n    zzz\nRead the file again and copy the context and '-' lines exactly.\nNothing was changed.",
-            },
-          ],
+          type: "error-text",
+          value:
+            "Could not find the expected lines in a.txt, hunk 1, patch line 3:\n    zzz\nRead the file again and copy the context and '-' lines exactly.\nNothing was changed.",
         },
       },
       {
