@@ -5,7 +5,15 @@
  *
  * @module
  */
-import { isStepCount, ToolLoopAgent, type LanguageModel, type ModelMessage, type StepResult, type ToolSet } from "ai";
+import {
+  isStepCount,
+  ToolLoopAgent,
+  type LanguageModel,
+  type ModelMessage,
+  type StepResult,
+  type TextStreamPart,
+  type ToolSet,
+} from "ai";
 import { createAiSdkFsTools, type AiSdkFsToolsOptions, type BundleToolOptions } from "../ai-sdk/bundle.js";
 import { toAiSdkTool } from "../ai-sdk/tool.js";
 import { sha256Digest, type Digest } from "../contract/digest.js";
@@ -100,15 +108,43 @@ export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> exte
   readonly inputGlobs?: readonly string[];
 }
 
-/** What {@link WorkspaceAgent.generate} and {@link WorkspaceAgent.stream} take. */
-export interface WorkspaceAgentCall<Input extends JsonValue = JsonValue> {
-  /** The user's request. */
-  readonly prompt: string;
+/** What {@link WorkspaceAgent.generate} and {@link WorkspaceAgent.stream} take: a `prompt` or `messages`. */
+export type WorkspaceAgentCall<Input extends JsonValue = JsonValue> = WorkspaceAgentCallOptions<Input> &
+  (
+    | {
+        /** The user's request. */
+        readonly prompt: string;
+        readonly messages?: undefined;
+      }
+    | {
+        /**
+         * A conversation to continue, ending with the user's new turn (AI SDK `ModelMessage`s).
+         * With a `cache` they are part of the key, so they must be JSON (no binary parts).
+         */
+        readonly messages: readonly ModelMessage[];
+        readonly prompt?: undefined;
+      }
+  );
+
+/** The options of a call besides its `prompt` or `messages`. */
+export interface WorkspaceAgentCallOptions<Input extends JsonValue = JsonValue> {
   /** Data for `expectedOutputFiles` and `validate` (part of the cache key). @default null */
   readonly input?: Input;
   /** Cancels the run. */
   readonly abortSignal?: AbortSignal;
+  /** Called with each feedback turn (and the failures behind it) before it is sent to the model. */
+  readonly onFeedback?: (turn: string, failures: readonly ValidationFailure[]) => void;
 }
+
+/** What {@link WorkspaceAgent.stream} takes: a call, and a hook for every stream part. */
+export type WorkspaceAgentStreamCall<Input extends JsonValue = JsonValue> = WorkspaceAgentCall<Input> & {
+  /**
+   * Called with every part of the AI SDK stream (text deltas, tool input, calls, results,
+   * errors...), attempt after attempt, as it arrives. A replay sends one text block
+   * (`text-start`, `text-delta`, `text-end` with id `"replay"`).
+   */
+  readonly onPart?: (part: TextStreamPart<ToolSet>) => void;
+};
 
 /** The outcome of one run. */
 export interface WorkspaceAgentResult {
@@ -138,6 +174,12 @@ export interface WorkspaceAgentResult {
   readonly failures: readonly ValidationFailure[];
   /** The AI SDK steps of every attempt, in order; empty for a replay. */
   readonly steps: readonly StepResult<ToolSet>[];
+  /**
+   * The messages the run added after the caller's (every attempt's response messages, and the
+   * feedback turns between them), to continue the conversation; a replay gives one assistant
+   * message with its text.
+   */
+  readonly responseMessages: readonly ModelMessage[];
 }
 
 /** What {@link WorkspaceAgent.stream} returns. */
@@ -152,8 +194,8 @@ export interface WorkspaceAgentStream {
 export interface WorkspaceAgent<Input extends JsonValue = JsonValue> {
   /** Run to the end and return the outcome. */
   generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult>;
-  /** Run, streaming the text; `result` resolves at the end. */
-  stream(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentStream>;
+  /** Run, streaming the text (and every part to `onPart`); `result` resolves at the end. */
+  stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream>;
   /** The tools the model is given, in the order they are sent. */
   readonly tools: ToolSet;
   /** The gate every file access of the agent passes. */
@@ -377,7 +419,8 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
       {
         model: modelName(model),
         system,
-        prompt: call.prompt,
+        prompt: call.prompt ?? "",
+        ...(call.messages === undefined ? {} : { messages: JSON.parse(canonicalJson(call.messages)) as JsonValue }),
         input: call.input ?? null,
         workspace: { backend: fs.name, cwd: gate.cwd, roots: gate.allowedRoots },
         tools: toolNames,
@@ -412,8 +455,13 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     attempt: (agent: ToolLoopAgent<never, ToolSet>, messages: ModelMessage[]) => Promise<Attempt>,
     replay: (text: string) => void,
   ): Promise<WorkspaceAgentResult> {
-    if (typeof call !== "object" || call === null || typeof call.prompt !== "string") {
-      throw new TypeError(`${FACTORY} generate/stream need { prompt: string }`);
+    if (
+      typeof call !== "object" ||
+      call === null ||
+      (typeof call.prompt === "string") === Array.isArray(call.messages) ||
+      (call.messages !== undefined && !Array.isArray(call.messages))
+    ) {
+      throw new TypeError(`${FACTORY} generate/stream need { prompt: string } or { messages: ModelMessage[] }`);
     }
     const input = (call.input ?? null) as Input;
     canonicalJson(input); // refuse input that is not JSON before any work
@@ -440,11 +488,14 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
           ok: true,
           failures: [],
           steps: [],
+          responseMessages: [{ role: "assistant", content: hit.text }],
         };
       }
     }
     const agent = loopAgent(system);
-    const messages: ModelMessage[] = [{ role: "user", content: call.prompt }];
+    const given: ModelMessage[] =
+      call.messages === undefined ? [{ role: "user", content: call.prompt }] : [...call.messages];
+    const messages: ModelMessage[] = [...given];
     const steps: StepResult<ToolSet>[] = [];
     const feedback: string[] = [];
     let failures: ValidationFailure[] = [];
@@ -483,10 +534,12 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
           ok,
           failures,
           steps,
+          responseMessages: messages.slice(given.length),
         };
       }
       const turn = feedbackText(failures);
       feedback.push(turn);
+      call.onFeedback?.(turn, failures);
       messages.push({ role: "user", content: turn });
     }
   }
@@ -504,20 +557,36 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         () => {},
       );
     },
-    async stream(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentStream> {
+    async stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream> {
       const channel = textChannel();
+      const onPart = call.onPart;
+      if (onPart !== undefined && typeof onPart !== "function")
+        throw new TypeError(`${FACTORY} onPart must be a function`);
       const result = run(
         call,
         async (agent, messages) => {
           const streamed = await agent.stream({ messages, abortSignal: call.abortSignal });
-          for await (const chunk of streamed.textStream) channel.push(chunk);
+          // A failed model call (refused key, network) arrives as an `error` part and the attempt
+          // then has no response: reject with that error, not the SDK's "no output generated".
+          let failure: { readonly error: unknown } | undefined;
+          for await (const part of streamed.stream) {
+            if (part.type === "text-delta") channel.push(part.text);
+            else if (part.type === "error" && failure === undefined) failure = { error: part.error };
+            onPart?.(part);
+          }
+          if (failure !== undefined) throw failure.error;
           return {
             text: await streamed.text,
             steps: await streamed.steps,
             responseMessages: await streamed.responseMessages,
           };
         },
-        (text) => channel.push(text),
+        (text) => {
+          channel.push(text);
+          onPart?.({ type: "text-start", id: "replay" });
+          onPart?.({ type: "text-delta", id: "replay", text });
+          onPart?.({ type: "text-end", id: "replay" });
+        },
       ).then(
         (outcome) => {
           channel.close();

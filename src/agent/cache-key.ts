@@ -12,8 +12,10 @@ export interface RunKeyParts {
   readonly model: string;
   /** The system prompt the model receives: the instructions and the memory file, as sent. */
   readonly system: string | undefined;
-  /** The prompt of the run. */
+  /** The prompt of the run (`""` for a run given `messages`). */
   readonly prompt: string;
+  /** The conversation of a run given `messages` instead of a prompt (absent otherwise, so prompt keys are unchanged). */
+  readonly messages?: JsonValue;
   /** The run's input (passed to `expectedOutputFiles` and `validate`), `null` when none. */
   readonly input: JsonValue;
   /** Which workspace: the backend's name, the working directory and the allowed roots. */

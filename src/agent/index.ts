@@ -23,9 +23,11 @@ export {
   READ_ONLY_TOOLS,
   type WorkspaceAgent,
   type WorkspaceAgentCall,
+  type WorkspaceAgentCallOptions,
   type WorkspaceAgentOptions,
   type WorkspaceAgentResult,
   type WorkspaceAgentStream,
+  type WorkspaceAgentStreamCall,
   type WorkspaceToolScopes,
 } from "./agent.js";
 export { DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MEMORY_FILE, type MemoryFile, systemPrompt } from "./memory-file.js";

@@ -396,3 +396,127 @@ describe("stream", () => {
     });
   });
 });
+
+describe("conversations and the full stream", () => {
+  it("continues a conversation given as messages; responseMessages carry the feedback turn and both answers", async () => {
+    const model = policyModel((_options, n) => ({ text: n === 0 ? "short" : "a long enough answer" }));
+    const turns: string[] = [];
+    const agent = createWorkspaceAgent({
+      model,
+      fs: memoryFileSystem(),
+      validate: ({ text }) => (text.length < 10 ? "Too short." : undefined),
+    });
+    const result = await agent.generate({
+      messages: [
+        { role: "user", content: "first question" },
+        { role: "assistant", content: "first answer" },
+        { role: "user", content: "second question" },
+      ],
+      onFeedback: (turn, failures) => turns.push(`${failures.length}:${turn}`),
+    });
+    const feedback = "Your result did not pass the checks:\n- Too short.\nFix this, then give your final answer again.";
+    expect(userTextsOf(model.doGenerateCalls[0])).toEqual(["first question", "second question"]);
+    expect(userTextsOf(model.doGenerateCalls[1])).toEqual(["first question", "second question", feedback]);
+    expect(turns).toEqual([`1:${feedback}`]);
+    expect(
+      result.responseMessages.map((message) => ({
+        role: message.role,
+        text:
+          typeof message.content === "string"
+            ? message.content
+            : message.content.map((part) => (part.type === "text" ? part.text : part.type)).join(""),
+      })),
+    ).toEqual([
+      { role: "assistant", text: "short" },
+      { role: "user", text: feedback },
+      { role: "assistant", text: "a long enough answer" },
+    ]);
+  });
+
+  it("messages are part of the cache key; a replay gives one assistant message", async () => {
+    const model = textModel("answer");
+    const agent = createWorkspaceAgent({ model, fs: memoryFileSystem(), cache: memoryRunCache() });
+    const conversation = [{ role: "user" as const, content: "q" }];
+    const first = await agent.generate({ messages: conversation });
+    const again = await agent.generate({ messages: conversation });
+    const longer = await agent.generate({
+      messages: [...conversation, { role: "assistant", content: "answer" }, { role: "user", content: "q" }],
+    });
+    const asPrompt = await agent.generate({ prompt: "q" });
+    expect({
+      cached: [first.cached, again.cached, longer.cached, asPrompt.cached],
+      sameKey: again.key === first.key,
+      distinct: new Set([first.key, longer.key, asPrompt.key]).size,
+      replayMessages: again.responseMessages,
+      calls: model.doGenerateCalls.length,
+    }).toEqual({
+      cached: [false, true, false, false],
+      sameKey: true,
+      distinct: 3,
+      replayMessages: [{ role: "assistant", content: "answer" }],
+      calls: 3,
+    });
+  });
+
+  it("refuses a call with both or neither of prompt and messages", async () => {
+    const agent = createWorkspaceAgent({ model: textModel(), fs: memoryFileSystem() });
+    const message = "createWorkspaceAgent generate/stream need { prompt: string } or { messages: ModelMessage[] }";
+    await expect(agent.generate({} as never)).rejects.toThrow(new TypeError(message));
+    await expect(agent.generate({ prompt: "a", messages: [{ role: "user", content: "b" }] } as never)).rejects.toThrow(
+      new TypeError(message),
+    );
+  });
+
+  it("stream sends every part to onPart: tool calls, results and text; a replay sends one text block", async () => {
+    const fs = memoryFileSystem({ files: { "/notes.txt": "one\n" } });
+    const model = policyModel((_options, n) =>
+      n === 0
+        ? { calls: [{ tool: "read", input: { path: "notes.txt", offset: null, limit: null } }] }
+        : { text: "read it" },
+    );
+    const agent = createWorkspaceAgent({ model, fs, cache: memoryRunCache() });
+    const summary = (parts: ReadonlyArray<{ type: string; text?: string; toolName?: string }>) =>
+      parts
+        .filter((part) => ["tool-call", "tool-result", "text-delta", "error"].includes(part.type))
+        .map((part) =>
+          part.type === "text-delta"
+            ? `text:${part.text}`
+            : part.type === "tool-result"
+              ? `tool-result:${part.toolName}`
+              : `${part.type}:${part.toolName ?? ""}`,
+        );
+    const firstParts: Array<{ type: string; text?: string; toolName?: string }> = [];
+    const first = await agent.stream({ prompt: "p", onPart: (part) => firstParts.push(part) });
+    const firstResult = await first.result;
+    const replayParts: Array<{ type: string; text?: string; toolName?: string }> = [];
+    const replay = await agent.stream({ prompt: "p", onPart: (part) => replayParts.push(part) });
+    await replay.result;
+    expect({
+      first: summary(firstParts),
+      rounds: firstResult.rounds,
+      responseRoles: firstResult.responseMessages.map((message) => message.role),
+      replay: replayParts,
+    }).toEqual({
+      first: ["tool-call:read", "tool-result:read", "text:read ", "text:it"],
+      rounds: 1,
+      responseRoles: ["assistant", "tool", "assistant"],
+      replay: [
+        { type: "text-start", id: "replay" },
+        { type: "text-delta", id: "replay", text: "read it" },
+        { type: "text-end", id: "replay" },
+      ],
+    });
+  });
+
+  it("a model call that fails rejects the stream's result with the provider's error", async () => {
+    const model = policyModel(() => ({ text: "unused" }));
+    model.doStream = async () => {
+      throw new Error("Incorrect API key provided");
+    };
+    const agent = createWorkspaceAgent({ model, fs: memoryFileSystem() });
+    const parts: string[] = [];
+    const streamed = await agent.stream({ prompt: "p", onPart: (part) => parts.push(part.type) });
+    await expect(streamed.result).rejects.toThrow(new Error("Incorrect API key provided"));
+    expect(parts.includes("error")).toBe(true);
+  });
+});

@@ -93,6 +93,19 @@ async function consoleRun(tool: string, input: unknown): Promise<{ type: string;
   return { type: (await output.getAttribute("data-output-type"))!, text: (await output.textContent())! };
 }
 
+/** The texts of the last run's summary line: memory file, rounds, cache, checks. */
+async function runSummary(): Promise<string[]> {
+  return page.locator("#chat-log .run-summary").last().locator("span").allTextContents();
+}
+
+/** Send the chat input and wait for the run to finish. */
+async function runChat(): Promise<void> {
+  // A replay can finish before a check for the running state would see it: clear the state first.
+  await page.evaluate(() => delete document.querySelector<HTMLElement>("#chat-state")!.dataset["state"]);
+  await page.click("#chat-send");
+  await page.waitForSelector("#chat-state[data-state=done]");
+}
+
 async function terminalRun(command: string): Promise<void> {
   await page.click('[data-tab="terminal"]');
   await page.fill("#terminal-input", command);
@@ -185,6 +198,13 @@ describe("playground", () => {
       "Done. I made 9 tool calls, fixed the first TODO with an edit, updated the changelog with a patch, and wrote AGENT_REPORT.md.",
     );
     expect(await calls.nth(7).locator("pre.result").textContent()).toBe(`${sample.size}\n1\n[exit code 0]`);
+    // What the agent layer did: the memory file, the rounds of the maximum, the cache, the checks.
+    expect(await runSummary()).toEqual([
+      `AGENTS.md loaded (${Buffer.byteLength(sample.get("AGENTS.md")!)} bytes)`,
+      "9 of 30 tool rounds",
+      "cache miss, 10 model calls",
+      "checks passed",
+    ]);
 
     // The viewer shows each change as a diff, newest first.
     expect(await page.textContent("#change-count")).toBe("3");
@@ -231,7 +251,7 @@ describe("playground", () => {
       [
         "# Agent report",
         "",
-        "- Top-level entries: 12.",
+        "- Top-level entries: 13.",
         "- Project: tiny-todos.",
         "- Open to-do comments found: 2.",
         "- Edit of src/lib/validate.ts: replaced 1 occurrence in src/lib/validate.ts at line 9",
@@ -256,6 +276,8 @@ describe("playground", () => {
     expect(await page.locator("#chat-log .call").count()).toBe(18);
     expect(await page.locator("#chat-log .call.ok").count()).toBe(18);
     expect(await page.locator("#chat-log .call").nth(9).getAttribute("data-call-id")).toBe("call-2-0");
+    expect(await page.locator("#chat-log .run-summary").count()).toBe(2);
+    expect((await runSummary()).slice(1, 3)).toEqual(["9 of 30 tool rounds", "cache miss, 10 model calls"]);
     expect(await viewerText("src/store/memory-store.ts")).toBe(
       sample
         .get("src/store/memory-store.ts")!
@@ -273,6 +295,69 @@ describe("playground", () => {
       "- Open to-do comments found: 1.",
       "- Edit of src/store/memory-store.ts: replaced 1 occurrence in src/store/memory-store.ts at line 5",
     ]);
+  });
+
+  it("a new chat with the same request over the files the run left replays it: 0 model calls; no AGENTS.md is a miss", async () => {
+    await open();
+    await runChat();
+    const answer = await page.locator("#chat-log .msg.assistant").last().textContent();
+    const changes = await page.textContent("#change-count");
+    await page.click("#chat-new");
+    expect(await page.locator("#chat-log > *").count()).toBe(0);
+    await runChat();
+    expect(await page.textContent("#chat-state")).toMatch(/^done: 0 steps in \d+\.\d s$/);
+    expect(await page.locator("#chat-log .call").count()).toBe(0);
+    expect(await page.locator("#chat-log .msg.assistant").allTextContents()).toEqual([answer]);
+    expect(await runSummary()).toEqual([
+      `AGENTS.md loaded (${Buffer.byteLength((await sampleFiles()).get("AGENTS.md")!)} bytes)`,
+      "9 of 30 tool rounds",
+      "replayed, 0 model calls",
+      "checks passed when stored",
+    ]);
+    expect(await page.getAttribute("#chat-log .run-summary", "data-cached")).toBe("true");
+    expect(await page.textContent("#change-count")).toBe(changes);
+
+    // The memory file is part of the key: without it the same request runs the model again.
+    await terminalRun("rm AGENTS.md");
+    await page.click("#chat-new");
+    await runChat();
+    expect(await runSummary()).toEqual([
+      "no AGENTS.md",
+      "9 of 30 tool rounds",
+      "cache miss, 10 model calls",
+      "checks passed",
+    ]);
+  });
+
+  it("a run that leaves no AGENT_REPORT.md gets the check's feedback as a new turn, and the second attempt writes it", async () => {
+    await open();
+    await page.fill("#chat-input", "Review this project, but skip the report.");
+    await runChat();
+    const feedback =
+      "Your result did not pass the checks:\n- The expected output file AGENT_REPORT.md does not exist: write it with the write tool.\nFix this, then give your final answer again.";
+    expect(await page.locator("#chat-log .msg.feedback").allTextContents()).toEqual([`check feedback${feedback}`]);
+    expect(
+      await page.locator("#chat-log .call").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-tool"))),
+    ).toEqual(["list", "read", "grep", "read", "edit", "read", "apply_patch", "bash", "write"]);
+    expect(await page.locator("#chat-log .msg.assistant").last().textContent()).toBe(
+      "Wrote AGENT_REPORT.md, which the check asked for.",
+    );
+    expect(await runSummary()).toEqual([
+      `AGENTS.md loaded (${Buffer.byteLength((await sampleFiles()).get("AGENTS.md")!)} bytes)`,
+      "9 of 30 tool rounds",
+      "cache miss, 11 model calls",
+      "checks passed after 1 feedback round",
+    ]);
+    expect(await viewerText("AGENT_REPORT.md")).toBe(
+      [
+        "# Agent report",
+        "",
+        "- Written because the host's check asked for it; the review is in the previous answer.",
+        "",
+        "Written by the playground's offline scripted model.",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("asks the user when the agent reaches outside the workspace; a denial reaches the model and the run goes on", async () => {

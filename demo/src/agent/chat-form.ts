@@ -1,7 +1,8 @@
 /**
- * The chat form: each message runs the agent (the AI SDK tool loop) over the open workspace's
- * tools, continuing the conversation; Stop aborts the run. Storage cannot be switched during a
- * run, and the run's state and duration show beside the form.
+ * The chat form: each message runs the workspace agent (`better-fs-tools/agent`) over the open
+ * workspace, continuing the conversation; Stop aborts the run, New chat starts a new conversation.
+ * Storage cannot be switched during a run; the run's state and duration show beside the form,
+ * and after each run a summary line says what the agent layer did (AGENTS.md, rounds, cache, checks).
  *
  * @module
  */
@@ -10,7 +11,7 @@ import type { ChatPanel } from "../panels/chat.js";
 import { byId } from "../ui/dom.js";
 import type { WorkspaceController } from "../workspace/controller.js";
 import { resolveModel, type ModelSettings } from "./providers.js";
-import { runAgent } from "./run-agent.js";
+import { createPlaygroundCache, runAgent } from "./run-agent.js";
 
 /** Wire the chat form; returns whether an agent run is in progress. */
 export function wireChatForm(options: {
@@ -25,10 +26,19 @@ export function wireChatForm(options: {
   const input = byId<HTMLTextAreaElement>("chat-input");
   const sendButton = byId<HTMLButtonElement>("chat-send");
   const stopButton = byId<HTMLButtonElement>("chat-stop");
+  const newButton = byId<HTMLButtonElement>("chat-new");
+  const cache = createPlaygroundCache();
   const state = byId("chat-state");
   let running = false;
   let abort: AbortController | undefined;
   stopButton.addEventListener("click", () => abort?.abort());
+  newButton.addEventListener("click", () => {
+    if (running) return;
+    conversation.length = 0;
+    chat.clear();
+    state.textContent = "idle";
+    delete state.dataset.state;
+  });
   // Enter sends, Shift+Enter starts a new line.
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -45,6 +55,7 @@ export function wireChatForm(options: {
     // The run's tools belong to this workspace: no switching storage under it.
     backendSelect.disabled = true;
     sendButton.disabled = true;
+    newButton.disabled = true;
     stopButton.disabled = false;
     state.textContent = "running…";
     state.dataset.state = "running";
@@ -55,18 +66,21 @@ export function wireChatForm(options: {
     const turn: ModelMessage[] = [...conversation, { role: "user", content: text }];
     try {
       const model = await resolveModel(options.modelSettings());
-      const { messages, steps } = await workspace.asSource("agent", () =>
+      const result = await workspace.asSource("agent", () =>
         runAgent({
           model,
-          tools: workspace.current().tools,
+          workspace: workspace.current().agentWorkspace,
+          cache,
           messages: turn,
           abortSignal: controller.signal,
           onPart: (part) => chat.handlePart(part),
+          onFeedback: (feedback) => chat.addFeedback(feedback),
         }),
       );
-      conversation.push(turn[turn.length - 1]!, ...messages);
+      conversation.push(turn[turn.length - 1]!, ...result.responseMessages);
+      chat.addRunSummary(result);
       const ms = Math.round(performance.now() - started);
-      state.textContent = `done: ${steps} steps in ${(ms / 1000).toFixed(1)} s`;
+      state.textContent = `done: ${result.modelCalls} steps in ${(ms / 1000).toFixed(1)} s`;
       state.dataset.state = "done";
       state.dataset.runMs = String(ms);
     } catch (error) {
@@ -78,6 +92,7 @@ export function wireChatForm(options: {
       running = false;
       backendSelect.disabled = false;
       sendButton.disabled = false;
+      newButton.disabled = false;
       stopButton.disabled = true;
       await workspace.refreshTree();
     }

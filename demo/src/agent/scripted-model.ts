@@ -3,7 +3,8 @@
  * It is scripted on the loaded workspace: each step looks at the tool results so far (as a real
  * model would, from the prompt) and decides the next call. It lists the files, reads the README,
  * greps for TODO, reads the first file with one and edits it with a real edit call, updates the
- * changelog with apply_patch, runs bash, writes a report, then answers in text.
+ * changelog with apply_patch, runs bash, writes a report (unless asked to skip it), then answers
+ * in text. Given the workspace agent's feedback that the report is missing, it writes the report.
  *
  * Deterministic: the same workspace gives the same calls, ids and text.
  *
@@ -172,6 +173,28 @@ function fixFor(line: string): string {
   return line.replace(/TODO:?\s*/, "NOTE (triaged by the playground agent): ");
 }
 
+/** Whether the user asked for no report ("skip the report", "without a report"). */
+function skipsReport(request: string): boolean {
+  return /\b(?:skip|without|no)\b[^.]*\breport\b/i.test(request);
+}
+
+/** The workspace agent's feedback turn, when it says the report is missing. */
+function reportMissingFeedback(request: string): boolean {
+  return (
+    request.startsWith("Your result did not pass the checks:") && request.includes(`${REPORT_PATH} does not exist`)
+  );
+}
+
+/** The report written on feedback: the review itself is in the previous answer. */
+const FEEDBACK_REPORT = [
+  "# Agent report",
+  "",
+  "- Written because the host's check asked for it; the review is in the previous answer.",
+  "",
+  "Written by the playground's offline scripted model.",
+  "",
+].join("\n");
+
 /** An absolute path the user's message names (`/etc/hosts`), if any. */
 function requestedPath(request: string): string | undefined {
   return /(?:^|[\s"'`(])(\/[\w.-]+(?:\/[\w.-]+)*)/.exec(request)?.[1];
@@ -328,8 +351,8 @@ const STEPS: readonly Step[] = [
       input: inputFor(tools.get("bash")!, { command: "find . -type f | wc -l && grep -rn TODO . | wc -l" }),
     };
   },
-  ({ tools, out, inputs }) => {
-    if (!tools.has("write")) return undefined;
+  ({ tools, out, inputs, request }) => {
+    if (!tools.has("write") || skipsReport(request)) return undefined;
     return {
       key: "report",
       text: `Finally, I'll write the report to ${REPORT_PATH}.`,
@@ -376,6 +399,22 @@ function reportOf(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string
 
 /** Decide the next action from the calls made so far in this turn (replaying the script). */
 function nextAction(tools: Tools, request: string, done: readonly DoneCall[]): Action {
+  if (reportMissingFeedback(request) && tools.has("write")) {
+    if (done.length === 0) {
+      return {
+        key: "report",
+        text: `The check says ${REPORT_PATH} is missing. Writing it now.`,
+        toolName: "write",
+        input: inputFor(tools.get("write")!, { path: REPORT_PATH, content: FEEDBACK_REPORT }),
+      };
+    }
+    return {
+      key: "final",
+      text: done[0]!.failed
+        ? `I could not write ${REPORT_PATH}: ${done[0]!.output.split("\n")[0]}`
+        : `Wrote ${REPORT_PATH}, which the check asked for.`,
+    };
+  }
   const out = new Map<string, DoneCall>();
   const inputs = new Map<string, Record<string, unknown>>();
   let index = 0;

@@ -1,17 +1,24 @@
 /**
  * The agent chat: the user's messages, the model's text as it streams, and each tool call as a
  * card whose input fills in while the model writes it and whose result appears when the tool
- * returns. Approvals asked by the gate show as notes with the user's answer.
+ * returns. Approvals asked by the gate show as notes with the user's answer, validation feedback
+ * as the user turn the agent sent, and each run ends with a summary line of what the agent
+ * layer did: AGENTS.md loaded (its size), tool rounds of the maximum, cache, checks.
  *
  * @module
  */
 import type { TextStreamPart, ToolSet } from "ai";
+import type { WorkspaceAgentResult } from "better-fs-tools/agent";
 import { h } from "../ui/dom.js";
 
 export interface ChatPanel {
   addUser(text: string): void;
   handlePart(part: TextStreamPart<ToolSet>): void;
   addNote(text: string, kind?: "note" | "error"): void;
+  /** A feedback turn the agent sent after a failed check. */
+  addFeedback(text: string): void;
+  /** The summary line of a finished run. */
+  addRunSummary(result: WorkspaceAgentResult): void;
   clear(): void;
 }
 
@@ -27,6 +34,32 @@ export function resultText(output: unknown): string {
 
 function resultOk(output: unknown): boolean {
   return !(typeof output === "object" && output !== null && (output as { ok?: unknown }).ok === false);
+}
+
+/** The summary line's parts: the memory file, the rounds, the cache and the checks. */
+export function runSummary(result: WorkspaceAgentResult): {
+  memory: string;
+  rounds: string;
+  cache: string;
+  checks: string;
+} {
+  const memory = result.memory;
+  const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  return {
+    memory:
+      memory === undefined
+        ? "no AGENTS.md"
+        : `${memory.path} loaded (${plural(memory.bytes, "byte")}${memory.truncated ? ", cut" : ""})`,
+    rounds: `${result.rounds} of ${result.maxToolRounds} tool rounds`,
+    cache: result.cached ? "replayed, 0 model calls" : `cache miss, ${plural(result.modelCalls, "model call")}`,
+    checks: result.cached
+      ? "checks passed when stored"
+      : !result.ok
+        ? `checks failed: ${result.failures.map((failure) => failure.message).join(" ")}`
+        : result.feedback.length === 0
+          ? "checks passed"
+          : `checks passed after ${plural(result.feedback.length, "feedback round")}`,
+  };
 }
 
 /** One line summing up a tool input: its path, command or pattern. */
@@ -78,6 +111,24 @@ export function createChatPanel(container: HTMLElement): ChatPanel {
     },
     addNote(text, kind = "note") {
       container.append(h("div", { class: kind === "error" ? "msg error" : "approval-note" }, text));
+      stick();
+    },
+    addFeedback(text) {
+      container.append(h("div", { class: "msg feedback" }, h("div", { class: "label" }, "check feedback"), text));
+      stick();
+    },
+    addRunSummary(result) {
+      const parts = runSummary(result);
+      container.append(
+        h(
+          "div",
+          { class: result.ok ? "run-summary" : "run-summary failed", "data-cached": String(result.cached) },
+          h("span", { class: "memory" }, parts.memory),
+          h("span", { class: "rounds" }, parts.rounds),
+          h("span", { class: "cache" }, parts.cache),
+          h("span", { class: "checks" }, parts.checks),
+        ),
+      );
       stick();
     },
     clear() {

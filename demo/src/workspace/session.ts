@@ -49,8 +49,14 @@ export interface Session {
   readonly backend: FileSystem;
   /** The gate host code uses (imports, viewer reads): same roots and approve as the tools. */
   readonly gate: Gate;
-  /** AI SDK tools, shared by the agent and the console. */
+  /** AI SDK tools of the console and the terminal. */
   readonly tools: ToolSet;
+  /**
+   * What the workspace agent is built on: the same observed backend, roots, approvals,
+   * read-before-write store and bash runner as `tools`, so its changes show in the viewer and
+   * it shares what the console has read.
+   */
+  readonly agentWorkspace: AgentWorkspace;
   onChange(listener: FsChangeListener): () => void;
   /** Run bulk work without a change event per file. */
   quiet<T>(fn: () => Promise<T>): Promise<T>;
@@ -62,6 +68,16 @@ export interface Session {
   flush(): Promise<void>;
   /** Write pending data (IndexedDB) and close handles. */
   close(): Promise<void>;
+}
+
+/** The workspace part of `createWorkspaceAgent`'s options. */
+export interface AgentWorkspace {
+  readonly fs: FileSystem;
+  readonly cwd: string;
+  readonly allowedRoots: readonly string[];
+  readonly permissions: { readonly approve: Approve };
+  readonly state: ReturnType<typeof memoryStore>;
+  readonly bash: { readonly runner: ReturnType<typeof justBashCommandRunner>; readonly env: Record<string, string> };
 }
 
 interface Backend {
@@ -148,6 +164,7 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     backend: backend.fs,
     gate,
     tools,
+    agentWorkspace: { ...shared, bash: { runner, env: { ...BASH_ENV } } },
     onChange: (listener) => observed.onChange(listener),
     quiet: (fn) => observed.quiet(fn),
     async files() {
