@@ -239,6 +239,21 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
     values: ["startOpfsWorker"],
     types: [],
   },
+  "src/backends/opfs-mirror/index.ts": {
+    subpath: "./opfs-mirror",
+    values: [
+      "DEFAULT_COMPACT_MIN_BYTES",
+      "DEFAULT_OPFS_MIRROR_ROOT",
+      "OPFS_MIRROR_LOCK_PREFIX",
+      "opfsMirrorFileSystem",
+    ],
+    types: ["OpfsMirrorFileSystem", "OpfsMirrorFileSystemOptions"],
+  },
+  "src/backends/opfs-mirror/mirror-worker.ts": {
+    subpath: "./opfs-mirror-worker",
+    values: ["startOpfsMirrorWorker"],
+    types: [],
+  },
   "src/backends/idb/index.ts": {
     subpath: "./idb",
     values: ["DEFAULT_IDB_DATABASE", "DEFAULT_IDB_DEBOUNCE_MS", "DEFAULT_IDB_STORE", "idbFileSystem"],

@@ -9,7 +9,8 @@
  *
  * - contract imports only contract.
  * - backends/<name> imports contract and its own folder; a backend never imports another one,
- *   except idb → memory (the idb backend persists a memory backend): that one pair is allowed.
+ *   except idb → memory (the idb backend persists a memory backend), and opfs-mirror → memory and
+ *   opfs-mirror → opfs (its working set, its root and error mapping): those pairs are allowed.
  * - gate imports only contract; tools import contract and gate.
  * - conformance (the published backend suite) imports only contract.
  * - adapters (ai-sdk, sandbox, shell, agent, mcp) import anything below them: contract, backends,
@@ -48,6 +49,9 @@ const BELOW_ADAPTERS = ["contract", "gate", "tools"] as const;
 /** Pairs of backends where one may import the other, each with its reason. */
 const BACKEND_PAIRS: Readonly<Record<string, string>> = {
   "backends/idb → backends/memory": "the idb backend persists a memory backend",
+  "backends/opfs-mirror → backends/memory": "the mirrored OPFS backend holds its working set in a memory backend",
+  "backends/opfs-mirror → backends/opfs":
+    "the mirrored OPFS backend reaches its root and maps DOMExceptions as the OPFS backend does",
 };
 
 /** Whether a file in layer `from` may import a file in layer `to`. */
@@ -121,6 +125,7 @@ describe("layers", () => {
         "backends/memory",
         "backends/node",
         "backends/opfs",
+        "backends/opfs-mirror",
         "gate",
         "tools",
         "conformance",

@@ -27,7 +27,8 @@ import { BROWSER_BUNDLES } from "../../scripts/browser-bundles.mjs";
 /** Which subpaths may reach each optional peer (design.md: peers only under their own subpath). */
 const PEER_SUBPATHS: Readonly<Record<string, readonly string[]>> = {
   // ./idb persists a memory filesystem (in browsers it gets memfs through memory.browser.js).
-  memfs: ["./memory", "./idb"],
+  // ./opfs-mirror holds its working set in a memory filesystem.
+  memfs: ["./memory", "./idb", "./opfs-mirror"],
   "idb-keyval": ["./idb"],
   "just-bash": ["./shell"],
   ai: ["./ai-sdk", "./sandbox", "./agent"],

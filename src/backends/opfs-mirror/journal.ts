@@ -1,0 +1,150 @@
+/**
+ * The on-disk record format of the mirrored OPFS backend, shared by its journal and its segments.
+ *
+ * A record is `u32 length | u32 crc32(payload) | payload` (little-endian), the payload an op
+ * byte and its fields (strings as `u32 length | UTF-8`, bytes as `u32 length | bytes`):
+ *
+ * - `WRITE path mtimeMs(f64) data`: the whole file (parents created);
+ * - `MKDIR path` (recursive); `RM path` (recursive); `RENAME from to`;
+ * - `SEAL count(u32)`: ends a segment; a segment without it was cut short and is not used.
+ *
+ * Only calls that succeeded in memory are written, so replaying the records in order on an
+ * empty tree rebuilds the tree exactly. Decoding stops at the first record whose length runs past
+ * the end or whose checksum does not match: a torn tail is dropped, never half applied.
+ *
+ * @module
+ */
+import { crc32 } from "./crc32.js";
+
+export const OP_WRITE = 1;
+export const OP_MKDIR = 2;
+export const OP_RM = 3;
+export const OP_RENAME = 4;
+export const OP_SEAL = 0xff;
+
+/** Bytes before each payload: length and checksum. */
+export const RECORD_HEADER_BYTES = 8;
+
+/** One decoded record. `data` is a view into the decoded buffer (no copy). */
+export type JournalOp =
+  | { readonly op: typeof OP_WRITE; readonly path: string; readonly mtimeMs: number; readonly data: Uint8Array }
+  | { readonly op: typeof OP_MKDIR; readonly path: string }
+  | { readonly op: typeof OP_RM; readonly path: string }
+  | { readonly op: typeof OP_RENAME; readonly path: string; readonly dest: string }
+  | { readonly op: typeof OP_SEAL; readonly count: number };
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Encode one record (the data is copied, so the caller may reuse its array).
+ *
+ * @param record - the op and its fields.
+ * @returns the record's bytes, header included.
+ */
+export function encodeRecord(record: JournalOp): Uint8Array {
+  const path = "path" in record ? encoder.encode(record.path) : undefined;
+  const dest = record.op === OP_RENAME ? encoder.encode(record.dest) : undefined;
+  let size = 1;
+  if (path !== undefined) size += 4 + path.byteLength;
+  if (dest !== undefined) size += 4 + dest.byteLength;
+  if (record.op === OP_WRITE) size += 8 + 4 + record.data.byteLength;
+  if (record.op === OP_SEAL) size += 4;
+  const bytes = new Uint8Array(RECORD_HEADER_BYTES + size);
+  const view = new DataView(bytes.buffer);
+  let at = RECORD_HEADER_BYTES;
+  bytes[at++] = record.op;
+  const putBytes = (part: Uint8Array) => {
+    view.setUint32(at, part.byteLength, true);
+    bytes.set(part, at + 4);
+    at += 4 + part.byteLength;
+  };
+  if (path !== undefined) putBytes(path);
+  if (dest !== undefined) putBytes(dest);
+  if (record.op === OP_WRITE) {
+    view.setFloat64(at, record.mtimeMs, true);
+    at += 8;
+    putBytes(record.data);
+  }
+  if (record.op === OP_SEAL) view.setUint32(at, record.count, true);
+  view.setUint32(0, size, true);
+  view.setUint32(4, crc32(bytes.subarray(RECORD_HEADER_BYTES)), true);
+  return bytes;
+}
+
+/** What {@link decodeRecords} found. */
+export interface DecodedJournal {
+  readonly records: JournalOp[];
+  /** Bytes of whole, checked records from the start; anything after is a torn tail. */
+  readonly validBytes: number;
+}
+
+/**
+ * Decode records from the start of `bytes`, stopping at the end or at the first torn record.
+ *
+ * @param bytes - a journal or segment file's content.
+ * @returns the records and how many bytes they span.
+ */
+export function decodeRecords(bytes: Uint8Array): DecodedJournal {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records: JournalOp[] = [];
+  let at = 0;
+  while (at + RECORD_HEADER_BYTES <= bytes.byteLength) {
+    const size = view.getUint32(at, true);
+    const end = at + RECORD_HEADER_BYTES + size;
+    if (size === 0 || end > bytes.byteLength) break;
+    const payload = bytes.subarray(at + RECORD_HEADER_BYTES, end);
+    if (crc32(payload) !== view.getUint32(at + 4, true)) break;
+    const record = decodePayload(payload);
+    if (record === undefined) break;
+    records.push(record);
+    at = end;
+  }
+  return { records, validBytes: at };
+}
+
+function decodePayload(payload: Uint8Array): JournalOp | undefined {
+  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  let at = 1;
+  const takeBytes = (): Uint8Array | undefined => {
+    if (at + 4 > payload.byteLength) return undefined;
+    const length = view.getUint32(at, true);
+    if (at + 4 + length > payload.byteLength) return undefined;
+    const part = payload.subarray(at + 4, at + 4 + length);
+    at += 4 + length;
+    return part;
+  };
+  const takeString = (): string | undefined => {
+    const part = takeBytes();
+    if (part === undefined) return undefined;
+    try {
+      return decoder.decode(part);
+    } catch {
+      return undefined;
+    }
+  };
+  switch (payload[0]) {
+    case OP_WRITE: {
+      const path = takeString();
+      if (path === undefined || at + 8 > payload.byteLength) return undefined;
+      const mtimeMs = view.getFloat64(at, true);
+      at += 8;
+      const data = takeBytes();
+      return data === undefined ? undefined : { op: OP_WRITE, path, mtimeMs, data };
+    }
+    case OP_MKDIR:
+    case OP_RM: {
+      const path = takeString();
+      return path === undefined ? undefined : { op: payload[0], path };
+    }
+    case OP_RENAME: {
+      const path = takeString();
+      const dest = takeString();
+      return path === undefined || dest === undefined ? undefined : { op: OP_RENAME, path, dest };
+    }
+    case OP_SEAL:
+      return payload.byteLength === 5 ? { op: OP_SEAL, count: view.getUint32(1, true) } : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Messages between the mirrored OPFS backend (main thread) and its Worker: one `MessagePort`
+ * per backend, one request at a time in order, replies matched by id.
+ *
+ * @module
+ */
+import type { FsErrorCode } from "../../contract/errors.js";
+
+/** The `kind` of the message that hands the Worker a port to serve. */
+export const OPFS_MIRROR_CONNECT_KIND = "better-fs-tools/opfs-mirror:connect";
+
+/** Sent on the Worker itself to open a session. */
+export interface MirrorConnectMessage {
+  readonly kind: typeof OPFS_MIRROR_CONNECT_KIND;
+  readonly port: MessagePort;
+  /** A path under the origin's OPFS root, or a directory handle. */
+  readonly root: string | FileSystemDirectoryHandle;
+}
+
+/** Requests, served one after the other. */
+export type MirrorRequest =
+  | { readonly id: number; readonly kind: "open" }
+  | { readonly id: number; readonly kind: "truncate"; readonly length: number }
+  | { readonly id: number; readonly kind: "append"; readonly bytes: Uint8Array }
+  | { readonly id: number; readonly kind: "compact"; readonly bytes: Uint8Array; readonly seal: Uint8Array }
+  | { readonly id: number; readonly kind: "close" };
+
+/** What `open` answers: the current generation's segment (if any) and journal contents. */
+export interface MirrorOpened {
+  readonly generation: number;
+  readonly segment: Uint8Array | undefined;
+  readonly journal: Uint8Array;
+}
+
+/** What `append` and `compact` answer: the journal's length after the call, in bytes. */
+export interface MirrorAppended {
+  readonly journalBytes: number;
+}
+
+/** An error as it crosses the port. */
+export interface MirrorError {
+  readonly code: FsErrorCode;
+  readonly detail: string;
+}
+
+/** A request the Worker refused, as the main thread receives it: the code and the words after it. */
+export class MirrorFault extends Error {
+  override readonly name = "MirrorFault";
+  constructor(
+    readonly code: FsErrorCode,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+  }
+}
+
+export type MirrorReply =
+  | { readonly id: number; readonly value: MirrorOpened | MirrorAppended | undefined }
+  | { readonly id: number; readonly error: MirrorError };
+
+/** File names in the mirror's directory. */
+export function journalName(generation: number): string {
+  return `journal-${generation}.log`;
+}
+export function segmentName(generation: number): string {
+  return `segment-${generation}.seg`;
+}
+/** The generation a file name belongs to, or undefined for a name that is not ours. */
+export function generationOf(name: string): { kind: "journal" | "segment"; generation: number } | undefined {
+  const match = /^(journal|segment)-(\d+)\.(log|seg)$/.exec(name);
+  if (match === null) return undefined;
+  return { kind: match[1] as "journal" | "segment", generation: Number(match[2]) };
+}

@@ -1,0 +1,195 @@
+/**
+ * The mirrored OPFS backend in real Chromium: the conformance suite on a wiped root, then what
+ * the mirror adds: the tree comes back from disk, a torn tail is dropped, compaction, quota.
+ */
+import { describe, expect, it } from "vitest";
+import { testFileSystem } from "better-fs-tools/conformance";
+import { FsError } from "../../../src/contract/errors.js";
+import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../../src/backends/opfs-mirror/index.js";
+import { OP_RENAME, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
+
+const ROOT = "test-opfs-mirror";
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+async function wipe(name: string): Promise<void> {
+  const origin = await navigator.storage.getDirectory();
+  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
+    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
+  });
+}
+
+async function fresh(): Promise<OpfsMirrorFileSystem> {
+  await wipe(ROOT);
+  return opfsMirrorFileSystem({ root: `/${ROOT}` });
+}
+
+/** The names in the mirror's directory, sorted. */
+async function filesOnDisk(name: string): Promise<string[]> {
+  const directory = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+  const names: string[] = [];
+  for await (const entry of directory.keys()) names.push(entry);
+  return names.sort();
+}
+
+async function appendToFile(name: string, file: string, bytes: Uint8Array): Promise<void> {
+  const directory = await (await navigator.storage.getDirectory()).getDirectoryHandle(name);
+  const handle = await directory.getFileHandle(file);
+  const size = (await handle.getFile()).size;
+  const writable = await handle.createWritable({ keepExistingData: true });
+  await writable.write({ type: "write", position: size, data: bytes as Uint8Array<ArrayBuffer> });
+  await writable.close();
+}
+
+/** Every file and directory under `/` with its content, for comparing two trees. */
+async function tree(fs: OpfsMirrorFileSystem, path = "/"): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const entry of await fs.readdir(path)) {
+    const child = path === "/" ? `/${entry.name}` : `${path}/${entry.name}`;
+    if (entry.type === "directory") {
+      out[child + "/"] = "";
+      Object.assign(out, await tree(fs, child));
+    } else out[child] = decoder.decode(await fs.readFile(child));
+  }
+  return out;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<FsError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (FsError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+testFileSystem({
+  name: "opfs-mirror",
+  create: () => fresh(),
+  destroy: async (fs) => (fs as OpfsMirrorFileSystem).close(),
+});
+
+describe("opfs-mirror specifics", () => {
+  it("declares no capabilities and is named opfs-mirror", async () => {
+    const fs = await fresh();
+    expect({ name: fs.name, capabilities: fs.capabilities, root: fs.root }).toEqual({
+      name: "opfs-mirror",
+      capabilities: {},
+      root: "/test-opfs-mirror",
+    });
+    await fs.close();
+  });
+
+  it("a new instance on the same root loads the same tree, mtimes included", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/a/b/c.txt", encoder.encode("one"));
+    await fs.writeFile("/a/d.txt", encoder.encode("two"));
+    await fs.mkdir("/empty/dir", { recursive: true });
+    await fs.rename("/a/d.txt", "/a/b/e.txt");
+    await fs.writeFile("/gone/x.txt", encoder.encode("x"));
+    await fs.rm("/gone", { recursive: true });
+    const mtimeMs = (await fs.stat("/a/b/c.txt")).mtimeMs;
+    await fs.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(again)).toEqual({
+      "/a/": "",
+      "/a/b/": "",
+      "/a/b/c.txt": "one",
+      "/a/b/e.txt": "two",
+      "/empty/": "",
+      "/empty/dir/": "",
+    });
+    expect((await again.stat("/a/b/c.txt")).mtimeMs).toBe(mtimeMs);
+    expect(await filesOnDisk(ROOT)).toEqual(["journal-0.log"]);
+    await again.close();
+  });
+
+  it("drops a torn tail record (cut short, or a bad checksum) and keeps appending after the last whole one", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/kept.txt", encoder.encode("kept"));
+    await fs.close();
+    const torn = encodeRecord({ op: OP_WRITE, path: "/torn.txt", mtimeMs: 1, data: encoder.encode("torn") });
+    await appendToFile(ROOT, "journal-0.log", torn.subarray(0, torn.byteLength - 3));
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(again)).toEqual({ "/kept.txt": "kept" });
+    await again.writeFile("/after.txt", encoder.encode("after"));
+    await again.close();
+
+    const flipped = encodeRecord({ op: OP_RENAME, path: "/kept.txt", dest: "/moved.txt" });
+    flipped[flipped.byteLength - 1] = flipped[flipped.byteLength - 1]! ^ 0xff;
+    await appendToFile(ROOT, "journal-0.log", flipped);
+    const third = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(third)).toEqual({ "/after.txt": "after", "/kept.txt": "kept" });
+    await third.close();
+  });
+
+  it("compacts the journal into a sealed segment and loads from it", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, compactMinBytes: 1000 });
+    for (let round = 0; round < 20; round++)
+      await fs.writeFile("/same.txt", encoder.encode(`round ${round} `.repeat(10)));
+    await fs.writeFile("/other/file.txt", encoder.encode("other"));
+    await fs.close();
+    const names = await filesOnDisk(ROOT);
+    expect(names.length).toBe(2);
+    expect(names.filter((name) => name.startsWith("segment-")).length).toBe(1);
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(again)).toEqual({
+      "/other/": "",
+      "/other/file.txt": "other",
+      "/same.txt": "round 19 ".repeat(10),
+    });
+    await again.close();
+  });
+
+  it("an unsealed newer segment (a crash mid-compaction) is ignored and removed", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/a.txt", encoder.encode("a"));
+    await fs.close();
+    const directory = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT);
+    const segment = await directory.getFileHandle("segment-1.seg", { create: true });
+    const writable = await segment.createWritable();
+    await writable.write(
+      encodeRecord({ op: OP_WRITE, path: "/b.txt", mtimeMs: 1, data: encoder.encode("b") }) as Uint8Array<ArrayBuffer>,
+    );
+    await writable.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(again)).toEqual({ "/a.txt": "a" });
+    expect(await filesOnDisk(ROOT)).toEqual(["journal-0.log"]);
+    await again.close();
+  });
+
+  it("a write over quota rejects with ENOSPC; memory and disk keep the same tree", async () => {
+    await wipe("test-opfs-mirror-quota");
+    const worker = new Worker(new URL("./quota-fixture.ts", import.meta.url), { type: "module" });
+    const fs = opfsMirrorFileSystem({ root: "/test-opfs-mirror-quota", worker });
+    await fs.writeFile("/a.txt", encoder.encode("old content"));
+    const grown = await rejection(fs.writeFile("/a.txt", new Uint8Array(8192)));
+    expect(grown.message).toBe(
+      "ENOSPC: no space left on device, open '/a.txt' (the journal could not grow by 8223 bytes)",
+    );
+    const created = await rejection(fs.writeFile("/new/dir/b.txt", new Uint8Array(5000)));
+    expect(created.code).toBe("ENOSPC");
+    const removed = fs.rm("/a.txt");
+    await removed;
+    const restored = await rejection(fs.writeFile("/a.txt", new Uint8Array(6000)));
+    expect(restored.code).toBe("ENOSPC");
+    expect(await tree(fs)).toEqual({});
+    await fs.writeFile("/small.txt", encoder.encode("fits"));
+    const inMemory = await tree(fs);
+    await fs.close();
+    worker.terminate();
+    const again = opfsMirrorFileSystem({ root: "/test-opfs-mirror-quota" });
+    expect(await tree(again)).toEqual(inMemory);
+    expect(inMemory).toEqual({ "/small.txt": "fits" });
+    await again.close();
+  });
+
+  it("rejects with EIO after close", async () => {
+    const fs = await fresh();
+    await fs.close();
+    const error = await rejection(fs.readFile("/a.txt"));
+    expect(error.message).toBe("EIO: i/o error, opfs '/test-opfs-mirror' (the file system was closed)");
+  });
+});
