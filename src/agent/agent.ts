@@ -7,6 +7,7 @@
  */
 import {
   isStepCount,
+  ToolChoiceViolationError,
   ToolLoopAgent,
   type LanguageModel,
   type ModelMessage,
@@ -501,7 +502,30 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     let failures: ValidationFailure[] = [];
     let text = "";
     for (let attempts = 1; ; attempts += 1) {
-      const outcome = await attempt(agent, [...messages]);
+      let outcome: Awaited<ReturnType<typeof attempt>>;
+      try {
+        outcome = await attempt(agent, [...messages]);
+      } catch (error) {
+        // The last step has no tools; a model that calls one anyway ends the run as a failure.
+        if (!ToolChoiceViolationError.isInstance(error)) throw error;
+        const message = `The model called a tool after its ${maxToolRounds} tool rounds, when only a final answer was allowed.`;
+        return {
+          text,
+          output: text,
+          cached: false,
+          key,
+          modelCalls: steps.length + maxToolRounds + 1,
+          rounds: steps.filter((step) => step.toolCalls.length > 0).length + maxToolRounds,
+          maxToolRounds,
+          attempts,
+          memory,
+          feedback,
+          ok: false,
+          failures: [{ kind: "rounds", message }],
+          steps,
+          responseMessages: messages.slice(given.length),
+        };
+      }
       steps.push(...outcome.steps);
       messages.push(...outcome.responseMessages);
       text = outcome.text;

@@ -99,6 +99,35 @@ describe("tool rounds", () => {
     expect(lastPrompt.filter((message) => message.role === "tool")).toHaveLength(2);
   });
 
+  it("a model that calls a tool in the last step (tools disabled) ends the run as a failure, not an exception", async () => {
+    const fs = memoryFileSystem({ files: { "/notes.txt": "one\n" } });
+    const model = policyModel(() => ({ calls: [{ tool: "list", input: { path: null } }] }));
+    const result = await createWorkspaceAgent({ model, fs, maxToolRounds: 2 }).generate({ prompt: "loop" });
+    expect(model.doGenerateCalls.map((call) => call.toolChoice)).toEqual([
+      { type: "auto" },
+      { type: "auto" },
+      { type: "none" },
+    ]);
+    expect({
+      ok: result.ok,
+      failures: result.failures,
+      rounds: result.rounds,
+      modelCalls: result.modelCalls,
+      cached: result.cached,
+    }).toEqual({
+      ok: false,
+      failures: [
+        {
+          kind: "rounds",
+          message: "The model called a tool after its 2 tool rounds, when only a final answer was allowed.",
+        },
+      ],
+      rounds: 2,
+      modelCalls: 3,
+      cached: false,
+    });
+  });
+
   it("defaults to 40 rounds", () => {
     expect(DEFAULT_MAX_TOOL_ROUNDS).toBe(40);
   });
