@@ -51,6 +51,11 @@ export type Approve = (request: ApprovalRequest) => boolean | Promise<boolean>;
 export interface PermissionOptions {
   /** Rules that admit access outside the workspace (and commands for bash). */
   readonly allow?: readonly AllowRule[];
+  /**
+   * Rules that refuse access (same shape as allow rules). Deny wins: a matching deny rule refuses
+   * the access inside the workspace too, over any allow rule and without asking `approve`.
+   */
+  readonly deny?: readonly AllowRule[];
   /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
   readonly approve?: Approve;
 }
@@ -148,11 +153,11 @@ function assertAbsolute(option: string, value: unknown): string {
   return resolvePath("/", value);
 }
 
-function compileRules(rules: readonly AllowRule[] | undefined): CompiledRule[] {
+function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "deny" = "allow"): CompiledRule[] {
   if (rules === undefined) return [];
-  if (!Array.isArray(rules)) throw new TypeError("createGate permissions.allow must be an array of rules");
+  if (!Array.isArray(rules)) throw new TypeError(`createGate permissions.${kind} must be an array of rules`);
   return rules.map((rule: AllowRule, index) => {
-    const where = `permissions.allow[${index}]`;
+    const where = `permissions.${kind}[${index}]`;
     if (typeof rule !== "object" || rule === null || !RULE_TOOLS.includes(rule.tool)) {
       throw new TypeError(
         `createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`,
@@ -312,6 +317,8 @@ export function createGate(givenOptions: GateOptions): Gate {
   const cwd = givenCwd ?? allowedRoots[0] ?? "/";
   const rules = compileRules(options.permissions?.allow);
   const commandRules = rules.filter((rule) => rule.tool === "runBash");
+  const denyRules = compileRules(options.permissions?.deny, "deny");
+  const denyCommandRules = denyRules.filter((rule) => rule.tool === "runBash");
   const approve = options.permissions?.approve;
   if (approve !== undefined && typeof approve !== "function") {
     throw new TypeError("createGate permissions.approve must be a function");
@@ -409,7 +416,6 @@ export function createGate(givenOptions: GateOptions): Gate {
     }
     const admitted = (outside: boolean): GateCheck =>
       exists === undefined ? { ok: true, path: real, outside } : { ok: true, path: real, outside, exists };
-    if (roots.some((root) => isWithin(root, real))) return admitted(false);
     const tool = ACCESS_RULE_TOOL[access];
     if (tool === undefined) {
       return toolError(
@@ -418,6 +424,14 @@ export function createGate(givenOptions: GateOptions): Gate {
         real,
       );
     }
+    if (denyRules.some((rule) => rule.tool === tool && rule.matchPath?.(real) === true)) {
+      return toolError(
+        "EDENIED",
+        `Permission denied: ${real} matches a deny rule for "${tool}" in the permissions config.`,
+        real,
+      );
+    }
+    if (roots.some((root) => isWithin(root, real))) return admitted(false);
     const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
     if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) return admitted(true);
     const via = lexical === real ? "" : ` (the real path of ${lexical}, through a symlink)`;
@@ -456,8 +470,20 @@ export function createGate(givenOptions: GateOptions): Gate {
     if (typeof command !== "string" || command.trim() === "") {
       return toolError("EINVAL", "Invalid command: the command is empty.");
     }
-    if (commandRules.length === 0) return { ok: true };
     const segments = splitCommandLine(command);
+    if (denyCommandRules.length > 0) {
+      // Deny wins; a line that cannot be split into simple commands cannot be cleared of a deny rule.
+      const denied =
+        segments === undefined
+          ? "it cannot be split into simple commands to check the deny rules"
+          : segments.some((segment) => denyCommandRules.some((rule) => rule.matchCommand?.(segment) === true))
+            ? 'it matches a deny rule for "runBash" in the permissions config'
+            : undefined;
+      if (denied !== undefined) {
+        return toolError("EDENIED", `Permission denied: the command ${JSON.stringify(command)} is refused: ${denied}.`);
+      }
+    }
+    if (commandRules.length === 0) return { ok: true };
     if (
       segments !== undefined &&
       segments.every((segment) => commandRules.some((rule) => rule.matchCommand?.(segment) === true))

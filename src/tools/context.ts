@@ -83,7 +83,7 @@ export function locksFor(fs: FileSystem): Locks {
   return locks;
 }
 
-const PERMISSION_KEYS = ["allow", "approve"] as const;
+const PERMISSION_KEYS = ["allow", "deny", "approve"] as const;
 const RULE_TOOLS = ["readFile", "writeFile", "listDir", "runBash"] as const;
 
 function describe(value: unknown): string {

@@ -569,3 +569,83 @@ describe("createGate: the backend's own place", () => {
     expect([gate.fs.cwd, gate.fs.allowedRoots]).toEqual(["/w", ["/w"]]);
   });
 });
+
+describe("createGate: deny rules", () => {
+  it("a deny rule refuses inside the workspace and wins over an allow rule for the same path", async () => {
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: {
+        allow: [{ tool: "readFile", path: "/etc/**" }],
+        deny: [
+          { tool: "writeFile", path: "/w/sub/**" },
+          { tool: "readFile", path: "/etc/hosts" },
+        ],
+      },
+    });
+    expect(await gate.check("sub/b.txt", "write")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message: 'Permission denied: /w/sub/b.txt matches a deny rule for "writeFile" in the permissions config.',
+        path: "/w/sub/b.txt",
+      },
+    });
+    expect(await gate.check("sub/b.txt", "read")).toEqual({ ok: true, path: "/w/sub/b.txt", outside: false });
+    // Through a symlink inside the workspace too: deny rules match the real path.
+    expect(await gate.check("hosts-link", "read")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message: 'Permission denied: /etc/hosts matches a deny rule for "readFile" in the permissions config.',
+        path: "/etc/hosts",
+      },
+    });
+  });
+
+  it("a deny rule is not asked of approve", async () => {
+    const asked: ApprovalRequest[] = [];
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: {
+        deny: [{ tool: "readFile", path: "/etc/hosts" }],
+        approve: (request) => (asked.push(request), true),
+      },
+    });
+    expect((await gate.check("/etc/hosts", "read")).ok).toBe(false);
+    expect(asked).toEqual([]);
+  });
+
+  it("a runBash deny rule refuses a line with a matching segment, over allow rules", async () => {
+    const gate = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { allow: [{ tool: "runBash", command: "git *" }], deny: [{ tool: "runBash", command: "git push" }] },
+    });
+    expect(await gate.checkCommand("git status")).toEqual({ ok: true });
+    expect(await gate.checkCommand("git status && git push origin main")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: the command "git status && git push origin main" is refused: it matches a deny rule for "runBash" in the permissions config.',
+      },
+    });
+    const open = createGate({
+      fs: await fixture(),
+      cwd: "/w",
+      permissions: { deny: [{ tool: "runBash", command: "rm" }] },
+    });
+    expect(await open.checkCommand("ls -la")).toEqual({ ok: true });
+    expect((await open.checkCommand("ls; rm -rf x")).ok).toBe(false);
+    expect((await open.checkCommand("echo $(rm x)")).ok).toBe(false);
+  });
+
+  it("a bad deny rule throws at creation, naming it", async () => {
+    const fs = await fixture();
+    expect(() => createGate({ fs, permissions: { deny: [{ tool: "writeFile", path: "sub" }] } })).toThrow(
+      'createGate permissions.deny[0].path must be an absolute glob (e.g. "/etc/**") for a writeFile rule, got "sub"',
+    );
+  });
+});

@@ -51,8 +51,8 @@ describe("shared options checked at creation", () => {
     expect(readError({ clock: 5 })).toBe(
       "createReadTool clock must be a function returning milliseconds, got number 5",
     );
-    expect(readError({ permissions: { deny: [] } })).toBe(
-      'createReadTool permissions got an unknown option "deny". Known options: allow, approve',
+    expect(readError({ permissions: { block: [] } })).toBe(
+      'createReadTool permissions got an unknown option "block". Known options: allow, deny, approve',
     );
     expect(readError({ permissions: { allow: "x" } })).toBe(
       'createReadTool permissions.allow must be an array of rules, got the string "x"',
@@ -86,8 +86,8 @@ describe("shared options checked at creation", () => {
     expect(creationError({ grep: { offload: { foo: 1 } } })).toBe(
       'createFsTools grep.offload got an unknown option "foo". Known options: thresholdBytes, previewBytes',
     );
-    expect(creationError({ permissions: { deny: [] } })).toBe(
-      'createFsTools permissions got an unknown option "deny". Known options: allow, approve',
+    expect(creationError({ permissions: { block: [] } })).toBe(
+      'createFsTools permissions got an unknown option "block". Known options: allow, deny, approve',
     );
   });
 });
