@@ -115,7 +115,11 @@ export function specSchema(spec: InputSpec): JsonSchema {
 export function positiveIntegerOption(factory: string, name: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    optionValueError(factory, name, `must be a positive integer, got ${String(value)}`);
+    optionValueError(
+      factory,
+      name,
+      `must be a positive integer, got ${typeof value === "string" ? JSON.stringify(value) : String(value)}`,
+    );
   }
   return value;
 }

@@ -40,7 +40,11 @@ export interface ResolvedSearchSettings {
 export function resolveSearchSettings(factory: string, settings: SearchSettings): ResolvedSearchSettings {
   const concurrency = settings.concurrency ?? DEFAULT_WALK_CONCURRENCY;
   if (!Number.isSafeInteger(concurrency) || concurrency <= 0) {
-    optionValueError(factory, "concurrency", `must be a positive integer, got ${String(concurrency)}`);
+    optionValueError(
+      factory,
+      "concurrency",
+      `must be a positive integer, got ${typeof concurrency === "string" ? JSON.stringify(concurrency) : String(concurrency)}`,
+    );
   }
   const ignoreDirectories = settings.ignoreDirectories ?? DEFAULT_IGNORED_DIRECTORIES;
   if (

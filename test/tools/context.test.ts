@@ -83,6 +83,9 @@ describe("shared options checked at creation", () => {
     expect(creationError({ read: { maxBytes: 0 } })).toBe(
       "createFsTools read.maxBytes must be a positive integer, got 0",
     );
+    expect(creationError({ read: { maxBytes: "10" } })).toBe(
+      'createFsTools read.maxBytes must be a positive integer, got "10"',
+    );
     expect(creationError({ grep: { offload: { foo: 1 } } })).toBe(
       'createFsTools grep.offload got an unknown option "foo". Known options: thresholdBytes, previewBytes',
     );
