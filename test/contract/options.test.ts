@@ -85,13 +85,13 @@ describe("OptionError", () => {
       problem: undefined,
       message: `createReadTool got an unknown option "maxbytes". Known options: ${[...READ_KNOWN, "maxBytes", "maxLineLength", "converters"].join(", ")}`,
     });
-    expect(fields(thrown(() => createReadTool({ fs, permissions: { deny: [] } } as never)))).toEqual({
+    expect(fields(thrown(() => createReadTool({ fs, permissions: { block: [] } } as never)))).toEqual({
       factory: "createReadTool",
-      option: "permissions.deny",
-      known: ["allow", "approve"],
+      option: "permissions.block",
+      known: ["allow", "deny", "approve"],
       within: "permissions",
       problem: undefined,
-      message: 'createReadTool permissions got an unknown option "deny". Known options: allow, approve',
+      message: 'createReadTool permissions got an unknown option "block". Known options: allow, deny, approve',
     });
     expect(fields(thrown(() => createReadTool({ fs, maxBytes: 0 })))).toEqual({
       factory: "createReadTool",
