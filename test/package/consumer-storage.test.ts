@@ -187,8 +187,8 @@ function collectingLogger(messages: string[]): Logger {
     info: () => {},
     // Rolldown's PLUGIN_TIMINGS note is about how long the build took on a busy machine, not about
     // the package: left out, every other warning counts.
-    warn: (message) => void (message.startsWith("[PLUGIN_TIMINGS]") || messages.push(message)),
-    warnOnce: (message) => void (message.startsWith("[PLUGIN_TIMINGS]") || messages.push(message)),
+    warn: (message) => void (message.includes("[PLUGIN_TIMINGS]") || messages.push(message)),
+    warnOnce: (message) => void (message.includes("[PLUGIN_TIMINGS]") || messages.push(message)),
     error: (message) => messages.push(message),
     clearScreen: () => {},
     hasErrorLogged: () => false,
