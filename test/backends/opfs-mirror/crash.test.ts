@@ -7,11 +7,10 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright";
-import { createServer, type ViteDevServer } from "vite";
-import { BROWSER_ALIASES } from "../../../scripts/browser-aliases.mjs";
+import type { ViteDevServer } from "vite";
+import { serveSourcePage } from "../opfs/source-page.js";
 import { launchPersistentChromium } from "../../../scripts/chromium.mjs";
 
 type Modules = typeof import("../../../src/backends/opfs-mirror/index.js");
@@ -23,7 +22,6 @@ const ROUNDS = Number(process.env.BFT_CRASH_ROUNDS ?? 10);
 /** Bytes written per round. */
 const ROUND_BYTES = 4096;
 
-const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const PAGE = "/__opfs-mirror-crash__.html";
 
 let server: ViteDevServer;
@@ -31,34 +29,11 @@ let origin: string;
 let userDataDir: string;
 
 beforeAll(async () => {
-  server = await createServer({
-    root: REPO,
-    configFile: false,
-    logLevel: "silent",
-    appType: "custom",
-    resolve: { alias: BROWSER_ALIASES },
-    optimizeDeps: { include: ["memfs"] },
-    server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, watch: null },
-    plugins: [
-      {
-        name: "blank-page",
-        configureServer(dev) {
-          dev.middlewares.use((request, response, next) => {
-            if (request.url !== PAGE) return next();
-            response.setHeader("content-type", "text/html");
-            response.end(
-              "<!doctype html><meta charset=utf-8><title>opfs mirror crash</title>" +
-                '<script type="module">import * as mirror from "/src/backends/opfs-mirror/index.ts"; window.bft = mirror;</script>',
-            );
-          });
-        },
-      },
-    ],
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === "string") throw new Error("no server address");
-  origin = `http://127.0.0.1:${address.port}`;
+  ({ origin, server } = await serveSourcePage({
+    path: PAGE,
+    title: "opfs mirror crash",
+    script: 'import * as mirror from "/src/backends/opfs-mirror/index.ts"; window.bft = mirror;',
+  }));
   userDataDir = mkdtempSync(join(tmpdir(), "bft-opfs-mirror-crash-"));
 });
 

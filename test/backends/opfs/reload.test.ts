@@ -7,18 +7,16 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright";
-import { createServer, type ViteDevServer } from "vite";
-import { BROWSER_ALIASES } from "../../../scripts/browser-aliases.mjs";
+import type { ViteDevServer } from "vite";
+import { serveSourcePage } from "./source-page.js";
 import { launchPersistentChromium } from "../../../scripts/chromium.mjs";
 
 /** What the page puts on `window.bft`. */
 type Modules = typeof import("../../../src/backends/opfs/index.js") &
   typeof import("../../../src/backends/idb/index.js");
 
-const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const PAGE = "/__opfs-reload__.html";
 
 let server: ViteDevServer;
@@ -26,34 +24,12 @@ let origin: string;
 let userDataDir: string;
 
 beforeAll(async () => {
-  server = await createServer({
-    root: REPO,
-    configFile: false,
-    logLevel: "silent",
-    appType: "custom",
-    resolve: { alias: BROWSER_ALIASES },
-    server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, watch: null },
-    plugins: [
-      {
-        name: "blank-page",
-        configureServer(dev) {
-          dev.middlewares.use((request, response, next) => {
-            if (request.url !== PAGE) return next();
-            response.setHeader("content-type", "text/html");
-            response.end(
-              "<!doctype html><meta charset=utf-8><title>opfs reload</title>" +
-                '<script type="module">import * as opfs from "/src/backends/opfs/index.ts"; import * as idb from "/src/backends/idb/index.ts";' +
-                " window.bft = { ...opfs, ...idb };</script>",
-            );
-          });
-        },
-      },
-    ],
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (address === null || address === undefined || typeof address === "string") throw new Error("no server address");
-  origin = `http://127.0.0.1:${address.port}`;
+  ({ origin, server } = await serveSourcePage({
+    path: PAGE,
+    title: "opfs reload",
+    script:
+      'import * as opfs from "/src/backends/opfs/index.ts"; import * as idb from "/src/backends/idb/index.ts"; window.bft = { ...opfs, ...idb };',
+  }));
   userDataDir = mkdtempSync(join(tmpdir(), "bft-opfs-reload-"));
 });
 
