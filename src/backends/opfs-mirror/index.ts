@@ -14,8 +14,15 @@
  * - Quota: a mutation the disk refuses rejects with `ENOSPC` and is taken back in memory, so
  *   memory and disk hold the same tree. Calls in flight in the same batch are taken back too and
  *   reject with the same error.
- * - One writer: the backend holds an exclusive Web Lock named after its root while open; a second
- *   instance on the same root waits for it.
+ * - Several tabs (see `tabs.ts`): one instance per root is the writer, under an exclusive Web Lock
+ *   named after the root; the others (other tabs, or other instances in one page) are readers.
+ *   A reader loads a snapshot from the writer, applies every change the writer broadcasts on a
+ *   `BroadcastChannel` once it is flushed, serves reads from its own memory, and forwards its
+ *   mutations to the writer: a forwarded call resolves once the change is durable and applied in
+ *   the reader too, and rejects with the writer's error otherwise. When the writer goes away (its
+ *   tab closes, `close()`, its Worker fails), the next instance waiting for the lock takes over:
+ *   it reloads from disk, so a change the old writer reported as written is never lost, and sends
+ *   its unanswered calls again to whichever instance is writer then.
  * - No symlinks.
  *
  * @module
@@ -45,14 +52,29 @@ import {
   type MirrorRequest,
 } from "./protocol.js";
 import { encodeSegment } from "./snapshot.js";
+import {
+  channelName,
+  fromWireError,
+  isAfter,
+  samePosition,
+  toWireError,
+  type ForwardedCall,
+  type JournalPosition,
+  type TabMessage,
+} from "./tabs.js";
 import { capture, firstMissing, restore } from "./undo.js";
 
 /** Where the mirror keeps its files by default, under the origin's OPFS root. */
 export const DEFAULT_OPFS_MIRROR_ROOT = "/better-fs-tools-mirror";
 /** The journal is compacted once it is larger than this (and than twice the last segment), in bytes. */
 export const DEFAULT_COMPACT_MIN_BYTES = 64 * 1024 * 1024;
-/** Prefix of the Web Lock that makes one instance per root the writer. */
+/**
+ * Prefix of the Web Lock that makes one instance per root the writer, and of the
+ * `BroadcastChannel` on which its readers hear each change.
+ */
 export const OPFS_MIRROR_LOCK_PREFIX = "better-fs-tools:opfs-mirror:";
+/** A reader that has no snapshot yet asks the writer again this often, in milliseconds. */
+const SNAPSHOT_RETRY_MS = 500;
 
 /** Options of {@link opfsMirrorFileSystem}. */
 export interface OpfsMirrorFileSystemOptions {
@@ -72,17 +94,44 @@ export interface OpfsMirrorFileSystemOptions {
   readonly compactMinBytes?: number;
 }
 
-/** The mirrored backend: a {@link FileSystem} plus `root`, `ready()` and `close()`. */
+/**
+ * What an instance is for its root: `loading` until its first call (or `ready()`) settles, then
+ * `writer` (it holds the root's lock and writes the journal) or `reader` (it forwards mutations
+ * to the writer and may become writer later); `closed` after `close()` or a failure.
+ */
+export type OpfsMirrorRole = "loading" | "writer" | "reader" | "closed";
+
+/** The mirrored backend: a {@link FileSystem} plus `root`, `role`, `ready()` and `close()`. */
 export interface OpfsMirrorFileSystem extends FileSystem {
   /** The root as given (`/better-fs-tools-mirror`), or `<handle name>`. */
   readonly root: string;
+  /** This instance's part (changes when a reader takes over as writer); see {@link OpfsMirrorRole}. */
+  readonly role: OpfsMirrorRole;
   /** Resolves once the durable copy is loaded into memory (every call waits for it anyway). */
   ready(): Promise<void>;
-  /** Finish pending writes, close the journal, release the lock; with `worker: true`, end the Worker. Later calls reject with `EIO`. */
+  /**
+   * Finish pending writes, close the journal, release the lock (a reader tab then takes over);
+   * with `worker: true`, end the Worker. A reader's unanswered forwarded calls reject with `EIO`.
+   * Later calls reject with `EIO`.
+   */
   close(): Promise<void>;
 }
 
 const OPTION_KEYS = ["root", "worker", "compactMinBytes"] as const;
+
+/** A reader's mutation waiting for the writer's answer; `again` makes the call anew (after a handover). */
+interface Forwarded {
+  readonly call: ForwardedCall;
+  again(): Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** An id for this instance on the channel. */
+function newInstanceId(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return crypto?.randomUUID?.() ?? `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
 
 interface Pending {
   readonly syscall: string;
@@ -145,12 +194,30 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   const mem: MemoryFileSystem = memoryFileSystem();
   const volume = mem.volume;
+  const instanceId = newInstanceId();
+  const lockName = channelName(OPFS_MIRROR_LOCK_PREFIX, label);
   let failure: FsError | undefined;
+  let role: OpfsMirrorRole = "loading";
+  let closing = false;
   let worker: Worker | undefined;
   let port: MessagePort | undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
   let releaseLock: (() => void) | undefined;
+  let holdsLock = false;
+  let lockWait: AbortController | undefined;
+  let channel: BroadcastChannel | undefined;
+  /** Writer: where the durable copy ends. Reader: how far it has applied it. */
+  let position: JournalPosition = { generation: -1, end: 0 };
+  let generation = 0;
+  // Reader state: the writer its calls go to, whether a snapshot is applied, batches met before it.
+  let writerId: string | undefined;
+  let synced = false;
+  let buffered: Array<Extract<TabMessage, { kind: "batch" | "compacted" }>> = [];
+  let firstSync: { resolve(): void; reject(error: unknown): void } | undefined;
+  let snapshotTimer: ReturnType<typeof setInterval> | undefined;
+  const forwarded = new Map<number, Forwarded>();
+  let nextCallId = 1;
 
   type Unsent = MirrorRequest extends infer R ? (R extends MirrorRequest ? Omit<R, "id"> : never) : never;
   function request(message: Unsent, transfer: Transferable[] = []) {
@@ -162,28 +229,103 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     });
   }
 
+  function post(message: TabMessage): void {
+    try {
+      channel?.postMessage(message);
+    } catch {
+      // a closed channel: nobody is listening any more
+    }
+  }
+
+  /** Reject everything waiting and stop listening to other tabs (the lock is released by {@link shutdown}). */
   function fail(error: FsError): void {
     failure ??= error;
+    role = "closed";
     for (const waiter of waiting.values()) waiter.reject(failure);
     waiting.clear();
+    for (const call of forwarded.values()) call.reject(failure);
+    forwarded.clear();
+    firstSync?.reject(failure);
+    firstSync = undefined;
+    clearInterval(snapshotTimer);
+    lockWait?.abort();
+    channel?.close();
+    channel = undefined;
+  }
+
+  /** Close the Worker session, end our Worker, release the lock (the next tab in line takes over). */
+  function shutdown(): void {
+    try {
+      port?.postMessage({ id: nextId++, kind: "close" } satisfies MirrorRequest);
+    } catch {
+      // already closed
+    }
+    port?.close();
+    port = undefined;
+    worker?.removeEventListener("error", onWorkerError);
+    if (workerOption === true) worker?.terminate();
+    worker = undefined;
+    releaseLock?.();
+    releaseLock = undefined;
+  }
+
+  function toFsError(error: unknown): FsError {
+    return FsError.isInstance(error)
+      ? error
+      : error instanceof MirrorFault
+        ? new FsError(error.code, { syscall: "opfs", path: label, detail: error.detail })
+        : new FsError("EIO", { syscall: "opfs", path: label, detail: String(error) });
+  }
+
+  function lockRequest(locks: LockManager, lockOptions: LockOptions): Promise<boolean> {
+    return new Promise<boolean>((answer, refuse) => {
+      locks
+        .request(lockName, lockOptions, (lock) => {
+          if (lock === null) {
+            answer(false);
+            return undefined;
+          }
+          holdsLock = true;
+          answer(true);
+          return new Promise<void>((release) => (releaseLock = release));
+        })
+        .catch(refuse);
+    });
   }
 
   async function load(): Promise<void> {
-    if (typeof navigator !== "undefined" && navigator.locks !== undefined) {
-      await new Promise<void>((held) => {
-        void navigator.locks.request(OPFS_MIRROR_LOCK_PREFIX + label, { mode: "exclusive" }, () => {
-          held();
-          return new Promise<void>((release) => (releaseLock = release));
-        });
-      });
+    const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
+    if (locks === undefined) {
+      holdsLock = true;
+      return openAsWriter();
     }
+    if (typeof BroadcastChannel !== "function") {
+      // No way to hear the writer: one instance at a time, as a second one waits for the lock.
+      await lockRequest(locks, { mode: "exclusive" });
+      return openAsWriter();
+    }
+    channel = new BroadcastChannel(lockName);
+    channel.onmessage = (event: MessageEvent<TabMessage>) => onTabMessage(event.data);
+    if (await lockRequest(locks, { mode: "exclusive", ifAvailable: true })) return openAsWriter();
+    role = "reader";
+    const synchronised = new Promise<void>((resolve, reject) => (firstSync = { resolve, reject }));
+    requestSnapshot();
+    lockWait = new AbortController();
+    lockRequest(locks, { mode: "exclusive", signal: lockWait.signal }).then(takeOver, () => {
+      // aborted by close() or a failure
+    });
+    await synchronised;
+  }
+
+  /** Open the durable copy in the Worker and make memory equal to it; then serve as the writer. */
+  async function openAsWriter(): Promise<void> {
     worker =
       workerOption === true
         ? new Worker(new URL("./mirror-worker.js", import.meta.url), { type: "module" })
         : workerOption;
     worker.addEventListener("error", onWorkerError);
-    const channel = new MessageChannel();
-    port = channel.port1;
+    const pair = new MessageChannel();
+    port = pair.port1;
     port.onmessage = (event: MessageEvent<MirrorReply>) => {
       const reply = event.data;
       const waiter = waiting.get(reply.id);
@@ -192,18 +334,225 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       if ("error" in reply) waiter.reject(new MirrorFault(reply.error.code, reply.error.detail));
       else waiter.resolve(reply.value);
     };
-    const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: channel.port2, root };
-    worker.postMessage(connect, [channel.port2]);
+    const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
+    worker.postMessage(connect, [pair.port2]);
     const opened = (await request({ kind: "open" })) as MirrorOpened;
-    if (opened.segment !== undefined) {
-      const { records } = decodeRecords(opened.segment);
-      for (const record of records) replay(record);
-    }
     const journal = decodeRecords(opened.journal);
-    for (const record of journal.records) replay(record);
+    const disk: JournalPosition = { generation: opened.generation, end: journal.validBytes };
+    // A reader taking over that has applied every batch already holds this tree.
+    if (!(synced && samePosition(position, disk))) {
+      clearTree();
+      if (opened.segment !== undefined) for (const record of decodeRecords(opened.segment).records) replay(record);
+      for (const record of journal.records) replay(record);
+    }
+    generation = opened.generation;
     journalBytes = journal.validBytes;
     segmentBytes = opened.segment?.byteLength ?? 0;
     if (journal.validBytes < opened.journal.byteLength) await request({ kind: "truncate", length: journal.validBytes });
+    position = disk;
+    synced = true;
+    buffered = [];
+    writerId = instanceId;
+    role = "writer";
+    post({ kind: "writer", writer: instanceId, position });
+  }
+
+  /** The lock came to this reader: the writer went away. Reload from disk and run the unanswered calls here. */
+  function takeOver(): void {
+    if (failure !== undefined || closing) {
+      releaseLock?.();
+      return;
+    }
+    clearInterval(snapshotTimer);
+    loaded = false;
+    role = "loading";
+    const unanswered = [...forwarded.values()];
+    forwarded.clear();
+    const opening = openAsWriter();
+    loading = opening.then(
+      () => {
+        loaded = true;
+        for (const call of unanswered) call.again().then(call.resolve, call.reject);
+      },
+      (error: unknown) => {
+        const fsError = toFsError(error);
+        fail(fsError);
+        shutdown();
+        for (const call of unanswered) call.reject(fsError);
+        throw fsError;
+      },
+    );
+    loading.catch(() => undefined);
+    if (firstSync !== undefined) {
+      const waiter = firstSync;
+      firstSync = undefined;
+      loading.then(waiter.resolve, waiter.reject);
+    }
+  }
+
+  function requestSnapshot(): void {
+    post({ kind: "snapshot-request", from: instanceId });
+    snapshotTimer ??= setInterval(() => {
+      if (role === "reader" && !synced) post({ kind: "snapshot-request", from: instanceId });
+      else {
+        clearInterval(snapshotTimer);
+        snapshotTimer = undefined;
+      }
+    }, SNAPSHOT_RETRY_MS);
+  }
+
+  function onTabMessage(message: TabMessage): void {
+    switch (message.kind) {
+      case "writer": {
+        if (role !== "reader" || message.writer === instanceId) return;
+        const changed = writerId !== message.writer;
+        writerId = message.writer;
+        if (!synced || !samePosition(position, message.position)) {
+          // The new writer's disk holds what this reader has not seen (or it has no snapshot yet).
+          synced = false;
+          buffered = [];
+          requestSnapshot();
+        }
+        if (changed) for (const [id, call] of forwarded) sendCall(id, call);
+        return;
+      }
+      case "batch":
+      case "compacted":
+        if (role === "writer") return;
+        if (synced) applyBatch(message);
+        else buffered.push(message);
+        return;
+      case "snapshot-request":
+        if (role === "writer" && loaded && !closing) serveSnapshot(message.from);
+        return;
+      case "snapshot":
+        if (message.to === instanceId && role === "reader" && !synced) applySnapshot(message);
+        return;
+      case "call":
+        if (message.to === instanceId && role === "writer" && !closing) serveCall(message);
+        return;
+      case "reply": {
+        if (message.to !== instanceId) return;
+        const call = forwarded.get(message.id);
+        if (call === undefined) return;
+        forwarded.delete(message.id);
+        if (message.error === undefined) call.resolve();
+        else call.reject(fromWireError(message.error));
+        return;
+      }
+    }
+  }
+
+  function applyBatch(message: Extract<TabMessage, { kind: "batch" | "compacted" }>): void {
+    if (!isAfter(message.position, position)) return;
+    if (message.kind === "batch") for (const record of decodeRecords(message.bytes).records) replay(record);
+    position = message.position;
+  }
+
+  function applySnapshot(message: Extract<TabMessage, { kind: "snapshot" }>): void {
+    clearTree();
+    if (message.segment !== undefined) for (const record of decodeRecords(message.segment).records) replay(record);
+    for (const record of decodeRecords(message.journal).records) replay(record);
+    position = message.position;
+    writerId = message.writer;
+    synced = true;
+    const later = buffered;
+    buffered = [];
+    for (const batch of later) applyBatch(batch);
+    clearInterval(snapshotTimer);
+    snapshotTimer = undefined;
+    firstSync?.resolve();
+    firstSync = undefined;
+  }
+
+  function serveSnapshot(to: string): void {
+    request({ kind: "read" }).then(
+      (value) => {
+        const opened = value as MirrorOpened;
+        post({
+          kind: "snapshot",
+          to,
+          writer: instanceId,
+          position: { generation: opened.generation, end: opened.journal.byteLength },
+          segment: opened.segment,
+          journal: opened.journal,
+        });
+      },
+      () => {
+        // the reader asks again
+      },
+    );
+  }
+
+  function serveCall(message: Extract<TabMessage, { kind: "call" }>): void {
+    const reply = (error?: unknown) =>
+      post({
+        kind: "reply",
+        to: message.from,
+        id: message.id,
+        ...(error === undefined ? {} : { error: toWireError(error) }),
+      });
+    let run: Promise<void>;
+    try {
+      run = runCall(message.call);
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    run.then(
+      () => reply(),
+      (error: unknown) => reply(error ?? new Error("rejected")),
+    );
+  }
+
+  function runCall(call: ForwardedCall): Promise<void> {
+    switch (call.op) {
+      case "writeFile":
+        return fs.writeFile(call.path, call.data);
+      case "mkdir":
+        return fs.mkdir(call.path, call.options);
+      case "rm":
+        return fs.rm(call.path, call.options);
+      case "rename":
+        return fs.rename(call.path, call.dest);
+    }
+  }
+
+  function sendCall(id: number, call: Forwarded): void {
+    if (writerId === undefined || channel === undefined) return; // sent when a writer announces itself
+    try {
+      channel.postMessage({
+        kind: "call",
+        from: instanceId,
+        to: writerId,
+        id,
+        call: call.call,
+      } satisfies TabMessage);
+    } catch (error) {
+      forwarded.delete(id);
+      call.reject(error);
+    }
+  }
+
+  /**
+   * Run a mutation here (writer), forward it (reader), or wait for the first load, then decide.
+   * `again` makes the same call through the public method, so it is decided afresh.
+   */
+  function dispatch(call: ForwardedCall, again: () => Promise<void>, local: () => Promise<void>): Promise<void> {
+    if (failure !== undefined) return Promise.reject(failure);
+    if (!loaded) return ready().then(again);
+    if (role !== "reader") return local();
+    return new Promise<void>((resolve, reject) => {
+      const id = nextCallId++;
+      const entry: Forwarded = { call, again, resolve, reject };
+      forwarded.set(id, entry);
+      sendCall(id, entry);
+    });
+  }
+
+  /** Remove everything under `/` (before a snapshot or a reload from disk replaces the tree). */
+  function clearTree(): void {
+    for (const name of volume.readdirSync("/") as unknown[])
+      volume.rmSync(`/${String(name)}`, { recursive: true, force: true });
   }
 
   function onWorkerError(event: Event): void {
@@ -215,6 +564,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         detail: `the OPFS mirror worker failed: ${message || 'could not load its script; pass worker: new Worker(new URL("better-fs-tools/opfs-mirror-worker", import.meta.url), { type: "module" })'}`,
       }),
     );
+    shutdown();
   }
 
   /** Apply one durable record to the working set (only records of calls that succeeded exist). */
@@ -258,12 +608,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         loaded = true;
       },
       (error: unknown) => {
-        const fsError = FsError.isInstance(error)
-          ? error
-          : error instanceof MirrorFault
-            ? new FsError(error.code, { syscall: "opfs", path: label, detail: error.detail })
-            : new FsError("EIO", { syscall: "opfs", path: label, detail: String(error) });
+        const fsError = toFsError(error);
         fail(fsError);
+        shutdown();
         throw fsError;
       },
     );
@@ -297,10 +644,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       bytes.set(pending.record, at);
       at += pending.record.byteLength;
     }
-    request({ kind: "append", bytes }, [bytes.buffer]).then(
+    // Other tabs get the same bytes once they are durable: keep them (no transfer) when listened to.
+    request({ kind: "append", bytes }, channel === undefined ? [bytes.buffer] : []).then(
       (value) => {
         journalBytes = (value as MirrorAppended).journalBytes;
         inFlight = undefined;
+        position = { generation, end: journalBytes };
+        post({ kind: "batch", writer: instanceId, position, bytes });
         for (const pending of batch) pending.resolve();
         pump();
       },
@@ -346,6 +696,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         () => {
           journalBytes = 0;
           segmentBytes = segment.bytes.byteLength + segment.seal.byteLength;
+          generation += 1;
+          position = { generation, end: 0 };
+          post({ kind: "compacted", writer: instanceId, position });
         },
         () => {
           // Not compacted (quota?): the old generation is whole; try again after as much again.
@@ -371,7 +724,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     apply: () => Promise<void>,
   ): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
-    if (!loaded) return ready().then(() => mutate(syscall, path, dest, prepare, apply));
     let prepared: { undo: () => void; record: () => Uint8Array };
     try {
       prepared = prepare();
@@ -429,74 +781,100 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     lstat: read((path: string) => mem.lstat(path)),
     readdir: read((path: string) => mem.readdir(path)),
     realpath: read((path: string) => mem.realpath(path)),
+    get role() {
+      return role;
+    },
     writeFile(path, data) {
-      return mutate(
-        "open",
-        path,
-        undefined,
-        () => {
-          const created = firstMissing(volume, path, false);
-          const before = created === undefined ? capture(volume, path) : null;
-          return {
-            undo: () => restore(volume, created ?? path, created === undefined ? before : null),
-            record: () => encodeRecord({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
-          };
-        },
-        () => mem.writeFile(path, data),
+      return dispatch(
+        { op: "writeFile", path, data },
+        () => fs.writeFile(path, data),
+        () =>
+          mutate(
+            "open",
+            path,
+            undefined,
+            () => {
+              const created = firstMissing(volume, path, false);
+              const before = created === undefined ? capture(volume, path) : null;
+              return {
+                undo: () => restore(volume, created ?? path, created === undefined ? before : null),
+                record: () =>
+                  encodeRecord({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
+              };
+            },
+            () => mem.writeFile(path, data),
+          ),
       );
     },
     mkdir(path, mkdirOptions) {
-      return mutate(
-        "mkdir",
-        path,
-        undefined,
-        () => {
-          const created = firstMissing(volume, path, true);
-          return {
-            undo: () => {
-              if (created !== undefined) restore(volume, created, null);
+      return dispatch(
+        { op: "mkdir", path, options: mkdirOptions },
+        () => fs.mkdir(path, mkdirOptions),
+        () =>
+          mutate(
+            "mkdir",
+            path,
+            undefined,
+            () => {
+              const created = firstMissing(volume, path, true);
+              return {
+                undo: () => {
+                  if (created !== undefined) restore(volume, created, null);
+                },
+                record: () => encodeRecord({ op: OP_MKDIR, path }),
+              };
             },
-            record: () => encodeRecord({ op: OP_MKDIR, path }),
-          };
-        },
-        () => mem.mkdir(path, mkdirOptions),
+            () => mem.mkdir(path, mkdirOptions),
+          ),
       );
     },
     rm(path, rmOptions) {
-      return mutate(
-        "rm",
-        path,
-        undefined,
-        () => {
-          const before = capture(volume, path);
-          return { undo: () => restore(volume, path, before), record: () => encodeRecord({ op: OP_RM, path }) };
-        },
-        () => mem.rm(path, rmOptions),
+      return dispatch(
+        { op: "rm", path, options: rmOptions },
+        () => fs.rm(path, rmOptions),
+        () =>
+          mutate(
+            "rm",
+            path,
+            undefined,
+            () => {
+              const before = capture(volume, path);
+              return { undo: () => restore(volume, path, before), record: () => encodeRecord({ op: OP_RM, path }) };
+            },
+            () => mem.rm(path, rmOptions),
+          ),
       );
     },
     rename(from, to) {
-      return mutate(
-        "rename",
-        from,
-        to,
-        () => {
-          const source = capture(volume, from);
-          const target = capture(volume, to);
-          return {
-            undo: () => {
-              restore(volume, to, target);
-              restore(volume, from, source);
+      return dispatch(
+        { op: "rename", path: from, dest: to },
+        () => fs.rename(from, to),
+        () =>
+          mutate(
+            "rename",
+            from,
+            to,
+            () => {
+              const source = capture(volume, from);
+              const target = capture(volume, to);
+              return {
+                undo: () => {
+                  restore(volume, to, target);
+                  restore(volume, from, source);
+                },
+                record: () => encodeRecord({ op: OP_RENAME, path: from, dest: to }),
+              };
             },
-            record: () => encodeRecord({ op: OP_RENAME, path: from, dest: to }),
-          };
-        },
-        () => mem.rename(from, to),
+            () => mem.rename(from, to),
+          ),
       );
     },
     ready,
     async close() {
-      if (failure !== undefined && port === undefined) return;
-      if (loading !== undefined) {
+      if (failure !== undefined && port === undefined && channel === undefined) return;
+      closing = true;
+      // A writer (or a reader taking over) finishes its writes; a reader has none of its own.
+      if (loading !== undefined && holdsLock) {
         await loading.catch(() => undefined);
         while (queued.length > 0 || inFlight !== undefined || compacting) {
           await new Promise<void>((resolve) => {
@@ -507,11 +885,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         if (port !== undefined && failure === undefined) await request({ kind: "close" }).catch(() => undefined);
       }
       fail(new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" }));
-      port?.close();
-      port = undefined;
-      worker?.removeEventListener("error", onWorkerError);
-      if (workerOption === true) worker?.terminate();
-      releaseLock?.();
+      shutdown();
     },
   };
   return fs;

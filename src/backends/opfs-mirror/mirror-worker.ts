@@ -34,6 +34,14 @@ function isConnect(data: unknown): data is MirrorConnectMessage {
   return typeof data === "object" && data !== null && (data as { kind?: unknown }).kind === OPFS_MIRROR_CONNECT_KIND;
 }
 
+/**
+ * How often, and how long apart, opening a file is tried again while another context still holds
+ * its sync access handle (`NoModificationAllowedError`): at a handover the old writer's Worker
+ * can outlive its lock for a moment. 100 tries 50 ms apart: up to 5 s.
+ */
+const OPEN_RETRY_COUNT = 100;
+const OPEN_RETRY_DELAY_MS = 50;
+
 /** Bytes of a segment's closing SEAL record. */
 const SEAL_BYTES = RECORD_HEADER_BYTES + 5;
 
@@ -80,10 +88,32 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   let generation = 0;
   let journal: SyncAccessHandle | undefined;
   let end = 0;
+  let hasSegment = false;
 
   async function openAccess(name: string): Promise<SyncAccessHandle> {
     const handle = await directory!.getFileHandle(name, { create: true });
-    return (handle as SyncCapableFileHandle).createSyncAccessHandle();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await (handle as SyncCapableFileHandle).createSyncAccessHandle();
+      } catch (error) {
+        if (errorName(error) !== "NoModificationAllowedError" || attempt >= OPEN_RETRY_COUNT) throw error;
+        await new Promise((resolve) => setTimeout(resolve, OPEN_RETRY_DELAY_MS));
+      }
+    }
+  }
+
+  /** The durable copy as it is now (a reader tab's snapshot): the sealed segment and the journal. */
+  async function read(): Promise<MirrorOpened> {
+    let segment: Uint8Array | undefined;
+    if (hasSegment) {
+      const access = await openAccess(segmentName(generation));
+      try {
+        segment = readWhole(access);
+      } finally {
+        access.close();
+      }
+    }
+    return { generation, segment, journal: readWhole(journal!).subarray(0, end) };
   }
 
   async function open(): Promise<MirrorOpened> {
@@ -97,6 +127,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       .sort((a, b) => b - a);
     let segment: Uint8Array | undefined;
     generation = 0;
+    hasSegment = false;
     for (const candidate of segments) {
       const access = await openAccess(segmentName(candidate));
       try {
@@ -104,6 +135,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
         if (isSealed(bytes)) {
           segment = bytes;
           generation = candidate;
+          hasSegment = true;
           break;
         }
       } finally {
@@ -149,6 +181,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
     const previous = generation;
     journal = nextJournal;
     generation = next;
+    hasSegment = true;
     end = 0;
     await directory!.removeEntry(journalName(previous)).catch(() => {});
     await directory!.removeEntry(segmentName(previous)).catch(() => {});
@@ -187,6 +220,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       }
       case "compact":
         return compact(request.bytes, request.seal);
+      case "read":
+        return read();
       case "close":
         journal?.flush();
         journal?.close();

@@ -23,9 +23,13 @@ export type MirrorRequest =
   | { readonly id: number; readonly kind: "truncate"; readonly length: number }
   | { readonly id: number; readonly kind: "append"; readonly bytes: Uint8Array }
   | { readonly id: number; readonly kind: "compact"; readonly bytes: Uint8Array; readonly seal: Uint8Array }
+  | { readonly id: number; readonly kind: "read" }
   | { readonly id: number; readonly kind: "close" };
 
-/** What `open` answers: the current generation's segment (if any) and journal contents. */
+/**
+ * What `open` and `read` answer: the current generation's segment (if any) and journal contents
+ * (`read`: the durable copy as it is now, for a reader tab's snapshot; nothing is changed).
+ */
 export interface MirrorOpened {
   readonly generation: number;
   readonly segment: Uint8Array | undefined;
