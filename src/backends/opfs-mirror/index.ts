@@ -22,7 +22,9 @@
  *   the reader too, and rejects with the writer's error otherwise. When the writer goes away (its
  *   tab closes, `close()`, its Worker fails), the next instance waiting for the lock takes over:
  *   it reloads from disk, so a change the old writer reported as written is never lost, and sends
- *   its unanswered calls again to whichever instance is writer then.
+ *   its unanswered calls again to whichever instance is writer then (`writeFile`, `mkdir` and
+ *   `rm` with `force` end the same either way; a `rename` or an `rm` without `force` whose first
+ *   attempt reached the disk just before the writer went away then fails with `ENOENT`).
  * - No symlinks.
  *
  * @module
@@ -155,7 +157,8 @@ interface Pending {
  * @returns the backend. Methods reject with `FsError` as the memory backend does (`ENOENT`,
  *   `EISDIR`, `ENOTDIR`, `EEXIST`, `ENOTEMPTY`, `EINVAL`), and with `ENOSPC` when the disk refuses
  *   a mutation (memory is put back as it was), `ENOTSUP` on the first call where OPFS is refused,
- *   `EIO` when the Worker fails or after `close()`.
+ *   `EIO` when the Worker fails or after `close()`. In a reader, a mutation rejects with the
+ *   writer's error, rebuilt with the same code, syscall, paths and message.
  * @throws FsError `ENOTSUP` at creation where OPFS or `Worker` is missing, naming the fallback
  *   `better-fs-tools/idb`; TypeError for an unknown option or a bad value, naming the option.
  * @example
