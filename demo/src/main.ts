@@ -1,5 +1,5 @@
 /**
- * The playground: a workspace (memory, OPFS or IndexedDB) with a live file tree, a viewer that
+ * The playground: a workspace (memory, OPFS, the OPFS mirror or IndexedDB) with a live file tree, a viewer that
  * shows every edit as a diff, a tool console, a bash terminal, and an agent chat running the AI
  * SDK tool loop with the offline scripted model or a real provider. Client-side only.
  *

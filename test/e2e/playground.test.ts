@@ -32,6 +32,8 @@ const SAMPLE = join(DEMO, "sample-project");
 /** The browser build of this run, and the one that recorded the reference screenshots. */
 const BROWSER = browserLabel(await resolveChromium());
 const RECORDED = recordedBrowser();
+/** Files in the zip imported into the OPFS mirror (issue 16: a 10,000-file workspace). */
+const BIG_ZIP_FILES = 10_000;
 /** Shots taken in this run, by reference name (compared or written by the last test). */
 const shots = new Map<string, Buffer>();
 
@@ -96,6 +98,38 @@ async function consoleRun(tool: string, input: unknown): Promise<{ type: string;
 /** The texts of the last run's summary line: memory file, rounds, cache, checks. */
 async function runSummary(): Promise<string[]> {
   return page.locator("#chat-log .run-summary").last().locator("span").allTextContents();
+}
+
+/** The file count of a cancelled import's status line (`Importing <name> cancelled: N files, S imported.`). */
+function cancelledCount(status: string | null, name: string): number {
+  const match = new RegExp(
+    `^Importing ${name.replace(".", "\\.")} cancelled: (\\d+) files, [\\d.]+ (B|KB|MB) imported\\.$`,
+  ).exec(status ?? "");
+  if (match === null) throw new Error(`not a cancelled import of ${name}: ${status}`);
+  return Number(match[1]);
+}
+
+/** Cancel the next import from inside the page once its progress shows at least `files` files done. */
+async function cancelImportAt(files: number): Promise<void> {
+  await page.evaluate((files) => {
+    const label = document.querySelector("#progress-label")!;
+    const observer = new MutationObserver(() => {
+      const done = /: (\d+) \/ \d+ files · /.exec(label.textContent!);
+      if (done === null || Number(done[1]) < files) return;
+      observer.disconnect();
+      (window as unknown as { progressSeen: string }).progressSeen = label.textContent!;
+      document.querySelector<HTMLButtonElement>("#progress-cancel")!.click();
+    });
+    observer.observe(label, { childList: true, characterData: true, subtree: true });
+  }, files);
+}
+
+/** Workspace-relative paths of the tree's files under `prefix`, sorted. */
+async function treePaths(prefix: string): Promise<string[]> {
+  const paths = await page
+    .locator(`#tree [data-path^="${prefix}"]`)
+    .evaluateAll((buttons) => buttons.map((button) => button.getAttribute("data-path")!));
+  return paths.sort();
 }
 
 /** Send the chat input and wait for the run to finish. */
@@ -676,10 +710,10 @@ describe("playground", () => {
       /^Importing bulk\.zip: \d+ \/ 3000 files · [\d.]+ (B|KB|MB) \/ 2\.9 MB$/,
     );
     await page.waitForSelector("#progress", { state: "hidden" });
-    expect(await page.textContent("#status")).toBe("Importing bulk.zip cancelled.");
-    const imported = await page.locator('#tree [data-path^="bulk/"]').count();
-    expect(imported).toBeGreaterThan(0);
-    expect(imported).toBeLessThan(3000);
+    const reported = cancelledCount(await page.textContent("#status"), "bulk.zip");
+    expect(reported).toBeGreaterThan(0);
+    expect(reported).toBeLessThan(3000);
+    expect(await page.locator('#tree [data-path^="bulk/"]').count()).toBe(reported);
   });
 
   it("keeps OPFS files across a reload", async () => {
@@ -711,6 +745,60 @@ describe("playground", () => {
     await page.selectOption("#backend", "memory");
     await page.waitForSelector("body[data-ready=true][data-backend=memory]");
   });
+
+  it("imports a 10,000-file zip into the OPFS mirror: progress, a cancel part way leaves exactly what it reports, reloads keep it", async () => {
+    await open();
+    await page.selectOption("#backend", "mirror");
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    const files: Record<string, Uint8Array> = {};
+    const texts = new Map<string, string>();
+    for (let index = 0; index < BIG_ZIP_FILES; index += 1) {
+      const path = `big/d${String(index % 100).padStart(2, "0")}/file-${String(index).padStart(5, "0")}.txt`;
+      const text = `file ${index}\n${"abcdefghij".repeat(index % 20)}\n`;
+      texts.set(path, text);
+      files[path] = strToU8(text);
+    }
+    const zip = { name: "big.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(files, { level: 1 })) };
+
+    await page.evaluate(() => delete (window as unknown as { progressSeen?: string }).progressSeen);
+    await cancelImportAt(2000);
+    await page.setInputFiles("#zip-input", zip);
+    await page.waitForFunction(() => (window as unknown as { progressSeen?: string }).progressSeen !== undefined);
+    expect(await page.evaluate(() => (window as unknown as { progressSeen: string }).progressSeen)).toMatch(
+      /^Importing big\.zip: \d+ \/ 10000 files · [\d.]+ (KB|MB) \/ 1\.0 MB$/,
+    );
+    await page.waitForSelector("#progress", { state: "hidden" });
+    const reported = cancelledCount(await page.textContent("#status"), "big.zip");
+    expect(reported).toBeGreaterThanOrEqual(2000);
+    expect(reported).toBeLessThan(BIG_ZIP_FILES);
+    const cancelled = await treePaths("big/");
+    expect(cancelled.length).toBe(reported);
+    expect(cancelled.filter((path) => !texts.has(path))).toEqual([]);
+
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    expect(await page.inputValue("#backend")).toBe("mirror");
+    expect(await treePaths("big/")).toEqual(cancelled);
+    const someCancelled = cancelled[Math.floor(cancelled.length / 2)]!;
+    expect(await viewerText(someCancelled)).toBe(texts.get(someCancelled));
+
+    await page.setInputFiles("#zip-input", zip);
+    await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing big.zip:"));
+    expect(await page.textContent("#status")).toMatch(/^Importing big\.zip: 10000 files, 1\.0 MB\.$/);
+    await page.reload();
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    expect((await treePaths("big/")).length).toBe(BIG_ZIP_FILES);
+    // Every byte of every file, as the export reads them back after the reload.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-zip")]);
+    const exported = unzipSync(new Uint8Array(await readFile((await download.path())!)));
+    const exportedBig = Object.keys(exported).filter((path) => path.startsWith("big/"));
+    expect(exportedBig.length).toBe(BIG_ZIP_FILES);
+    expect(exportedBig.filter((path) => new TextDecoder().decode(exported[path]) !== texts.get(path))).toEqual([]);
+    await page.waitForSelector("#progress", { state: "hidden" });
+
+    await page.selectOption("#backend", "memory");
+    await page.waitForSelector("body[data-ready=true][data-backend=memory]");
+  }, 300_000);
 
   /** Every shot the tests above take, by reference name. */
   const SHOT_NAMES = ["approval", "chat", "console", "page", "settings", "terminal", "tree", "viewer"];

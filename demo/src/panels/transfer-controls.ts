@@ -13,6 +13,7 @@ import {
   exportZip,
   handleFolderEntries,
   importEntries,
+  ImportCancelledError,
   inputFolderEntries,
   zipEntries,
   type ImportEntry,
@@ -48,7 +49,13 @@ export function wireTransferControls(options: {
         `${label}: ${summary.files} files, ${formatBytes(summary.bytes)}${summary.skipped.length ? `; skipped ${summary.skipped.join(", ")}` : ""}.`,
       );
     } catch (error) {
-      setStatus(isAbort(error) ? `${label} cancelled.` : `${label} failed: ${(error as Error).message}`);
+      setStatus(
+        error instanceof ImportCancelledError
+          ? `${label} cancelled: ${error.summary.files} files, ${formatBytes(error.summary.bytes)} imported.`
+          : isAbort(error)
+            ? `${label} cancelled.`
+            : `${label} failed: ${(error as Error).message}`,
+      );
     } finally {
       job.done();
       await workspace.refreshTree();

@@ -38,7 +38,7 @@ export interface WorkspaceController {
 /** The backend a previous visit chose, or memory. */
 export function savedBackend(): BackendKind {
   const saved = localStorage.getItem(BACKEND_STORAGE_KEY);
-  return saved === "opfs" || saved === "idb" ? saved : "memory";
+  return saved === "opfs" || saved === "mirror" || saved === "idb" ? saved : "memory";
 }
 
 function relative(path: string): string {

@@ -1,5 +1,5 @@
 /**
- * A workspace session: one backend (memory, OPFS or IndexedDB), observed for changes, behind one
+ * A workspace session: one backend (memory, OPFS, the OPFS mirror or IndexedDB), observed for changes, behind one
  * gate, with the AI SDK tools the agent and the tool console share (one read-before-write store,
  * one set of locks: the backend's own where it has them, Web Locks on OPFS). just-bash loads on the first bash command.
  *
@@ -24,12 +24,14 @@ import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";
 import { walkFiles } from "./transfer.js";
 
-export type BackendKind = "memory" | "opfs" | "idb";
+export type BackendKind = "memory" | "opfs" | "mirror" | "idb";
 
 /** Where the workspace lives inside every backend. */
 export const WORKSPACE_ROOT = "/workspace";
 /** The OPFS directory the playground uses (under the origin's root). */
 export const OPFS_ROOT = "/better-fs-tools-playground";
+/** The OPFS directory of the playground's mirrored workspace (`better-fs-tools/opfs-mirror`). */
+export const MIRROR_ROOT = "/better-fs-tools-playground-mirror";
 /** The IndexedDB database the playground uses. */
 export const IDB_DATABASE = "better-fs-tools-playground";
 /** Environment of bash commands. */
@@ -91,6 +93,14 @@ const nothing = async (): Promise<void> => {};
 async function createBackend(kind: BackendKind): Promise<Backend> {
   if (kind === "opfs") {
     const fs = opfsFileSystem({ root: OPFS_ROOT, worker: true });
+    return { fs, flush: nothing, close: () => fs.close() };
+  }
+  if (kind === "mirror") {
+    // Loaded on first use: the mirror stays out of the first-load bundle.
+    const { opfsMirrorFileSystem } = await import("better-fs-tools/opfs-mirror");
+    const fs = opfsMirrorFileSystem({ root: MIRROR_ROOT });
+    await fs.ready();
+    // Every mutation is durable when its call resolves: nothing to flush.
     return { fs, flush: nothing, close: () => fs.close() };
   }
   if (kind === "idb") {

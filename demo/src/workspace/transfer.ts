@@ -53,6 +53,16 @@ function abortError(): DOMException {
   return new DOMException("The transfer was cancelled", "AbortError");
 }
 
+/**
+ * A cancelled import: an `AbortError` that carries what was imported before it stopped (every
+ * write started had finished), so the page can say exactly what is in the workspace.
+ */
+export class ImportCancelledError extends DOMException {
+  constructor(readonly summary: ImportSummary) {
+    super("The transfer was cancelled", "AbortError");
+  }
+}
+
 const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -231,8 +241,8 @@ export async function handleFolderEntries(handle: DirectoryHandleLike, signal?: 
  * Write `entries` under `root`, {@link TRANSFER_CONCURRENCY} at a time. Unsafe names are skipped
  * and listed in the summary (in the order met).
  *
- * @throws DOMException `AbortError` when `signal` aborts: no new file starts, the writes in flight
- *   finish, and files written so far stay.
+ * @throws ImportCancelledError (an `AbortError`) when `signal` aborts: no new file starts, the
+ *   writes in flight finish, and files written so far stay; its `summary` counts them.
  */
 export async function importEntries(
   fs: FileSystem,
@@ -260,6 +270,7 @@ export async function importEntries(
     }
   };
   await Promise.all(Array.from({ length: Math.min(TRANSFER_CONCURRENCY, entries.length) }, worker));
-  if (options.signal?.aborted) throw abortError();
-  return { files: filesDone - skipped.length, bytes: bytesDone, skipped };
+  const summary = { files: filesDone - skipped.length, bytes: bytesDone, skipped };
+  if (options.signal?.aborted) throw new ImportCancelledError(summary);
+  return summary;
 }
