@@ -247,7 +247,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "OPFS_MIRROR_LOCK_PREFIX",
       "opfsMirrorFileSystem",
     ],
-    types: ["OpfsMirrorFileSystem", "OpfsMirrorFileSystemOptions"],
+    types: ["OpfsMirrorFileSystem", "OpfsMirrorFileSystemOptions", "OpfsMirrorRole"],
   },
   "src/backends/opfs-mirror/mirror-worker.ts": {
     subpath: "./opfs-mirror-worker",
