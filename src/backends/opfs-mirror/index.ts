@@ -25,6 +25,9 @@
  *   its unanswered calls again to whichever instance is writer then (`writeFile`, `mkdir` and
  *   `rm` with `force` end the same either way; a `rename` or an `rm` without `force` whose first
  *   attempt reached the disk just before the writer went away then fails with `ENOENT`).
+ * - Locks: the backend carries `locks` (Web Locks named after the root), which the tools use by
+ *   default; a reader taking one first asks the writer for every change flushed so far, so two
+ *   tabs editing one file at once never lose an update.
  * - No symlinks.
  *
  * @module
@@ -33,6 +36,7 @@ import { FsError } from "../../contract/errors.js";
 import { assertKnownOptions } from "../../contract/options.js";
 import type { FileSystem } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
+import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
 import {
   OP_MKDIR,
@@ -517,6 +521,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         return fs.rm(call.path, call.options);
       case "rename":
         return fs.rename(call.path, call.dest);
+      case "sync":
+        // Answered after the batches already posted (one sender's messages arrive in order).
+        return Promise.resolve();
     }
   }
 
@@ -775,10 +782,32 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     };
   }
 
+  // Tools over the mirror lock paths across tabs by default (Web Locks named after the root), so
+  // a read-modify-write in one tab never interleaves with one in another.
+  // A reader that takes a lock first catches up with the writer (a `sync` round trip), so what it
+  // reads under the lock includes every change made under that lock in another tab.
+  const tabLocks =
+    typeof navigator !== "undefined" && navigator.locks !== undefined
+      ? webLocks({ prefix: `${DEFAULT_WEB_LOCKS_PREFIX}opfs-mirror${label}:` })
+      : undefined;
+  const locks =
+    tabLocks === undefined
+      ? undefined
+      : {
+          run<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+            return tabLocks.run(keys, async () => {
+              const settled = () => Promise.resolve();
+              await dispatch({ op: "sync" }, settled, settled);
+              return fn();
+            });
+          },
+        };
+
   const fs: OpfsMirrorFileSystem = {
     name: "opfs-mirror",
     capabilities: {},
     root: label,
+    ...(locks === undefined ? {} : { locks }),
     readFile: read((path: string) => mem.readFile(path)),
     stat: read((path: string) => mem.stat(path)),
     lstat: read((path: string) => mem.lstat(path)),

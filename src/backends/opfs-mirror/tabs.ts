@@ -33,7 +33,7 @@ export function samePosition(a: JournalPosition, b: JournalPosition): boolean {
   return a.generation === b.generation && a.end === b.end;
 }
 
-/** A mutation a reader sends to the writer: the backend call and its arguments. */
+/** A mutation a reader sends to the writer (the backend call and its arguments), or a `sync`. */
 export type ForwardedCall =
   | { readonly op: "writeFile"; readonly path: string; readonly data: Uint8Array }
   | { readonly op: "mkdir"; readonly path: string; readonly options: { readonly recursive?: boolean } | undefined }
@@ -42,7 +42,12 @@ export type ForwardedCall =
       readonly path: string;
       readonly options: { readonly recursive?: boolean; readonly force?: boolean } | undefined;
     }
-  | { readonly op: "rename"; readonly path: string; readonly dest: string };
+  | { readonly op: "rename"; readonly path: string; readonly dest: string }
+  /**
+   * No change: the writer answers after every batch it has flushed so far, so a reader whose
+   * `sync` resolved holds the writer's tree as of that moment (the mirror's `locks` use it).
+   */
+  | { readonly op: "sync" };
 
 /** An error as it crosses the channel: an `FsError`'s fields and message, or another error's name and message. */
 export type WireError =

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../../src/backends/opfs-mirror/index.js";
+import { createFsTools } from "../../../src/shell/defaults.js";
 
 const ROOT = "test-opfs-mirror-tabs";
 const encoder = new TextEncoder();
@@ -194,6 +195,31 @@ describe("opfs-mirror across tabs", () => {
       await writer.writeFile("/same.txt", encoder.encode(`${round} `.repeat(40)));
     await expect.poll(() => tree(reader), POLL).toEqual(await tree(writer));
     expect(decoder.decode(await reader.readFile("/same.txt"))).toBe("39 ".repeat(40));
+    await reader.close();
+    await writer.close();
+  });
+
+  it("edits from two tabs at once lose none: the tools take the root's Web Locks and a reader catches up under them", async () => {
+    await wipe(ROOT);
+    const writer = await open();
+    const slots = Array.from({ length: 20 }, (_, index) => `slot ${index}: empty`);
+    await writer.writeFile("/slots.txt", encoder.encode(slots.join("\n") + "\n"));
+    const reader = await open();
+    expect(writer.locks).toBeDefined();
+    const tabs = [createFsTools({ fs: writer }), createFsTools({ fs: reader })];
+    const results = await Promise.all(
+      slots.map((slot, index) =>
+        tabs[index % 2]!.edit.execute({
+          path: "/slots.txt",
+          oldText: slot,
+          newText: `slot ${index}: tab ${index % 2}`,
+        }),
+      ),
+    );
+    expect(results.map((result) => result.ok)).toEqual(slots.map(() => true));
+    const expected = slots.map((_, index) => `slot ${index}: tab ${index % 2}`).join("\n") + "\n";
+    expect(decoder.decode(await writer.readFile("/slots.txt"))).toBe(expected);
+    await expect.poll(async () => decoder.decode(await reader.readFile("/slots.txt")), POLL).toBe(expected);
     await reader.close();
     await writer.close();
   });
