@@ -60,7 +60,11 @@ export {
 } from "./gate/gate.js";
 export {
   compose,
+  type FilesystemLogArgument,
+  type FilesystemLogEntry,
   type FilesystemLoggingOptions,
+  type FilesystemLogMethod,
+  formatFilesystemLogEntry,
   type FileSystemMiddleware,
   type QuotaOptions,
   readOnly,
