@@ -10,8 +10,12 @@ import { FsError } from "../contract/errors.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { compareCodeUnits } from "../contract/path.js";
 
-/** Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes (64 MiB). */
-export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 64 * 1024 * 1024;
+/**
+ * Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes:
+ * 256 KiB, the same as the `read` tool's. Pass `maxBytes` per call to read more
+ * (`Number.POSITIVE_INFINITY` for no cap).
+ */
+export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 256 * 1024;
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
@@ -27,7 +31,7 @@ export interface WorkspaceOptions {
 
 /** Options of a workspace read. */
 export interface WorkspaceReadOptions {
-  /** Refuse files larger than this, in bytes. @default DEFAULT_WORKSPACE_MAX_READ_BYTES */
+  /** Refuse files larger than this, in bytes; `Infinity` for no cap. @default DEFAULT_WORKSPACE_MAX_READ_BYTES (256 KiB) */
   readonly maxBytes?: number;
 }
 
@@ -108,8 +112,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   function maxBytesOf(readOptions: WorkspaceReadOptions | undefined): number {
     const maxBytes = readOptions?.maxBytes ?? DEFAULT_WORKSPACE_MAX_READ_BYTES;
+    if (maxBytes === Number.POSITIVE_INFINITY) return maxBytes;
     if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-      throw new TypeError(`maxBytes must be a non-negative integer (bytes), got ${JSON.stringify(maxBytes)}`);
+      throw new TypeError(
+        `maxBytes must be a non-negative integer (bytes) or Infinity (no cap), got ${JSON.stringify(maxBytes)}`,
+      );
     }
     return maxBytes;
   }
