@@ -44,7 +44,8 @@ export interface Workspace {
   /**
    * The file as UTF-8 text (a leading BOM is dropped).
    * @throws FsError `ENOENT` (also while the root does not exist), `EISDIR`, `EACCES` when the
-   *   gate refuses, `EFBIG` over `maxBytes`, `EINVAL` for content that is not valid UTF-8.
+   *   gate refuses, `EFBIG` over `maxBytes`, `EINVAL` for content that is not valid UTF-8;
+   *   TypeError when the backend lacks a method the read needs (named, with how to add it).
    */
   readFile(path: string, options?: WorkspaceReadOptions): Promise<string>;
   /** The file's bytes; errors as {@link Workspace.readFile} bar the UTF-8 check. */
@@ -102,10 +103,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   async function requireRoot(syscall: string, path: string): Promise<void> {
     try {
-      const stat = await options.fs.stat(root);
+      const stat = await gate.backend.stat(root);
       if (stat.type === "directory") return;
-    } catch {
-      // fall through: the root is missing
+    } catch (error) {
+      // A backend without stat says so (a TypeError naming the method); otherwise the root is missing.
+      if (error instanceof TypeError) throw error;
     }
     throw new FsError("ENOENT", { syscall, path, detail: `the workspace root ${root} does not exist yet` });
   }

@@ -74,6 +74,22 @@ describe("createWorkspace", () => {
     expect(DEFAULT_WORKSPACE_MAX_READ_BYTES).toBe(262144);
   });
 
+  it("a backend without readFile: readBinaryFile rejects with a TypeError naming the method and the fix", async () => {
+    const { readFile: _readFile, ...partial } = memoryFileSystem({ files: { "/w/logo.png": "png" } });
+    const workspace = createWorkspace({ fs: { ...partial, name: "remote" } as never, root: "/w" });
+    await expect(workspace.readBinaryFile("logo.png")).rejects.toThrow(
+      new TypeError(
+        'The backend "remote" has no readFile method, which every FileSystem needs (readFile, writeFile, stat, lstat, readdir, mkdir, rm, rename, realpath). ' +
+          "Add readFile(path) → Promise<Uint8Array> (the file's bytes; text and binary reads both use it) to it, " +
+          "or build it on a backend that has every method with forwardFileSystem(backend, overrides).",
+      ),
+    );
+    const { stat: _stat, ...noStat } = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    await expect(createWorkspace({ fs: noStat as never, root: "/w" }).listDir()).rejects.toThrow(
+      /^The backend "memory" has no stat method/,
+    );
+  });
+
   it("the default cap is 256 KiB; maxBytes: Infinity lifts it; other values throw TypeError", async () => {
     const big = "x".repeat(262145);
     const workspace = createWorkspace({
