@@ -60,9 +60,7 @@ export type FilesystemLogMethod =
  * or the options object of `mkdir`/`rm` as given.
  */
 export type FilesystemLogArgument =
-  | string
-  | { readonly bytes: number }
-  | { readonly recursive?: boolean; readonly force?: boolean };
+  string | { readonly bytes: number } | { readonly recursive?: boolean; readonly force?: boolean };
 
 /** What {@link withFilesystemLogging} hands its `destination`: one backend call, before it runs. */
 export interface FilesystemLogEntry {

@@ -11,7 +11,7 @@ describe("withMissingMethods", () => {
 
   it("gives a missing method a stand-in that rejects with a TypeError naming it and the fix", async () => {
     const { readFile: _readFile, ...partial } = memoryFileSystem({ files: { "/a.txt": "a" } });
-    const fs = withMissingMethods({ ...partial, name: "remote" } as FileSystem);
+    const fs = withMissingMethods({ ...partial, name: "remote" } as unknown as FileSystem);
     await expect(fs.readFile("/a.txt")).rejects.toThrow(
       new TypeError(
         'The backend "remote" has no readFile method, which every FileSystem needs (readFile, writeFile, stat, lstat, readdir, mkdir, rm, rename, realpath). ' +
@@ -46,6 +46,8 @@ describe("withMissingMethods", () => {
   });
 
   it("names an unnamed backend without quotes", () => {
-    expect(missingMethodMessage({}, "rename")).toMatch(/^The backend has no rename method, .* Add rename\(from, to\) → Promise<void> to it/);
+    expect(missingMethodMessage({}, "rename")).toMatch(
+      /^The backend has no rename method, .* Add rename\(from, to\) → Promise<void> to it/,
+    );
   });
 });

@@ -739,6 +739,31 @@ export function testListTool(createFs: CreateFs): void {
       );
       expect((await tools.list.execute({ path: "nope" })).error?.code).toBe("ENOENT");
     });
+
+    test("pattern lists matching files below path, recursively, with sizes, sorted by path", async () => {
+      const { fs, tools } = await setup(createFs, {
+        "/w/notes/b.md": "bb",
+        "/w/notes/a.md": "a",
+        "/w/notes/deep/c.md": "ccc",
+        "/w/notes/deep/d.txt": "d",
+        "/w/notes/node_modules/x.md": "x",
+      });
+      const all = await tools.list.execute({ path: "notes", pattern: "**/*" });
+      expect(text(all)).toBe("a.md (1 byte)\nb.md (2 bytes)\ndeep/c.md (3 bytes)\ndeep/d.txt (1 byte)");
+      expect({ count: all.count, truncated: all.truncated }).toEqual({ count: 4, truncated: false });
+      expect(text(await tools.list.execute({ path: "notes", pattern: "*.md" }))).toBe("a.md (1 byte)\nb.md (2 bytes)");
+      expect(text(await tools.list.execute({ pattern: "**/c.md" }))).toBe("notes/deep/c.md (3 bytes)");
+      expect(text(await tools.list.execute({ path: "notes", pattern: "*.rs" }))).toBe(
+        "No files match *.rs under notes.",
+      );
+      const capped = await createListTool({ fs, cwd: "/w", maxEntries: 1 }).execute({ path: "notes", pattern: "**" });
+      expect(text(capped)).toBe(
+        "a.md (1 byte)\n[… 3 more files not shown (4 in all). Use a narrower pattern or path.]",
+      );
+      expect((await tools.list.execute({ pattern: "" })).error?.message).toBe("list input pattern must not be empty");
+      // The default schema does not show it (glob covers it there).
+      expect(Object.keys(tools.list.inputSchema["properties"] as object)).toEqual(["path"]);
+    });
   });
 }
 

@@ -216,14 +216,15 @@ export function lineRangePreset(): LineRangePreset {
     },
     write: {
       name: "writeFile",
-      description: "Create a file or replace its whole content. An existing file must be read first (readFile).",
+      description:
+        "Create a file or replace its whole content; missing parent directories are created. To change part of an existing file, use editFile.",
       inputSchema: specSchema(WRITE_SPEC),
       toInput: (input) => checkInput<WriteInput>("writeFile", input, WRITE_SPEC),
     },
     edit: {
       name: "editFile",
       description:
-        "Replace exact text in a file (read it first with readFile). oldText must occur exactly once unless replaceAll is true.",
+        "Replace exact text in a file. oldText must match the file exactly (whitespace included) and occur exactly once unless replaceAll is true.",
       inputSchema: specSchema(EDIT_SPEC),
       toInput: (input) => checkInput<EditInput>("editFile", input, EDIT_SPEC),
     },
