@@ -349,6 +349,8 @@ export function createGate(givenOptions: GateOptions): Gate {
   // Real roots: resolved through the backend; cached once every root exists. Concurrent checks
   // share one resolution in flight.
   const realRoots = new Map<string, string>();
+  /** Roots that did not exist when last resolved, with the real path they will have. */
+  const missingRoots = new Map<string, string>();
   let realCwd: string | undefined;
   let allRealRoots: string[] | undefined;
   let rootsInFlight: Promise<string[]> | undefined;
@@ -371,7 +373,9 @@ export function createGate(givenOptions: GateOptions): Gate {
         } catch {
           // Missing (or refused): resolved as far as it exists, retried on the next check; a
           // root that cannot be resolved at all is taken as written and breaks no other root.
-          return resolveRealPath(lookupFs, root, { passThrough: aboveRoot }).catch(() => root);
+          const resolved = await resolveRealPath(lookupFs, root, { passThrough: aboveRoot }).catch(() => root);
+          missingRoots.set(root, resolved); // for display until the root exists
+          return resolved;
         }
       }),
     );
@@ -530,8 +534,9 @@ export function createGate(givenOptions: GateOptions): Gate {
   }
 
   function display(path: string): string {
-    const real = realCwd ?? realRoots.get(cwd);
-    if (real !== undefined) realCwd = real;
+    const known = realCwd ?? realRoots.get(cwd);
+    if (known !== undefined) realCwd = known;
+    const real = known ?? missingRoots.get(cwd);
     const relative = relativeTo(cwd, path) ?? (real === undefined ? undefined : relativeTo(real, path));
     return relative ?? path;
   }
