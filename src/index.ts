@@ -99,6 +99,7 @@ export {
   type LineRangeSignatureOptions,
 } from "./tools/signature/line-range.js";
 export {
+  DEFAULT_MAX_READ_CHARS,
   type OffsetLimitPreset,
   offsetLimitPreset,
   type OffsetLimitPresetOptions,
