@@ -1,8 +1,8 @@
 /**
  * The offset/limit preset with `cat -n` output: `read_file(path, offset, limit)`,
  * `write_file(path, content)`, `edit_file(path, old_string, new_string, replace_all)`,
- * `list_files(path, pattern)` and `grep_files(pattern, path, glob)`. Failures come back as
- * `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
+ * `list_files(path, pattern)` (recursive) and `grep_files(pattern, path, glob)`. Failures come
+ * back as `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
  *
  * @module
  */
@@ -137,19 +137,25 @@ export interface OffsetLimitPreset {
  * The offset/limit preset (`cat -n` output, `Error: ...` strings), over the core `read`,
  * `write`, `edit`, `list` and `grep` tools:
  * - `read_file({ path, offset, limit })`: lines as `     1\tone two one` (number right-aligned
- *   in 6 columns, a tab); `offset` is the first line (1-based), `limit` the line count;
+ *   in 6 columns, a tab); `offset` is the first line (1-based), `limit` the line count, and 0
+ *   (or absent) means from line 1 / to the end. Always a ranged core read, so a file over the
+ *   read cap is paged rather than refused; output longer than `maxReadChars` characters is cut
+ *   at a line end with `[Output cut at N characters: showed lines a-b of T. Continue with offset=b+1.]`;
  * - `write_file({ path, content })`;
  * - `edit_file({ path, old_string, new_string, replace_all })`: several matches give
  *   `Error: old_string is not unique in PATH: it occurs N times (at lines a, b). ...`;
- * - `list_files({ path, pattern })`: the entries of `path` whose names match the glob
- *   `pattern`, as `path/name (N bytes)` (directories `path/name/`), sorted by path;
- * - `grep_files({ pattern, path, glob })`: the core grep output (`path:line:text`).
+ * - `list_files({ path, pattern })`: every file below `path` (recursively) whose path relative
+ *   to it matches the glob `pattern` (default `**\/*`), as `path/rel (N bytes)`, sorted by path;
+ * - `grep_files({ pattern, path, glob })`: the core grep output (`path:line:text`); a leading
+ *   `(?i)` in `pattern` searches case-insensitively.
  *
  * Every failure's text is `Error: <message>` with the parameter names of this dialect.
  *
- * @param options - `readOnly: true` leaves out `write` and `edit`.
+ * @param options - `readOnly: true` leaves out `write` and `edit`; `maxReadChars` (characters,
+ *   default {@link DEFAULT_MAX_READ_CHARS}) bounds `read_file` output.
  * @returns the signatures keyed by core tool.
- * @throws TypeError for an unknown option key or a non-boolean `readOnly`.
+ * @throws TypeError for an unknown option key, a non-boolean `readOnly`, or a `maxReadChars`
+ *   that is not a positive integer or `Infinity`.
  * @example
  * ```ts
  * const preset = offsetLimitPreset({ readOnly: true });
