@@ -179,6 +179,14 @@ describe("The five agent-facing tools", () => {
     );
   });
 
+  it("readFile: the description tells the model to read large files in ranges and change them with editFile", () => {
+    const { read, write, edit } = lineRangePreset();
+    expect(read.description).toMatch(/Read a large file in ranges, and change an existing file with editFile/);
+    expect(write.description).toMatch(/To change part of an existing file, use editFile\.$/);
+    // Read-before-write is opt-in (state), so the dialect does not claim it.
+    expect([read, write, edit].some((signature) => signature.description?.includes("read first"))).toBe(false);
+  });
+
   it("readFile: the default cap is 256 KiB; a larger file is an error with no partial content", async () => {
     const fs = memoryFileSystem({ files: { "/w/big.txt": `${"x".repeat(100)}\n`.repeat(3000) } });
     const { readFile } = agentTools({ fs, cwd: "/w" });

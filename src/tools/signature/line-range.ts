@@ -105,7 +105,8 @@ export function lineRangeSignature(
     description:
       `Read a text file. With ${startName}/${endName} (1-based, inclusive) the output starts with a header like ` +
       `[src/server.ts lines 1200-1260 of 3644] giving the range and the file's line count; without them the whole file is returned, with no header. ` +
-      "Lines are shown as they are, without numbers. Images come back as images.",
+      "Lines are shown as they are, without numbers. Images come back as images. " +
+      "Read a large file in ranges, and change an existing file with editFile instead of writing it whole.",
     inputSchema: specSchema(spec),
     toInput(input) {
       const checked = checkInput<Record<string, string | number | undefined>>(name, input, spec);
