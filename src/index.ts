@@ -60,7 +60,11 @@ export {
 } from "./gate/gate.js";
 export {
   compose,
+  type FilesystemLogArgument,
+  type FilesystemLogEntry,
   type FilesystemLoggingOptions,
+  type FilesystemLogMethod,
+  formatFilesystemLogEntry,
   type FileSystemMiddleware,
   type QuotaOptions,
   readOnly,
@@ -95,6 +99,7 @@ export {
   type LineRangeSignatureOptions,
 } from "./tools/signature/line-range.js";
 export {
+  DEFAULT_MAX_READ_CHARS,
   type OffsetLimitPreset,
   offsetLimitPreset,
   type OffsetLimitPresetOptions,

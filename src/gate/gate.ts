@@ -18,6 +18,7 @@ import {
   resolveRealPath,
   type ResolutionCache,
 } from "../contract/path.js";
+import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
 import { trustedNoFollow } from "../contract/no-follow.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
@@ -282,8 +283,10 @@ function toolError(
  *
  * @returns a {@link Gate}; its `fs` rejects refused calls with FsError `EACCES` (or `EINVAL`,
  *   `ENAMETOOLONG`, `ELOOP`) whose message ends with the refusal in parentheses.
- * @throws TypeError at creation when `fs` is missing, `cwd` or a root is not absolute, `allowedRoots` is empty, or a rule
- *   is malformed (the message names the option).
+ * @throws TypeError at creation when `fs` is missing or has no `realpath`, `cwd` or a root is not absolute, `allowedRoots`
+ *   is empty, or a rule is malformed (the message names the option). A backend lacking another
+ *   required method is accepted; a call that needs the method rejects with a TypeError naming it
+ *   and how to add it.
  * @example
  * ```ts
  * const gate = createGate({ fs, cwd: "/w", permissions: { allow: [{ tool: "readFile", path: "/etc/hosts" }] } });
@@ -295,10 +298,16 @@ function toolError(
 export function createGate(givenOptions: GateOptions): Gate {
   if (typeof givenOptions !== "object" || givenOptions === null)
     throw new TypeError("createGate needs an options object");
-  const backend = givenOptions.fs;
-  if (typeof backend !== "object" || backend === null || typeof backend.realpath !== "function") {
+  const given = givenOptions.fs;
+  if (typeof given !== "object" || given === null) {
     throw new TypeError("createGate needs an fs option (a FileSystem)");
   }
+  if (typeof given.realpath !== "function") {
+    // Every check resolves symlinks through it: without it the gate cannot confine anything.
+    throw new TypeError(`createGate fs: ${missingMethodMessage(given, "realpath")}`);
+  }
+  // Other missing methods fail when called, with a message that names them and the fix.
+  const backend = withMissingMethods(given);
   const options = withBackendPlace(givenOptions, backend);
   const givenCwd = options.cwd === undefined ? undefined : assertAbsolute("cwd", options.cwd);
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
@@ -327,7 +336,8 @@ export function createGate(givenOptions: GateOptions): Gate {
   const approved = new Set<string>();
   // Checked paths are used through the no-follow form; lookups use its lstat and readlink too
   // (the names walked are real), and the backend's own realpath for the one-call fast path.
-  const declared = trustedNoFollow(backend);
+  const declaredForm = trustedNoFollow(given);
+  const declared = declaredForm === undefined ? undefined : withMissingMethods(declaredForm);
   const noFollow = declared ?? backend;
   const lookupFs: FileSystem =
     declared === undefined
@@ -339,6 +349,8 @@ export function createGate(givenOptions: GateOptions): Gate {
   // Real roots: resolved through the backend; cached once every root exists. Concurrent checks
   // share one resolution in flight.
   const realRoots = new Map<string, string>();
+  /** Roots that did not exist when last resolved, with the real path they will have. */
+  const missingRoots = new Map<string, string>();
   let realCwd: string | undefined;
   let allRealRoots: string[] | undefined;
   let rootsInFlight: Promise<string[]> | undefined;
@@ -361,7 +373,9 @@ export function createGate(givenOptions: GateOptions): Gate {
         } catch {
           // Missing (or refused): resolved as far as it exists, retried on the next check; a
           // root that cannot be resolved at all is taken as written and breaks no other root.
-          return resolveRealPath(lookupFs, root, { passThrough: aboveRoot }).catch(() => root);
+          const resolved = await resolveRealPath(lookupFs, root, { passThrough: aboveRoot }).catch(() => root);
+          missingRoots.set(root, resolved); // for display until the root exists
+          return resolved;
         }
       }),
     );
@@ -520,8 +534,9 @@ export function createGate(givenOptions: GateOptions): Gate {
   }
 
   function display(path: string): string {
-    const real = realCwd ?? realRoots.get(cwd);
-    if (real !== undefined) realCwd = real;
+    const known = realCwd ?? realRoots.get(cwd);
+    if (known !== undefined) realCwd = known;
+    const real = known ?? missingRoots.get(cwd);
     const relative = relativeTo(cwd, path) ?? (real === undefined ? undefined : relativeTo(real, path));
     return relative ?? path;
   }

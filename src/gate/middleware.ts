@@ -39,98 +39,162 @@ export function compose(...middlewares: readonly FileSystemMiddleware[]): FileSy
   return (backend) => middlewares.reduceRight((next, middleware) => middleware(next), backend);
 }
 
+/** The backend methods {@link withFilesystemLogging} reports. */
+export type FilesystemLogMethod =
+  | "readFile"
+  | "writeFile"
+  | "stat"
+  | "lstat"
+  | "readdir"
+  | "mkdir"
+  | "rm"
+  | "rename"
+  | "realpath"
+  | "symlink"
+  | "readlink"
+  | "watch";
+
+/**
+ * One argument of a logged call: a path (or a symlink's target) as a string, the content of a
+ * `writeFile` as its text (valid UTF-8) or as `{ bytes }` (its size in bytes, for other content),
+ * or the options object of `mkdir`/`rm` as given.
+ */
+export type FilesystemLogArgument =
+  string | { readonly bytes: number } | { readonly recursive?: boolean; readonly force?: boolean };
+
+/** What {@link withFilesystemLogging} hands its `destination`: one backend call, before it runs. */
+export interface FilesystemLogEntry {
+  /** The method called. */
+  readonly method: FilesystemLogMethod;
+  /**
+   * Its arguments, in order. Reads give the path only: nothing a call returns is ever logged.
+   * `watch` gives its path (not the listener).
+   */
+  readonly args: readonly FilesystemLogArgument[];
+}
+
 /** Options of {@link withFilesystemLogging}. */
 export interface FilesystemLoggingOptions {
-  /** Receives one line per call. Default: `console.error` (stderr in Node, the console in browsers). */
-  readonly destination?: (line: string) => void;
+  /**
+   * Receives each call as `{ method, args }`, before the call runs. Default: one line per call to
+   * `console.error` (stderr in Node, the console in browsers), as {@link formatFilesystemLogEntry}
+   * writes it.
+   */
+  readonly destination?: (entry: FilesystemLogEntry) => void;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** How `writeFile` content appears in the log: the whole text, JSON-quoted, or a byte count for binary. */
-function describeContent(data: Uint8Array): string {
+/** How `writeFile` content is logged: the whole text, or its size for content that is not UTF-8. */
+function describeContent(data: Uint8Array): FilesystemLogArgument {
   try {
-    return JSON.stringify(utf8.decode(data));
+    return utf8.decode(data);
   } catch {
-    return `<${data.byteLength} bytes, not UTF-8>`;
+    return { bytes: data.byteLength };
   }
 }
 
 /**
- * Log every call: method and arguments, one line each, before the call runs. `writeFile` logs
- * the whole content (JSON-quoted text, or `<N bytes, not UTF-8>` for binary); `readFile` logs
- * the path only, and nothing read is ever logged.
+ * The line the default destination of {@link withFilesystemLogging} writes for an entry: the
+ * method and its arguments, strings JSON-quoted, content that is not UTF-8 as `<N bytes, not UTF-8>`.
  *
- * @param options - `destination`, a function of one line; default `console.error`.
+ * @param entry - a logged call.
+ * @returns one line, e.g. `fs.writeFile("/w/a.txt", "hi")`.
+ * @example
+ * ```ts
+ * formatFilesystemLogEntry({ method: "rm", args: ["/w/d", { recursive: true }] });
+ * // 'fs.rm("/w/d", {"recursive":true})'
+ * ```
+ */
+export function formatFilesystemLogEntry(entry: FilesystemLogEntry): string {
+  const shown = entry.args.map((arg) =>
+    typeof arg === "string"
+      ? JSON.stringify(arg)
+      : "bytes" in arg
+        ? `<${arg.bytes} bytes, not UTF-8>`
+        : JSON.stringify(arg),
+  );
+  return `fs.${entry.method}(${shown.join(", ")})`;
+}
+
+/**
+ * Log every call, before it runs, as `{ method, args }`. `writeFile` logs the whole content
+ * (its text, or `{ bytes }` for content that is not UTF-8); `readFile` (text and binary reads
+ * alike) logs the path only, and nothing a call returns is ever logged.
+ *
+ * @param options - `destination`, a function of one {@link FilesystemLogEntry}; default: a line
+ *   per call to `console.error` ({@link formatFilesystemLogEntry}).
  * @returns a middleware.
  * @throws TypeError for an unknown option or a `destination` that is not a function.
  * @example
  * ```ts
- * const lines: string[] = [];
- * const fs = withFilesystemLogging({ destination: (line) => lines.push(line) })(backend);
+ * const entries: FilesystemLogEntry[] = [];
+ * const fs = withFilesystemLogging({ destination: (entry) => entries.push(entry) })(backend);
  * await fs.writeFile("/w/a.txt", new TextEncoder().encode("hi"));
- * // lines: ['fs.writeFile("/w/a.txt", "hi")']
+ * // entries: [{ method: "writeFile", args: ["/w/a.txt", "hi"] }]
  * ```
  */
 export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): FileSystemMiddleware {
   assertOptions("withFilesystemLogging", options, ["destination"]);
   if (options.destination !== undefined && typeof options.destination !== "function") {
-    throw new TypeError("withFilesystemLogging destination must be a function of one line (string)");
+    throw new TypeError("withFilesystemLogging destination must be a function of one entry ({ method, args })");
   }
-  const destination = options.destination ?? ((line: string) => console.error(line));
-  const log = (method: string, ...args: string[]) => destination(`fs.${method}(${args.join(", ")})`);
-  const quote = (value: string) => JSON.stringify(value);
-  const flags = (value: object | undefined) => (value === undefined ? [] : [JSON.stringify(value)]);
+  const destination =
+    options.destination ?? ((entry: FilesystemLogEntry) => console.error(formatFilesystemLogEntry(entry)));
+  const log = (method: FilesystemLogMethod, ...args: FilesystemLogArgument[]) =>
+    destination(Object.freeze({ method, args: Object.freeze(args) }));
+  const flags = (value: { recursive?: boolean; force?: boolean } | undefined): FilesystemLogArgument[] =>
+    value === undefined ? [] : [{ ...value }];
   const wrap = (next: FileSystem): FileSystem =>
     forwardFileSystem(next, {
       // The no-follow form is logged the same way (the gate's checked calls go there).
       noFollow: next.noFollow === undefined ? undefined : wrap(next.noFollow),
       readFile: (path) => {
-        log("readFile", quote(path));
+        log("readFile", path);
         return next.readFile(path);
       },
       writeFile: (path, data) => {
-        log("writeFile", quote(path), describeContent(data));
+        log("writeFile", path, describeContent(data));
         return next.writeFile(path, data);
       },
       stat: (path) => {
-        log("stat", quote(path));
+        log("stat", path);
         return next.stat(path);
       },
       lstat: (path) => {
-        log("lstat", quote(path));
+        log("lstat", path);
         return next.lstat(path);
       },
       readdir: (path) => {
-        log("readdir", quote(path));
+        log("readdir", path);
         return next.readdir(path);
       },
       mkdir: (path, mkdirOptions) => {
-        log("mkdir", quote(path), ...flags(mkdirOptions));
+        log("mkdir", path, ...flags(mkdirOptions));
         return next.mkdir(path, mkdirOptions);
       },
       rm: (path, rmOptions) => {
-        log("rm", quote(path), ...flags(rmOptions));
+        log("rm", path, ...flags(rmOptions));
         return next.rm(path, rmOptions);
       },
       rename: (from, to) => {
-        log("rename", quote(from), quote(to));
+        log("rename", from, to);
         return next.rename(from, to);
       },
       realpath: (path) => {
-        log("realpath", quote(path));
+        log("realpath", path);
         return next.realpath(path);
       },
       symlink: (target, path) => {
-        log("symlink", quote(target), quote(path));
+        log("symlink", target, path);
         return (next.symlink as NonNullable<FileSystem["symlink"]>)(target, path);
       },
       readlink: (path) => {
-        log("readlink", quote(path));
+        log("readlink", path);
         return (next.readlink as NonNullable<FileSystem["readlink"]>)(path);
       },
       watch: (path, listener) => {
-        log("watch", quote(path));
+        log("watch", path);
         return (next.watch as NonNullable<FileSystem["watch"]>)(path, listener);
       },
     });

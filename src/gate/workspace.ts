@@ -10,8 +10,12 @@ import { FsError } from "../contract/errors.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { compareCodeUnits } from "../contract/path.js";
 
-/** Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes (64 MiB). */
-export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 64 * 1024 * 1024;
+/**
+ * Default cap of {@link Workspace.readFile} and {@link Workspace.readBinaryFile}, in bytes:
+ * 256 KiB, the same as the `read` tool's. Pass `maxBytes` per call to read more
+ * (`Number.POSITIVE_INFINITY` for no cap).
+ */
+export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 256 * 1024;
 
 /** Options of {@link createWorkspace}. */
 export interface WorkspaceOptions {
@@ -27,7 +31,7 @@ export interface WorkspaceOptions {
 
 /** Options of a workspace read. */
 export interface WorkspaceReadOptions {
-  /** Refuse files larger than this, in bytes. @default DEFAULT_WORKSPACE_MAX_READ_BYTES */
+  /** Refuse files larger than this, in bytes; `Infinity` for no cap. @default DEFAULT_WORKSPACE_MAX_READ_BYTES (256 KiB) */
   readonly maxBytes?: number;
 }
 
@@ -40,7 +44,8 @@ export interface Workspace {
   /**
    * The file as UTF-8 text (a leading BOM is dropped).
    * @throws FsError `ENOENT` (also while the root does not exist), `EISDIR`, `EACCES` when the
-   *   gate refuses, `EFBIG` over `maxBytes`, `EINVAL` for content that is not valid UTF-8.
+   *   gate refuses, `EFBIG` over `maxBytes`, `EINVAL` for content that is not valid UTF-8;
+   *   TypeError when the backend lacks a method the read needs (named, with how to add it).
    */
   readFile(path: string, options?: WorkspaceReadOptions): Promise<string>;
   /** The file's bytes; errors as {@link Workspace.readFile} bar the UTF-8 check. */
@@ -98,18 +103,22 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
 
   async function requireRoot(syscall: string, path: string): Promise<void> {
     try {
-      const stat = await options.fs.stat(root);
+      const stat = await gate.backend.stat(root);
       if (stat.type === "directory") return;
-    } catch {
-      // fall through: the root is missing
+    } catch (error) {
+      // A backend without stat says so (a TypeError naming the method); otherwise the root is missing.
+      if (error instanceof TypeError) throw error;
     }
     throw new FsError("ENOENT", { syscall, path, detail: `the workspace root ${root} does not exist yet` });
   }
 
   function maxBytesOf(readOptions: WorkspaceReadOptions | undefined): number {
     const maxBytes = readOptions?.maxBytes ?? DEFAULT_WORKSPACE_MAX_READ_BYTES;
+    if (maxBytes === Number.POSITIVE_INFINITY) return maxBytes;
     if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 0) {
-      throw new TypeError(`maxBytes must be a non-negative integer (bytes), got ${JSON.stringify(maxBytes)}`);
+      throw new TypeError(
+        `maxBytes must be a non-negative integer (bytes) or Infinity (no cap), got ${JSON.stringify(maxBytes)}`,
+      );
     }
     return maxBytes;
   }

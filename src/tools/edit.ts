@@ -7,7 +7,7 @@
 import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkFresh, recordSeen } from "./freshness.js";
+import { checkFresh, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
@@ -58,11 +58,11 @@ export const EDIT_INPUT_SPEC: InputSpec = {
   },
 };
 
-/** The default description of the `edit` tool. */
+/** The default description of the `edit` tool (with a read-before-write store, `READ_FIRST_NOTE` follows). */
 export const EDIT_DESCRIPTION =
   "Replace exact text in a file. oldText must match the file exactly (whitespace included) and occur exactly once; " +
   "include surrounding lines to make it unique, or set replaceAll to replace every occurrence. " +
-  "The file must be read first in this session. Line endings and a BOM are kept.";
+  "Line endings and a BOM are kept.";
 
 /** Largest file (in characters) searched again with whitespace ignored for a not-found hint: 4 Mi. */
 const WHITESPACE_HINT_MAX_CHARS = 4 * 1024 * 1024;
@@ -100,7 +100,7 @@ const editTool = defineCoreTool({
   kind: "mutation",
   spec: EDIT_INPUT_SPEC,
   settings: EDIT_SETTING_KEYS,
-  description: EDIT_DESCRIPTION,
+  description: (_setup, options) => describeReadFirst(EDIT_DESCRIPTION, options, "The file"),
   async run(input: EditInput, ctx): Promise<MutationResult> {
     const { gate } = ctx;
     const readable = await gate.check(input.path, "read");

@@ -137,3 +137,21 @@ export async function recordSeen(
     remember(store, path, { digest: value, bytes });
   }
 }
+
+/** What the `write` and `edit` descriptions add when the tool has a read-before-write store: `<subject> must be read first in this session.` */
+export const READ_FIRST_NOTE = "must be read first in this session.";
+
+/**
+ * A tool description, followed by the read-before-write rule only when the tool checks it (its
+ * options carry a `state` store): a model is told of a rule exactly when it applies.
+ *
+ * @param description - the description without the rule.
+ * @param options - the tool's options (only `state` is looked at).
+ * @param subject - what must be read, `"An existing file"` or `"The file"`.
+ * @returns the description, with ` <subject> must be read first in this session.` when `state` is given.
+ */
+export function describeReadFirst(description: string, options: { readonly state?: unknown }, subject: string): string {
+  return options.state === undefined || options.state === false
+    ? description
+    : `${description} ${subject} ${READ_FIRST_NOTE}`;
+}

@@ -6,15 +6,22 @@
 import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { positiveIntegerOption, type InputSpec } from "./input.js";
+import picomatch from "picomatch";
+import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
+import type { ToolContext } from "./context.js";
 import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
-import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
+import {
+  resolveSearchSettings,
+  SEARCH_SETTING_KEYS,
+  type ResolvedSearchSettings,
+  type SearchSettings,
+} from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
-import type { CoreTool, ToolCall } from "./tool.js";
-import { compareCodeUnits, walkFileSystem } from "./walk.js";
+import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
+import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 import { mapConcurrent } from "../contract/concurrency.js";
-import type { DirEntry } from "../contract/types.js";
+import type { DirEntry, FileSystem } from "../contract/types.js";
 
 /** Default most entries shown by `list`: 1,000. */
 export const DEFAULT_MAX_LIST_ENTRIES = 1000;
@@ -32,6 +39,14 @@ export interface ListToolOptions extends ToolContextOptions, ListToolSettings {}
 export interface ListInput {
   /** Directory, relative to cwd or absolute. @default "." (the working directory) */
   readonly path?: string;
+  /**
+   * A glob over paths relative to `path` (picomatch: `*` stays within a name, `**` crosses
+   * directories). Given, the listing is recursive: every file below `path` whose relative path
+   * matches, with its size, sorted by path (directories are walked, not listed; `.git`,
+   * `node_modules` and `tool-outputs` are not entered). Not in the default signature's schema
+   * (glob covers it there); dialects such as `list_files` use it.
+   */
+  readonly pattern?: string;
 }
 
 /** The keys of {@link ListToolSettings}. */
@@ -46,6 +61,30 @@ export const LIST_INPUT_SPEC: InputSpec = {
   },
 };
 
+/** The input the core `list` accepts: its schema's fields plus the recursive `pattern`. */
+const LIST_ACCEPTED_SPEC: InputSpec = {
+  ...LIST_INPUT_SPEC,
+  pattern: {
+    type: "string",
+    nonEmpty: true,
+    description: "Glob over paths relative to path; given, every matching file below path is listed.",
+  },
+};
+
+function checkListInput(input: unknown): ListInput {
+  const checked = checkInput<ListInput>("list", input, LIST_ACCEPTED_SPEC);
+  if (checked.pattern !== undefined) {
+    try {
+      picomatch.makeRe(checked.pattern, { dot: true });
+    } catch (error) {
+      throw new ToolInputError(
+        `list input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+  return checked;
+}
+
 /** The default description of the `list` tool. */
 export const LIST_DESCRIPTION =
   "List a directory: one entry per line, sorted by name, directories ending in `/`, files with their size in bytes, symlinks as `name@`. " +
@@ -58,7 +97,9 @@ export const LIST_DESCRIPTION =
  *   flight) and `offload`.
  * @returns a {@link CoreTool} named `list`: lines like `README.md (1,234 bytes)`, `src/`,
  *   `link@ -> target`, sorted by name (UTF-16 code units), at most `maxEntries`, then
- *   `[… N more entries not shown (M in all). ...]`. `count` is the number of entries. Failures:
+ *   `[… N more entries not shown (M in all). ...]`. `count` is the number of entries. With a
+ *   `pattern` (accepted by `execute` and `validate`, left out of the default schema), the files
+ *   below `path` whose relative paths match, as `src/a.ts (120 bytes)`, sorted by path. Failures:
  *   `ENOENT`, `ENOTDIR` (a file: suggests read), `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
@@ -75,7 +116,7 @@ const listTool = defineCoreTool({
   factory: "createListTool",
   name: "list",
   kind: "search",
-  spec: LIST_INPUT_SPEC,
+  spec: { schema: specSchema(LIST_INPUT_SPEC), check: checkListInput },
   settings: LIST_SETTING_KEYS,
   description: LIST_DESCRIPTION,
   setup: (options: ListToolOptions) => ({
@@ -99,6 +140,8 @@ const listTool = defineCoreTool({
           message: `${display} is a file, not a directory; read the file to see its content.`,
         });
       }
+      if (input.pattern !== undefined)
+        return await listMatching(ctx, fs, path, display, input.pattern, maxEntries, settings);
       entries = await fs.readdir(path);
     } catch (error) {
       return errorResult("search", toolErrorFromFs(error, path, display));
@@ -133,6 +176,58 @@ const listTool = defineCoreTool({
     return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
   },
 });
+
+/**
+ * The recursive listing of {@link ListInput.pattern}: every file below `root` whose path relative
+ * to it matches, as `rel (N bytes)` (symlinks `rel@ -> target`, not followed), sorted by path.
+ */
+async function listMatching(
+  ctx: ToolContext,
+  fs: FileSystem,
+  root: string,
+  display: string,
+  pattern: string,
+  maxEntries: number,
+  settings: ResolvedSearchSettings,
+): Promise<SearchResult> {
+  const matches = picomatch(pattern, { dot: true });
+  const found: Array<{ relative: string; line: string }> = [];
+  await walkFiles({
+    fs,
+    root,
+    concurrency: settings.concurrency,
+    signal: ctx.call.abortSignal,
+    ignoreDirectories: settings.ignoreDirectories,
+    onEntry: async (path, relative, entry) => {
+      if (!matches(relative)) return;
+      let line: string;
+      if (entry.type === "symlink") {
+        const target = fs.readlink === undefined ? undefined : await fs.readlink(path).catch(() => undefined);
+        line = target === undefined ? `${relative}@` : `${relative}@ -> ${target}`;
+      } else if (entry.type === "other") {
+        line = `${relative} (special file)`;
+      } else {
+        const size = await fs.stat(path).then(
+          (stat) => stat.size,
+          () => undefined,
+        );
+        line = size === undefined ? relative : `${relative} (${plural(size, "byte")})`;
+      }
+      found.push({ relative, line });
+    },
+  });
+  if (found.length === 0) {
+    return { kind: "search", ok: true, parts: textParts(`No files match ${pattern} under ${display}.`), count: 0 };
+  }
+  found.sort((a, b) => compareCodeUnits(a.relative, b.relative));
+  const truncated = found.length > maxEntries;
+  let text = (truncated ? found.slice(0, maxEntries) : found).map((entry) => entry.line).join("\n");
+  if (truncated) {
+    text += `\n[… ${formatCount(found.length - maxEntries)} more ${found.length - maxEntries === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
+  }
+  if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
+  return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
+}
 
 function signalCheck(call: ToolCall | undefined): void {
   call?.abortSignal?.throwIfAborted();

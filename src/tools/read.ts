@@ -40,7 +40,8 @@ export interface ReadToolSettings {
    * Read cap in bytes of output: what the model receives, `N|` prefixes and cut markers
    * included (UTF-8). A read without `offset`/`limit` of a file larger than the cap is an `EFBIG`
    * error with no content that says how to page; any other read stops before its output passes
-   * the cap and says where to continue. Files under `tool-outputs/` always page. @default DEFAULT_MAX_READ_BYTES
+   * the cap and says where to continue. `Infinity` means no cap. Files under `tool-outputs/`
+   * (offloaded results) are exempt: they are returned whole, ranged or not. @default DEFAULT_MAX_READ_BYTES
    */
   readonly maxBytes?: number;
   /** Longest line shown, in characters; longer lines are cut with a marker. @default DEFAULT_MAX_LINE_LENGTH */
@@ -114,7 +115,10 @@ const readTool = defineCoreTool({
   settings: READ_SETTING_KEYS,
   description: READ_DESCRIPTION,
   setup(options: ReadToolOptions) {
-    const maxBytes = positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
+    const maxBytes =
+      options.maxBytes === Number.POSITIVE_INFINITY
+        ? Number.POSITIVE_INFINITY
+        : positiveIntegerOption("createReadTool", "maxBytes", options.maxBytes, DEFAULT_MAX_READ_BYTES);
     const maxLineLength = positiveIntegerOption(
       "createReadTool",
       "maxLineLength",
@@ -176,12 +180,15 @@ const readTool = defineCoreTool({
       });
     }
 
+    // Offloaded results (under tool-outputs/) have no cap: they are read back whole.
+    const exempt = isToolOutputPath(gate, path);
+    const cap = exempt ? Number.POSITIVE_INFINITY : maxBytes;
     // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
     // decoded once (strictly; invalid UTF-8 falls through to the report below).
-    if (input.offset === undefined && input.limit === undefined && bytes.length <= maxBytes) {
+    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap) {
       const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
       // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
-      if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= maxBytes) {
+      if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= cap) {
         await recordSeen(ctx, path, bytes);
         return {
           kind: "read",
@@ -211,9 +218,8 @@ const readTool = defineCoreTool({
 
     const text = decoded.text;
     const ranged = input.offset !== undefined || input.limit !== undefined;
-    const exempt = isToolOutputPath(gate, path);
 
-    if (!ranged && !exempt && bytes.length > maxBytes) {
+    if (!ranged && bytes.length > cap) {
       const scanned = scanLines(text);
       const totalLines = scanned.count;
       const fit = Math.max(1, Math.floor((totalLines * maxBytes) / (bytes.length + prefixBytes(1, totalLines))));
@@ -249,7 +255,7 @@ const readTool = defineCoreTool({
     const lastWanted = input.limit === undefined ? totalLines : Math.min(totalLines, startLine + input.limit - 1);
     // Count bytes only when the output might not fit: every byte of the file is at most one byte
     // out, plus each line's `N|` prefix (cut markers are counted line by line below).
-    const budget = bytes.length + prefixBytes(startLine, lastWanted) > maxBytes ? maxBytes : Infinity;
+    const budget = bytes.length + prefixBytes(startLine, lastWanted) > cap ? cap : Infinity;
     const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
     await recordSeen(ctx, path, bytes);
 

@@ -7,7 +7,7 @@ import { FsError } from "../contract/errors.js";
 import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
-import { checkFresh, recordBefore, recordSeen } from "./freshness.js";
+import { checkFresh, recordBefore, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { encodeUtf8 } from "./text.js";
@@ -42,10 +42,10 @@ export const WRITE_INPUT_SPEC: InputSpec = {
   content: { type: "string", required: true, description: "The complete new content of the file." },
 };
 
-/** The default description of the `write` tool. */
+/** The default description of the `write` tool (with a read-before-write store, `READ_FIRST_NOTE` follows). */
 export const WRITE_DESCRIPTION =
   "Create a file, or replace an existing file's whole content. Parent directories are created. " +
-  "An existing file must be read first in this session. To change part of a file, use edit.";
+  "To change part of a file, use edit.";
 
 /**
  * Create the `write` tool.
@@ -76,7 +76,7 @@ const writeTool = defineCoreTool({
   kind: "mutation",
   spec: WRITE_INPUT_SPEC,
   settings: WRITE_SETTING_KEYS,
-  description: WRITE_DESCRIPTION,
+  description: (_setup, options) => describeReadFirst(WRITE_DESCRIPTION, options, "An existing file"),
   async run(input: WriteInput, ctx): Promise<MutationResult> {
     const { gate } = ctx;
     const checked = await gate.check(input.path, "write");

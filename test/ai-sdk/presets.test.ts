@@ -494,7 +494,7 @@ describe("strict schemas of the offset/limit preset", () => {
               ],
             },
             "pattern": {
-              "description": "Regular expression (JavaScript syntax) to search for.",
+              "description": "Regular expression (JavaScript syntax) to search for; a leading \`(?i)\` makes it case-insensitive.",
               "type": "string",
             },
           },
@@ -516,7 +516,7 @@ describe("strict schemas of the offset/limit preset", () => {
               ],
             },
             "pattern": {
-              "description": "Glob the entry names must match, e.g. \`*.ts\`. Omit to list everything.",
+              "description": "Glob over paths relative to path, e.g. \`*.md\` (that directory only) or \`**/*.ts\` (any depth). Omit for \`**/*\` (every file).",
               "type": [
                 "string",
                 "null",
@@ -533,18 +533,18 @@ describe("strict schemas of the offset/limit preset", () => {
           "additionalProperties": false,
           "properties": {
             "limit": {
-              "description": "Number of lines to read. Omit to read to the end.",
+              "description": "Number of lines to read. 0 or omitted reads to the end.",
               "maximum": 9007199254740991,
-              "minimum": 1,
+              "minimum": 0,
               "type": [
                 "integer",
                 "null",
               ],
             },
             "offset": {
-              "description": "Line number to start reading from, 1-based. Omit to start at line 1.",
+              "description": "Line number to start reading from, 1-based. 0 or omitted starts at line 1.",
               "maximum": 9007199254740991,
-              "minimum": 1,
+              "minimum": 0,
               "type": [
                 "integer",
                 "null",

@@ -304,6 +304,19 @@ describe("createGate: rules and approval", () => {
     );
     expect(() => createGate({} as never)).toThrow(new TypeError("createGate needs an fs option (a FileSystem)"));
   });
+
+  it("a backend without realpath throws at creation; one without another method fails that call, naming it", async () => {
+    const { realpath: _realpath, ...noRealpath } = memoryFileSystem();
+    expect(() => createGate({ fs: noRealpath as never })).toThrow(
+      /^createGate fs: The backend "memory" has no realpath method, .* Add realpath\(path\) → Promise<string> \(every symlink resolved\) to it/,
+    );
+    const { readFile: _readFile, ...noReadFile } = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    const gate = createGate({ fs: noReadFile as never, cwd: "/w" });
+    await expect(gate.fs.readFile("a.txt")).rejects.toThrow(
+      /^The backend "memory" has no readFile method, .* Add readFile\(path\) → Promise<Uint8Array>/,
+    );
+    expect((await gate.fs.stat("a.txt")).size).toBe(1);
+  });
 });
 
 describe("createGate: commands", () => {

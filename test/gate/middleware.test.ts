@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   compose,
+  type FilesystemLogEntry,
+  formatFilesystemLogEntry,
   readOnly,
   withFilesystemLogging,
   withQuota,
@@ -59,12 +61,13 @@ describe("withFilesystemLogging", () => {
     vi.restoreAllMocks();
   });
 
-  it("logs method and arguments; the whole content of writes, never what is read", async () => {
-    const lines: string[] = [];
-    const fs = withFilesystemLogging({ destination: (line) => lines.push(line) })(memoryFileSystem());
+  it("hands each call to destination as { method, args }: the whole content of writes, never what is read", async () => {
+    const entries: FilesystemLogEntry[] = [];
+    const fs = withFilesystemLogging({ destination: (entry) => entries.push(entry) })(memoryFileSystem());
     await fs.writeFile("/w/a.txt", encode("line one\nline two"));
     await fs.readFile("/w/a.txt");
     await fs.writeFile("/w/b.bin", new Uint8Array([0xff, 0xfe, 0x00]));
+    await fs.readFile("/w/b.bin");
     await fs.stat("/w/a.txt");
     await fs.lstat("/w/a.txt");
     await fs.readdir("/w");
@@ -74,10 +77,26 @@ describe("withFilesystemLogging", () => {
     await fs.symlink!("/w/a.txt", "/w/l");
     await fs.readlink!("/w/l");
     await fs.rm("/w/d", { recursive: true, force: true });
-    expect(lines).toEqual([
+    expect(entries).toEqual([
+      { method: "writeFile", args: ["/w/a.txt", "line one\nline two"] },
+      { method: "readFile", args: ["/w/a.txt"] },
+      { method: "writeFile", args: ["/w/b.bin", { bytes: 3 }] },
+      { method: "readFile", args: ["/w/b.bin"] },
+      { method: "stat", args: ["/w/a.txt"] },
+      { method: "lstat", args: ["/w/a.txt"] },
+      { method: "readdir", args: ["/w"] },
+      { method: "mkdir", args: ["/w/d", { recursive: true }] },
+      { method: "rename", args: ["/w/b.bin", "/w/c.bin"] },
+      { method: "realpath", args: ["/w/c.bin"] },
+      { method: "symlink", args: ["/w/a.txt", "/w/l"] },
+      { method: "readlink", args: ["/w/l"] },
+      { method: "rm", args: ["/w/d", { recursive: true, force: true }] },
+    ]);
+    expect(entries.map(formatFilesystemLogEntry)).toEqual([
       'fs.writeFile("/w/a.txt", "line one\\nline two")',
       'fs.readFile("/w/a.txt")',
       'fs.writeFile("/w/b.bin", <3 bytes, not UTF-8>)',
+      'fs.readFile("/w/b.bin")',
       'fs.stat("/w/a.txt")',
       'fs.lstat("/w/a.txt")',
       'fs.readdir("/w")',
@@ -88,6 +107,18 @@ describe("withFilesystemLogging", () => {
       'fs.readlink("/w/l")',
       'fs.rm("/w/d", {"recursive":true,"force":true})',
     ]);
+  });
+
+  it("entries are frozen copies: a destination cannot change the call's options", async () => {
+    const options = { recursive: true };
+    const fs = withFilesystemLogging({
+      destination: (entry) => {
+        expect(Object.isFrozen(entry) && Object.isFrozen(entry.args)).toBe(true);
+        expect(entry.args[1]).not.toBe(options);
+      },
+    })(memoryFileSystem());
+    await fs.mkdir("/w/d", options);
+    expect(options).toEqual({ recursive: true });
   });
 
   it("defaults to console.error (stderr in Node, the console in browsers)", async () => {
@@ -107,7 +138,7 @@ describe("withFilesystemLogging", () => {
       "undefined",
     ]);
     expect(() => withFilesystemLogging({ destination: "stderr" as unknown as () => void })).toThrow(
-      new TypeError("withFilesystemLogging destination must be a function of one line (string)"),
+      new TypeError("withFilesystemLogging destination must be a function of one entry ({ method, args })"),
     );
     expect(() => withFilesystemLogging({ dest: () => {} } as never)).toThrow(
       new TypeError('withFilesystemLogging got an unknown option "dest". Known options: destination'),

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createGate } from "../../src/gate/gate.js";
 import { createWorkspace } from "../../src/gate/workspace.js";
-import { readOnly, withFilesystemLogging } from "../../src/gate/middleware.js";
+import { formatFilesystemLogEntry, readOnly, withFilesystemLogging } from "../../src/gate/middleware.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeFileSystem } from "../../src/backends/node/file-system.js";
 import { createReadTool } from "../../src/tools/read.js";
@@ -59,7 +59,9 @@ describe("memory no-follow form", () => {
     const copy: FileSystem = { ...fs, readFile: async () => encode("copy") };
     expect(createGate({ fs: copy, cwd: "/w" }).noFollow).toBe(copy);
     const lines: string[] = [];
-    const stacked = withFilesystemLogging({ destination: (line) => lines.push(line) })(readOnly()(fs));
+    const stacked = withFilesystemLogging({ destination: (entry) => lines.push(formatFilesystemLogEntry(entry)) })(
+      readOnly()(fs),
+    );
     const gate = createGate({ fs: stacked, cwd: "/w" });
     expect(gate.noFollow).not.toBe(stacked);
     expect(await failure(gate.fs.writeFile("/w/a.txt", encode("b")))).toBe(

@@ -71,7 +71,41 @@ describe("createWorkspace", () => {
       "EINVAL EINVAL: invalid argument, open 'bad' (the file is not valid UTF-8; use readBinaryFile)",
     );
     expect(Array.from(await workspace.readBinaryFile("bad"))).toEqual([0xc3, 0x28]);
-    expect(DEFAULT_WORKSPACE_MAX_READ_BYTES).toBe(67108864);
+    expect(DEFAULT_WORKSPACE_MAX_READ_BYTES).toBe(262144);
+  });
+
+  it("a backend without readFile: readBinaryFile rejects with a TypeError naming the method and the fix", async () => {
+    const { readFile: _readFile, ...partial } = memoryFileSystem({ files: { "/w/logo.png": "png" } });
+    const workspace = createWorkspace({ fs: { ...partial, name: "remote" } as never, root: "/w" });
+    await expect(workspace.readBinaryFile("logo.png")).rejects.toThrow(
+      new TypeError(
+        'The backend "remote" has no readFile method, which every FileSystem needs (readFile, writeFile, stat, lstat, readdir, mkdir, rm, rename, realpath). ' +
+          "Add readFile(path) → Promise<Uint8Array> (the file's bytes; text and binary reads both use it) to it, " +
+          "or build it on a backend that has every method with forwardFileSystem(backend, overrides).",
+      ),
+    );
+    const { stat: _stat, ...noStat } = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    await expect(createWorkspace({ fs: noStat as never, root: "/w" }).listDir()).rejects.toThrow(
+      /^The backend "memory" has no stat method/,
+    );
+  });
+
+  it("the default cap is 256 KiB; maxBytes: Infinity lifts it; other values throw TypeError", async () => {
+    const big = "x".repeat(262145);
+    const workspace = createWorkspace({
+      fs: memoryFileSystem({ files: { "/w/big.txt": big, "/w/fits.txt": big.slice(1) } }),
+      root: "/w",
+    });
+    expect((await workspace.readFile("fits.txt")).length).toBe(262144);
+    expect(await message(workspace.readFile("big.txt"))).toBe(
+      "EFBIG EFBIG: file too large, open 'big.txt' (the file is 262145 bytes, over maxBytes 262144)",
+    );
+    expect((await workspace.readFile("big.txt", { maxBytes: Number.POSITIVE_INFINITY })).length).toBe(262145);
+    expect((await workspace.readBinaryFile("big.txt", { maxBytes: Infinity })).byteLength).toBe(262145);
+    await expect(workspace.readFile("big.txt", { maxBytes: -1 })).rejects.toThrow(
+      new TypeError("maxBytes must be a non-negative integer (bytes) or Infinity (no cap), got -1"),
+    );
+    await expect(workspace.readFile("big.txt", { maxBytes: Number.NaN })).rejects.toThrow(TypeError);
   });
 
   it("middleware under it applies (read-only)", async () => {

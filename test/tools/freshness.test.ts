@@ -55,3 +55,21 @@ describe("freshness", () => {
     expect(hashed).toBe(2);
   });
 });
+
+describe("descriptions mention read-before-write only when the tool checks it", () => {
+  test("write and edit say a file must be read first exactly when given a state store", async () => {
+    const { createWriteTool, WRITE_DESCRIPTION } = await import("../../src/tools/write.js");
+    const { createEditTool, EDIT_DESCRIPTION } = await import("../../src/tools/edit.js");
+    const fs = memoryFileSystem();
+    expect(createWriteTool({ fs }).description).toBe(WRITE_DESCRIPTION);
+    expect(createEditTool({ fs, state: false }).description).toBe(EDIT_DESCRIPTION);
+    expect(WRITE_DESCRIPTION).not.toContain("read first");
+    expect(EDIT_DESCRIPTION).not.toContain("read first");
+    expect(createWriteTool({ fs, state: memoryStore() }).description).toBe(
+      `${WRITE_DESCRIPTION} An existing file must be read first in this session.`,
+    );
+    expect(createEditTool({ fs, state: () => memoryStore() }).description).toBe(
+      `${EDIT_DESCRIPTION} The file must be read first in this session.`,
+    );
+  });
+});

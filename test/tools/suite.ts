@@ -316,17 +316,32 @@ export function testReadTool(createFs: CreateFs): void {
       expect(text(off)).toBe("Cannot read pic.png: it is a binary file (PNG image, image/png, 33 bytes), not text.");
     });
 
-    test("files under tool-outputs/ are exempt from the cap: they page instead of failing", async () => {
+    test("files under tool-outputs/ are exempt from the cap: read back whole, ranged or not", async () => {
       const line = "o".repeat(99);
       const fs = await backend(createFs, {
         "/w/tool-outputs/call_1.txt": `${line}\n`.repeat(10),
         "/w/other.txt": `${line}\n`.repeat(10),
       });
       const read = createReadTool({ fs, cwd: "/w", maxBytes: 250 });
-      expect(text(await read.execute({ path: "tool-outputs/call_1.txt" }))).toBe(
-        `1|${line}\n2|${line}\n[Output capped at 250 bytes: showed lines 1-2 of 10. Continue with offset=3.]`,
+      const whole = Array.from({ length: 10 }, (_, index) => `${index + 1}|${line}`).join("\n");
+      const back = await read.execute({ path: "tool-outputs/call_1.txt" });
+      expect([text(back), back.truncated, back.endLine]).toEqual([whole, false, 10]);
+      expect(text(await read.execute({ path: "tool-outputs/call_1.txt", offset: 2 }))).toBe(
+        whole.slice(whole.indexOf("\n") + 1),
+      );
+      expect(text(await read.execute({ path: "tool-outputs/call_1.txt", offset: 9, limit: 1 }))).toBe(
+        `9|${line}\n[Showed lines 9-9 of 10. Continue with offset=10.]`,
       );
       expect((await read.execute({ path: "other.txt" })).error?.code).toBe("EFBIG");
+    });
+
+    test("maxBytes: Infinity means no cap", async () => {
+      const fs = await backend(createFs, { "/w/big.txt": `${"x".repeat(300_000)}\n` });
+      const capped = await createReadTool({ fs, cwd: "/w", maxLineLength: 400_000 }).execute({ path: "big.txt" });
+      expect(capped.error?.code).toBe("EFBIG");
+      const read = createReadTool({ fs, cwd: "/w", maxBytes: Number.POSITIVE_INFINITY, maxLineLength: 400_000 });
+      const result = await read.execute({ path: "big.txt" });
+      expect([result.ok, text(result).length, result.truncated]).toEqual([true, 300_002, false]);
     });
 
     test("validate names unknown and missing keys and bad values", async () => {
@@ -724,6 +739,31 @@ export function testListTool(createFs: CreateFs): void {
       );
       expect((await tools.list.execute({ path: "nope" })).error?.code).toBe("ENOENT");
     });
+
+    test("pattern lists matching files below path, recursively, with sizes, sorted by path", async () => {
+      const { fs, tools } = await setup(createFs, {
+        "/w/notes/b.md": "bb",
+        "/w/notes/a.md": "a",
+        "/w/notes/deep/c.md": "ccc",
+        "/w/notes/deep/d.txt": "d",
+        "/w/notes/node_modules/x.md": "x",
+      });
+      const all = await tools.list.execute({ path: "notes", pattern: "**/*" });
+      expect(text(all)).toBe("a.md (1 byte)\nb.md (2 bytes)\ndeep/c.md (3 bytes)\ndeep/d.txt (1 byte)");
+      expect({ count: all.count, truncated: all.truncated }).toEqual({ count: 4, truncated: false });
+      expect(text(await tools.list.execute({ path: "notes", pattern: "*.md" }))).toBe("a.md (1 byte)\nb.md (2 bytes)");
+      expect(text(await tools.list.execute({ pattern: "**/c.md" }))).toBe("notes/deep/c.md (3 bytes)");
+      expect(text(await tools.list.execute({ path: "notes", pattern: "*.rs" }))).toBe(
+        "No files match *.rs under notes.",
+      );
+      const capped = await createListTool({ fs, cwd: "/w", maxEntries: 1 }).execute({ path: "notes", pattern: "**" });
+      expect(text(capped)).toBe(
+        "a.md (1 byte)\n[… 3 more files not shown (4 in all). Use a narrower pattern or path.]",
+      );
+      expect((await tools.list.execute({ pattern: "" })).error?.message).toBe("list input pattern must not be empty");
+      // The default schema does not show it (glob covers it there).
+      expect(Object.keys(tools.list.inputSchema["properties"] as object)).toEqual(["path"]);
+    });
   });
 }
 
@@ -876,11 +916,11 @@ export function testOffloading(createFs: CreateFs): void {
       expect(saved.split("\n")).toHaveLength(2000);
       expect(saved.startsWith("big.txt:1:line 0 MATCH")).toBe(true);
       expect(shown.startsWith("big.txt:1:line 0 MATCH")).toBe(true);
-      // Exempt from the 4 KiB read cap: it pages.
+      // Exempt from the 4 KiB read cap: it is read back whole.
       const back = await tools.read.execute({ path: "tool-outputs/call_1.txt" });
-      expect(back.ok).toBe(true);
-      expect(back.truncated).toBe(true);
+      expect([back.ok, back.truncated, back.endLine]).toEqual([true, false, 2000]);
       expect(text(back).split("\n")[0]).toBe(`1|big.txt:1:line 0 MATCH ${"p".repeat(20)}`);
+      expect(text(back).split("\n")[1999]).toBe(`2000|big.txt:2000:line 1999 MATCH ${"p".repeat(20)}`);
       // ...and grep does not search tool-outputs/ by default.
       expect((await tools.grep.execute({ pattern: "MATCH" }, { toolCallId: "call/2" })).count).toBe(2000);
     });

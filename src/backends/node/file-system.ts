@@ -41,7 +41,9 @@ export interface NodeFileSystemOptions {
    * Directories (absolute, in the namespace) that every call must stay within after symlinks
    * resolve; anything else rejects with `EACCES`. Default: `[cwd]`. Gate allow rules cannot
    * reach past these: list here every directory a rule may admit. A root that does not exist
-   * yet admits what will be under it. An empty list throws a TypeError (it would admit nothing).
+   * yet admits what will be under it, also when a symlink lies above it (the directories above
+   * a root admit `lstat`, `realpath` and `readlink`, so a gate can resolve the root; nothing
+   * above a root is read, listed or changed). An empty list throws a TypeError (it would admit nothing).
    */
   readonly allowedRoots?: readonly string[];
 }
@@ -57,6 +59,9 @@ export interface NodeFileSystem extends FileSystem {
 }
 
 const KNOWN_OPTIONS = ["root", "cwd", "allowedRoots"];
+
+/** The calls admitted on the directories above an allowed root: lookups that read no content. */
+const ANCESTOR_LOOKUPS: ReadonlySet<string> = new Set(["lstat", "realpath", "readlink"]);
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const DEFAULT_FILE_MODE = 0o666;
@@ -93,7 +98,8 @@ function absoluteOption(option: string, value: unknown): string {
  *
  * Safety: every call resolves its path through the host's symlinks first (the parent for calls
  * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`) and rejects with `EACCES`
- * unless the real path lies within `allowedRoots` (and `root`). The path checked is the path
+ * unless the real path lies within `allowedRoots` (and `root`); the only calls admitted above a
+ * root are `lstat`, `realpath` and `readlink` of its ancestors. The path checked is the path
  * used. On Linux (where `/proc/self/fd` shows an opened descriptor's real path):
  * - `readFile` opens the checked path (`O_NOFOLLOW` on the leaf, so a leaf swapped for a
  *   symlink fails with `ELOOP`), then compares the descriptor's real path with the checked one
@@ -207,6 +213,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     );
   }
 
+  /** The host forms of the allowed roots as given (before symlinks resolve). */
+  const givenRoots = allowedRoots.map((value) => toHost(value, "realpath"));
+  /** True for a strict ancestor of an allowed root, as given or resolved. */
+  function aboveRoot(host: string, roots: readonly string[]): boolean {
+    return [...roots, ...givenRoots].some((rootPath) => rootPath !== host && isWithin(host, rootPath));
+  }
+
   async function exists(host: string): Promise<boolean> {
     try {
       await fsp.lstat(host);
@@ -298,6 +311,11 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     const inside = toNamespace(real);
     const roots = await jailRoots();
     if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
+      // The directories above a root may be looked at (lstat, realpath, readlink), never read or
+      // changed: a caller resolving a root that does not exist yet must see the symlinks on its
+      // way (a cwd under /var on macOS, a symlinked home), or it would name the root by a path
+      // this jail does not admit.
+      if (inside !== undefined && ANCESTOR_LOOKUPS.has(syscall) && aboveRoot(real, roots)) return real;
       throw new FsError("EACCES", {
         syscall,
         path,

@@ -18,7 +18,12 @@ export {
   lineRangeSignature,
   type LineRangeSignatureOptions,
 } from "./line-range.js";
-export { type OffsetLimitPreset, offsetLimitPreset, type OffsetLimitPresetOptions } from "./offset-limit.js";
+export {
+  DEFAULT_MAX_READ_CHARS,
+  type OffsetLimitPreset,
+  offsetLimitPreset,
+  type OffsetLimitPresetOptions,
+} from "./offset-limit.js";
 export {
   createTextEditorTool,
   TEXT_EDITOR_SNIPPET_LINES,

@@ -105,7 +105,8 @@ export function lineRangeSignature(
     description:
       `Read a text file. With ${startName}/${endName} (1-based, inclusive) the output starts with a header like ` +
       `[src/server.ts lines 1200-1260 of 3644] giving the range and the file's line count; without them the whole file is returned, with no header. ` +
-      "Lines are shown as they are, without numbers. Images come back as images.",
+      "Lines are shown as they are, without numbers. Images come back as images. " +
+      "Read a large file in ranges, and change an existing file with editFile instead of writing it whole.",
     inputSchema: specSchema(spec),
     toInput(input) {
       const checked = checkInput<Record<string, string | number | undefined>>(name, input, spec);
@@ -216,14 +217,15 @@ export function lineRangePreset(): LineRangePreset {
     },
     write: {
       name: "writeFile",
-      description: "Create a file or replace its whole content. An existing file must be read first (readFile).",
+      description:
+        "Create a file or replace its whole content; missing parent directories are created. To change part of an existing file, use editFile.",
       inputSchema: specSchema(WRITE_SPEC),
       toInput: (input) => checkInput<WriteInput>("writeFile", input, WRITE_SPEC),
     },
     edit: {
       name: "editFile",
       description:
-        "Replace exact text in a file (read it first with readFile). oldText must occur exactly once unless replaceAll is true.",
+        "Replace exact text in a file. oldText must match the file exactly (whitespace included) and occur exactly once unless replaceAll is true.",
       inputSchema: specSchema(EDIT_SPEC),
       toInput: (input) => checkInput<EditInput>("editFile", input, EDIT_SPEC),
     },

@@ -1,8 +1,8 @@
 /**
  * The offset/limit preset with `cat -n` output: `read_file(path, offset, limit)`,
  * `write_file(path, content)`, `edit_file(path, old_string, new_string, replace_all)`,
- * `list_files(path, pattern)` and `grep_files(pattern, path, glob)`. Failures come back as
- * `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
+ * `list_files(path, pattern)` (recursive) and `grep_files(pattern, path, glob)`. Failures come
+ * back as `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
  *
  * @module
  */
@@ -20,20 +20,30 @@ import type { WriteInput } from "../write.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
+/** Default most characters of `read_file` output: 100,000; longer output is cut at a line end with a note saying where to continue. */
+export const DEFAULT_MAX_READ_CHARS = 100_000;
+
 /** Options of {@link offsetLimitPreset}. */
 export interface OffsetLimitPresetOptions {
   /** Leave out the writing tools (`write_file`, `edit_file`). @default false */
   readonly readOnly?: boolean;
+  /**
+   * Most characters (UTF-16 code units) of `read_file` output, numbering included: longer output
+   * is cut at the last line end that fits (inside the line when the first one alone is longer),
+   * with a note saying where to continue. `Infinity` for no cut (the read tool's own `maxBytes`
+   * still applies). @default DEFAULT_MAX_READ_CHARS (100,000)
+   */
+  readonly maxReadChars?: number;
 }
 
 const READ_SPEC: InputSpec = {
   path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to read." },
   offset: {
     type: "integer",
-    min: 1,
-    description: "Line number to start reading from, 1-based. Omit to start at line 1.",
+    min: 0,
+    description: "Line number to start reading from, 1-based. 0 or omitted starts at line 1.",
   },
-  limit: { type: "integer", min: 1, description: "Number of lines to read. Omit to read to the end." },
+  limit: { type: "integer", min: 0, description: "Number of lines to read. 0 or omitted reads to the end." },
 };
 const WRITE_SPEC: InputSpec = {
   path: { type: "string", required: true, nonEmpty: true, description: "Path of the file to write." },
@@ -55,15 +65,19 @@ const LIST_SPEC: InputSpec = {
   pattern: {
     type: "string",
     nonEmpty: true,
-    description: "Glob the entry names must match, e.g. `*.ts`. Omit to list everything.",
+    description:
+      "Glob over paths relative to path, e.g. `*.md` (that directory only) or `**/*.ts` (any depth). Omit for `**/*` (every file).",
   },
 };
+
+/** The pattern `list_files` uses when none is given: every file below the directory. */
+const EVERY_FILE = "**/*";
 const GREP_SPEC: InputSpec = {
   pattern: {
     type: "string",
     required: true,
     nonEmpty: true,
-    description: "Regular expression (JavaScript syntax) to search for.",
+    description: "Regular expression (JavaScript syntax) to search for; a leading `(?i)` makes it case-insensitive.",
   },
   path: {
     type: "string",
@@ -75,15 +89,31 @@ const GREP_SPEC: InputSpec = {
 
 const EDIT_NAMES = { oldText: "old_string", newText: "new_string", replaceAll: "replace_all" };
 
-/** Entry name of a core `list` line: `a.ts (12 bytes)` → `a.ts`, `src/` → `src`, `l@ -> t` → `l`. */
-function entryName(line: string): string | undefined {
-  if (line.startsWith("[") || line.startsWith("(")) return undefined;
-  const link = /^(.*)@ -> /.exec(line);
-  if (link !== null) return link[1];
-  const file = /^(.*) \([\d,]+ bytes?\)$/.exec(line);
-  if (file !== null) return file[1];
-  if (line.endsWith("/")) return line.slice(0, -1);
-  return line;
+/** True for a line of a core `list` result that names an entry (not a note such as `[… 3 more files ...]`). */
+function isEntryLine(line: string): boolean {
+  return line !== "" && !line.startsWith("[") && !line.startsWith("(");
+}
+
+/**
+ * A grep pattern in this dialect → the core grep's `pattern` and `ignoreCase`: a leading `(?i)`
+ * (Python's inline flag, which JavaScript lacks) becomes `ignoreCase: true`.
+ */
+function grepPattern(pattern: string): { pattern: string; ignoreCase?: true } {
+  return pattern.startsWith("(?i)") && pattern.length > 4
+    ? { pattern: pattern.slice(4), ignoreCase: true }
+    : { pattern };
+}
+
+/**
+ * `text` cut to at most `maxChars` characters at the last line end that fits, or inside the
+ * first line when it alone is longer; `undefined` when it fits.
+ */
+function cutAtLines(text: string, maxChars: number): { text: string; lines: number; inLine: boolean } | undefined {
+  if (text.length <= maxChars) return undefined;
+  const end = text.lastIndexOf("\n", maxChars);
+  if (end <= 0) return { text: text.slice(0, maxChars), lines: 1, inLine: true };
+  const kept = text.slice(0, end);
+  return { text: kept, lines: kept.split("\n").length, inLine: false };
 }
 
 function errorOut<R extends ToolResult>(result: R, names: Readonly<Record<string, string>> = {}): R {
@@ -107,19 +137,25 @@ export interface OffsetLimitPreset {
  * The offset/limit preset (`cat -n` output, `Error: ...` strings), over the core `read`,
  * `write`, `edit`, `list` and `grep` tools:
  * - `read_file({ path, offset, limit })`: lines as `     1\tone two one` (number right-aligned
- *   in 6 columns, a tab); `offset` is the first line (1-based), `limit` the line count;
+ *   in 6 columns, a tab); `offset` is the first line (1-based), `limit` the line count, and 0
+ *   (or absent) means from line 1 / to the end. Always a ranged core read, so a file over the
+ *   read cap is paged rather than refused; output longer than `maxReadChars` characters is cut
+ *   at a line end with `[Output cut at N characters: showed lines a-b of T. Continue with offset=b+1.]`;
  * - `write_file({ path, content })`;
  * - `edit_file({ path, old_string, new_string, replace_all })`: several matches give
  *   `Error: old_string is not unique in PATH: it occurs N times (at lines a, b). ...`;
- * - `list_files({ path, pattern })`: the entries of `path` whose names match the glob
- *   `pattern`, as `path/name (N bytes)` (directories `path/name/`), sorted by path;
- * - `grep_files({ pattern, path, glob })`: the core grep output (`path:line:text`).
+ * - `list_files({ path, pattern })`: every file below `path` (recursively) whose path relative
+ *   to it matches the glob `pattern` (default `**\/*`), as `path/rel (N bytes)`, sorted by path;
+ * - `grep_files({ pattern, path, glob })`: the core grep output (`path:line:text`); a leading
+ *   `(?i)` in `pattern` searches case-insensitively.
  *
  * Every failure's text is `Error: <message>` with the parameter names of this dialect.
  *
- * @param options - `readOnly: true` leaves out `write` and `edit`.
+ * @param options - `readOnly: true` leaves out `write` and `edit`; `maxReadChars` (characters,
+ *   default {@link DEFAULT_MAX_READ_CHARS}) bounds `read_file` output.
  * @returns the signatures keyed by core tool.
- * @throws TypeError for an unknown option key or a non-boolean `readOnly`.
+ * @throws TypeError for an unknown option key, a non-boolean `readOnly`, or a `maxReadChars`
+ *   that is not a positive integer or `Infinity`.
  * @example
  * ```ts
  * const preset = offsetLimitPreset({ readOnly: true });
@@ -128,65 +164,82 @@ export interface OffsetLimitPreset {
  */
 export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): OffsetLimitPreset {
   if (typeof options !== "object" || options === null) throw new TypeError("offsetLimitPreset needs an options object");
-  assertKnownOptions("offsetLimitPreset", options, ["readOnly"]);
+  assertKnownOptions("offsetLimitPreset", options, ["readOnly", "maxReadChars"]);
   if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
     throw new TypeError(`offsetLimitPreset readOnly must be a boolean, got ${JSON.stringify(options.readOnly)}`);
+  }
+  const maxReadChars = options.maxReadChars ?? DEFAULT_MAX_READ_CHARS;
+  if (
+    maxReadChars !== Number.POSITIVE_INFINITY &&
+    (typeof maxReadChars !== "number" || !Number.isSafeInteger(maxReadChars) || maxReadChars <= 0)
+  ) {
+    throw new TypeError(
+      `offsetLimitPreset maxReadChars must be a positive integer (characters) or Infinity, got ${JSON.stringify(maxReadChars)}`,
+    );
   }
 
   const read: OffsetLimitPreset["read"] = {
     name: "read_file",
     description:
       "Read a text file. Lines come back numbered like `cat -n` (`     1\\tfirst line`); the numbers are not part of the file. " +
-      "Use offset (first line, 1-based) and limit (number of lines) for part of a large file.",
+      `Use offset (first line, 1-based) and limit (number of lines) for part of a large file${maxReadChars === Number.POSITIVE_INFINITY ? "" : `; output is cut at ${formatCount(maxReadChars)} characters`}.`,
     inputSchema: specSchema(READ_SPEC),
-    toInput: (input) => checkInput<ReadInput>("read_file", input, READ_SPEC),
+    toInput(input) {
+      const checked = checkInput<{ path: string; offset?: number; limit?: number }>("read_file", input, READ_SPEC);
+      // Always a ranged read (from line 1 at least): a file over the read cap is paged, not refused.
+      return {
+        path: checked.path,
+        offset: checked.offset === undefined || checked.offset === 0 ? 1 : checked.offset,
+        ...(checked.limit === undefined || checked.limit === 0 ? {} : { limit: checked.limit }),
+      };
+    },
     toResult(result) {
       if (!result.ok) return errorOut(result);
       if (hasMedia(result)) return result;
       const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
       const { lines, notes } = parseNumberedLines(text);
       if (lines.length === 0) return result;
-      return withText(result, `${catNumbered(lines)}${notes.length > 0 ? `\n${notes.join("\n")}` : ""}`);
+      const numbered = catNumbered(lines);
+      const cut = cutAtLines(numbered, maxReadChars);
+      if (cut === undefined) return withText(result, `${numbered}${notes.length > 0 ? `\n${notes.join("\n")}` : ""}`);
+      const first = lines[0]!.line;
+      const last = first + cut.lines - 1;
+      const total = result.totalLines === undefined ? "" : ` of ${formatCount(result.totalLines)}`;
+      const more = result.totalLines === undefined || last < result.totalLines;
+      const note = cut.inLine
+        ? `[Output cut at ${formatCount(maxReadChars)} characters, inside line ${formatCount(first)}${total}.${more ? ` Continue with offset=${last + 1}.` : ""}]`
+        : `[Output cut at ${formatCount(maxReadChars)} characters: showed lines ${first}-${last}${total}.${more ? ` Continue with offset=${last + 1}.` : ""}]`;
+      return { ...withText(result, `${cut.text}\n${note}`), endLine: last, truncated: true };
     },
   };
 
   const list: OffsetLimitPreset["list"] = {
     name: "list_files",
     description:
-      "List the files and directories in a directory, with file sizes in bytes, sorted by path. Filter names with a glob pattern.",
+      "List the files below a directory (recursively), with their sizes in bytes, sorted by path. " +
+      "pattern is a glob over paths relative to that directory (default `**/*`, every file).",
     inputSchema: specSchema(LIST_SPEC),
     toInput(input) {
       const checked = checkInput<{ path?: string; pattern?: string }>("list_files", input, LIST_SPEC);
-      if (checked.pattern !== undefined) {
-        try {
-          picomatch.makeRe(checked.pattern, { dot: true });
-        } catch (error) {
-          throw new ToolInputError(
-            `list_files input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`,
-          );
-        }
+      const pattern = checked.pattern ?? EVERY_FILE;
+      try {
+        picomatch.makeRe(pattern, { dot: true });
+      } catch (error) {
+        throw new ToolInputError(
+          `list_files input pattern is not a valid glob: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      return checked.path === undefined ? {} : { path: checked.path };
+      return checked.path === undefined ? { pattern } : { path: checked.path, pattern };
     },
     toResult(result, input) {
       if (!result.ok) return errorOut(result);
       if (result.count === 0) return result;
-      const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-      const match = input.pattern === undefined ? undefined : picomatch(input.pattern, { dot: true });
+      // The core lists paths relative to `path`; this dialect shows them relative to the working directory.
       const base = input.path === undefined || input.path === "." ? "" : `${input.path.replace(/\/+$/, "")}/`;
-      const entries: Array<{ name: string; line: string }> = [];
-      const notes: string[] = [];
-      for (const line of text.split("\n")) {
-        const name = entryName(line);
-        if (name === undefined) notes.push(line);
-        else if (match === undefined || match(name)) entries.push({ name, line: `${base}${line}` });
-      }
-      entries.sort((a, b) => (a.line < b.line ? -1 : a.line > b.line ? 1 : 0));
-      if (entries.length === 0 && match !== undefined) {
-        return withText({ ...result, count: 0 }, `No entries match ${input.pattern} in ${input.path ?? "."}.`);
-      }
-      const out = [...entries.map((entry) => entry.line), ...(match === undefined ? notes : [])];
-      return withText({ ...result, count: match === undefined ? result.count : entries.length }, out.join("\n"));
+      if (base === "") return result;
+      const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+      const out = text.split("\n").map((line) => (isEntryLine(line) ? `${base}${line}` : line));
+      return withText(result, out.join("\n"));
     },
   };
 
@@ -195,7 +248,10 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     description:
       "Search file contents with a regular expression. Output lines are `path:line:text`. Narrow the files with path and glob.",
     inputSchema: specSchema(GREP_SPEC),
-    toInput: (input) => checkInput<GrepInput>("grep_files", input, GREP_SPEC),
+    toInput(input) {
+      const checked = checkInput<{ pattern: string; path?: string; glob?: string }>("grep_files", input, GREP_SPEC);
+      return { ...checked, ...grepPattern(checked.pattern) };
+    },
     toResult: (result) => (result.ok ? result : errorOut(result)),
   };
 
@@ -204,7 +260,7 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
   const write: NonNullable<OffsetLimitPreset["write"]> = {
     name: "write_file",
     description:
-      "Write a file, replacing its whole content; missing directories are created. Read an existing file first with read_file.",
+      "Write a file, replacing its whole content; missing directories are created. To change part of an existing file, use edit_file.",
     inputSchema: specSchema(WRITE_SPEC),
     toInput: (input) => checkInput<WriteInput>("write_file", input, WRITE_SPEC),
     toResult: (result) => (result.ok ? result : errorOut(result)),
@@ -213,7 +269,7 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
   const edit: NonNullable<OffsetLimitPreset["edit"]> = {
     name: "edit_file",
     description:
-      "Replace old_string with new_string in a file (read it first with read_file). old_string must match exactly, whitespace included, " +
+      "Replace old_string with new_string in a file. old_string must match exactly, whitespace included, " +
       "and be unique in the file unless replace_all is true.",
     inputSchema: specSchema(EDIT_SPEC),
     toInput(input) {

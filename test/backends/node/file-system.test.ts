@@ -62,6 +62,36 @@ describe("nodeFileSystem: jail, special files, atomic writes", () => {
     expect(await readFile(`${box}-evil/x`, "utf8")).toBe("x");
   });
 
+  it("a root that does not exist yet under a symlink: the tools and the gate admit what will be under it", async () => {
+    await symlink(box, join(base, "link"));
+    const cwd = join(base, "link", "jobs", "job-1"); // real: <box>/jobs/job-1, missing
+    const fs = nodeFileSystem({ cwd });
+    const gate = createGate({ fs });
+    expect(await gate.check("a.txt", "write")).toEqual({ ok: true, path: `${box}/jobs/job-1/a.txt`, outside: false });
+    await gate.fs.writeFile("notes/a.txt", encode("one"));
+    expect(await readFile(join(box, "jobs", "job-1", "notes", "a.txt"), "utf8")).toBe("one");
+    expect(gate.display(`${box}/jobs/job-1/notes/a.txt`)).toBe("notes/a.txt");
+  });
+
+  it("above a root only lstat, realpath and readlink are admitted; nothing is read, listed or changed", async () => {
+    await symlink(box, join(base, "link"));
+    const fs = nodeFileSystem({ cwd: join(base, "link", "job") });
+    expect((await fs.lstat(join(base, "link"))).type).toBe("symlink");
+    expect(await fs.readlink!(join(base, "link"))).toBe(box);
+    expect(await fs.realpath(join(base, "link"))).toBe(box);
+    expect((await fs.lstat(base)).type).toBe("directory");
+    const outside = (path: string) => `(${path} is outside the allowed roots ${join(base, "link", "job")})`;
+    expect(await failure(fs.stat(base))).toBe(`EACCES: permission denied, stat '${base}' ${outside(base)}`);
+    expect(await failure(fs.readdir(base))).toBe(`EACCES: permission denied, scandir '${base}' ${outside(base)}`);
+    expect(await failure(fs.readFile(join(box, "a.txt")))).toMatch(/^EACCES: permission denied, open /);
+    expect(await failure(fs.lstat(join(base, "outside.txt")))).toMatch(/^EACCES: permission denied, lstat /);
+    expect(await failure(fs.rm(join(base, "outside.txt")))).toMatch(/^EACCES: permission denied, rm /);
+    expect(await failure(fs.writeFile(join(base, "new.txt"), encode("x")))).toMatch(
+      /^EACCES: permission denied, open /,
+    );
+    expect(await readdir(base)).toEqual(["box", "link", "outside.txt"]);
+  });
+
   it("root: / is the directory; symlinks to outside it are refused, absolute targets stay inside", async () => {
     await symlink(join(base, "outside.txt"), join(box, "leaf"));
     await symlink(base, join(box, "up"));

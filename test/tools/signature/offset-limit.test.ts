@@ -12,6 +12,8 @@ import { createListTool } from "../../../src/tools/list.js";
 import { createReadTool } from "../../../src/tools/read.js";
 import { offsetLimitPreset } from "../../../src/tools/signature/index.js";
 import { memoryStore } from "../../../src/tools/state.js";
+import { resultText, type ToolResult } from "../../../src/tools/result.js";
+import { ToolInputError, type CoreTool } from "../../../src/tools/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });
@@ -42,7 +44,7 @@ describe("offsetLimitPreset", () => {
       replaceAll: true,
     });
     expect(() => offsetLimitPreset({ readonly: true } as never)).toThrow(
-      new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: readOnly'),
+      new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: readOnly, maxReadChars'),
     );
   });
 
@@ -57,6 +59,92 @@ describe("offsetLimitPreset", () => {
     expect(result?.parts).toEqual([
       { type: "text", text: "     1\tone two one\n     2\ttwo\n[Showed lines 1-2 of 3. Continue with offset=3.]" },
     ]);
+  });
+});
+
+describe("offsetLimitPreset: the workspace file tools dialect", () => {
+  const run = async <I, R extends ToolResult>(
+    tool: CoreTool<I, R>,
+    signature: { toInput(input: never): I; toResult?(result: R, input: never): R },
+    input: object,
+  ): Promise<string> => {
+    const result = await tool.execute(tool.validate(signature.toInput(input as never)));
+    return resultText(signature.toResult?.(result, input as never) ?? result);
+  };
+
+  test("read_file: offset=0 and limit=0 mean from the start and no limit", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\nthree\n" } });
+    const read = createReadTool({ fs, cwd: "/w" });
+    const { read: signature } = offsetLimitPreset();
+    const whole = "     1\tone\n     2\ttwo\n     3\tthree";
+    expect(await run(read, signature, { path: "a.txt", offset: 0, limit: 0 })).toBe(whole);
+    expect(await run(read, signature, { path: "a.txt" })).toBe(whole);
+    expect(await run(read, signature, { path: "a.txt", offset: 2, limit: 0 })).toBe("     2\ttwo\n     3\tthree");
+    expect(await run(read, signature, { path: "a.txt", offset: 0, limit: 1 })).toBe(
+      "     1\tone\n[Showed lines 1-1 of 3. Continue with offset=2.]",
+    );
+    expect(() => signature.toInput({ path: "a.txt", offset: -1 })).toThrow(
+      new ToolInputError("read_file input offset must be ≥ 0, got -1"),
+    );
+  });
+
+  test("read_file output is cut at maxReadChars at a line end, saying where to continue", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "aaaa\nbbbb\ncccc\n", "/w/long.txt": `${"x".repeat(50)}\nend\n` },
+    });
+    const read = createReadTool({ fs, cwd: "/w" });
+    const { read: signature } = offsetLimitPreset({ maxReadChars: 25 });
+    // Each line is 11 characters ("     1\taaaa"); two lines and a newline are 23.
+    expect(await run(read, signature, { path: "a.txt" })).toBe(
+      "     1\taaaa\n     2\tbbbb\n[Output cut at 25 characters: showed lines 1-2 of 3. Continue with offset=3.]",
+    );
+    expect(await run(read, signature, { path: "a.txt", offset: 2 })).toBe("     2\tbbbb\n     3\tcccc");
+    expect(await run(read, signature, { path: "long.txt" })).toBe(
+      `     1\t${"x".repeat(18)}\n[Output cut at 25 characters, inside line 1 of 2. Continue with offset=2.]`,
+    );
+    const result = await read.execute(signature.toInput({ path: "a.txt" }));
+    expect(signature.toResult!(result, { path: "a.txt" })).toMatchObject({ endLine: 2, truncated: true });
+    expect(offsetLimitPreset().read.description).toContain("output is cut at 100,000 characters");
+    expect(() => offsetLimitPreset({ maxReadChars: 0 })).toThrow(
+      new TypeError("offsetLimitPreset maxReadChars must be a positive integer (characters) or Infinity, got 0"),
+    );
+    expect(offsetLimitPreset({ maxReadChars: Infinity }).read.description).not.toContain("cut");
+  });
+
+  test("read_file pages a file over the read cap instead of refusing it", async () => {
+    const fs = memoryFileSystem({ files: { "/w/big.txt": "0123456789\n".repeat(30_000) } });
+    const read = createReadTool({ fs, cwd: "/w" });
+    const out = await run(read, offsetLimitPreset().read, { path: "big.txt" });
+    expect(out.length).toBeLessThanOrEqual(100_000 + 200);
+    expect(out.split("\n").at(-1)).toBe(
+      "[Output cut at 100,000 characters: showed lines 1-5555 of 30,000. Continue with offset=5556.]",
+    );
+  });
+
+  test("list_files lists recursively with its pattern (default **/*), paths relative to the working directory", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.md": "a", "/w/docs/b.md": "bb", "/w/docs/img/c.png": "ccc", "/w/docs/d.txt": "d" },
+    });
+    const list = createListTool({ fs, cwd: "/w" });
+    const { list: signature } = offsetLimitPreset();
+    expect(await run(list, signature, {})).toBe(
+      "a.md (1 byte)\ndocs/b.md (2 bytes)\ndocs/d.txt (1 byte)\ndocs/img/c.png (3 bytes)",
+    );
+    expect(await run(list, signature, { path: "docs", pattern: "**/*.md" })).toBe("docs/b.md (2 bytes)");
+    expect(await run(list, signature, { path: "docs", pattern: "*" })).toBe("docs/b.md (2 bytes)\ndocs/d.txt (1 byte)");
+    expect(await run(list, signature, { path: ".", pattern: "*.rs" })).toBe("No files match *.rs under ..");
+    expect(await run(list, signature, { path: "nope" })).toBe(
+      "Error: File not found: nope. Check the path: list its directory or search for the file name.",
+    );
+  });
+
+  test("grep_files accepts a leading (?i) as case-insensitive", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "Alpha\nalpha\nbeta\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    const { grep: signature } = offsetLimitPreset();
+    expect(signature.toInput({ pattern: "(?i)ALPHA" })).toEqual({ pattern: "ALPHA", ignoreCase: true });
+    expect(await run(grep, signature, { pattern: "(?i)ALPHA" })).toBe("a.txt:1:Alpha\na.txt:2:alpha");
+    expect(await run(grep, signature, { pattern: "alpha" })).toBe("a.txt:2:alpha");
   });
 });
 
