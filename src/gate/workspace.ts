@@ -21,9 +21,13 @@ export const DEFAULT_WORKSPACE_MAX_READ_BYTES = 256 * 1024;
 export interface WorkspaceOptions {
   /** The backend (a middleware stack is fine: `compose(...)(backend)`). */
   readonly fs: FileSystem;
-  /** The workspace directory (absolute, in the backend's namespace); relative paths resolve against it. */
-  readonly root: string;
-  /** Further roots the handle may use without a rule (absolute). Default: `[root]`. An empty list throws a TypeError (it would admit nothing). */
+  /**
+   * The workspace directory (absolute, in the backend's namespace); relative paths resolve against
+   * it. Default: the backend's `cwd` (and then its `allowedRoots`), for a backend that declares
+   * one, such as `nodeFileSystem({ cwd })`.
+   */
+  readonly root?: string;
+  /** Further roots the handle may use without a rule (absolute). Default: `[root]`, or the backend's `allowedRoots` when `root` comes from it. An empty list throws a TypeError (it would admit nothing). */
   readonly allowedRoots?: readonly string[];
   /** Allow rules and `approve` for paths outside the roots, as for the tools. */
   readonly permissions?: PermissionOptions;
@@ -71,10 +75,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 /**
  * Create a workspace handle for host code over `fs`, confined to `root` by the gate.
  *
- * @param options - `fs`, `root`, and optionally `allowedRoots` and `permissions`.
+ * @param options - `fs`, `root` (default: the backend's `cwd`), and optionally `allowedRoots` and `permissions`.
  * @returns a {@link Workspace}.
- * @throws TypeError at creation for a missing `fs`, a `root` that is not absolute, an empty
- *   `allowedRoots`, or an unknown option.
+ * @throws TypeError at creation for a missing `fs`, a `root` that is not absolute, no `root` over a
+ *   backend that declares no `cwd`, an empty `allowedRoots`, or an unknown option.
  * @example
  * ```ts
  * const workspace = createWorkspace({ fs: memoryFileSystem(), root: "/w" });
@@ -87,16 +91,21 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   if (typeof options !== "object" || options === null) throw new TypeError("createWorkspace needs an options object");
   assertKnownOptions("createWorkspace", options, KNOWN_OPTIONS);
-  if (typeof options.root !== "string" || !options.root.startsWith("/")) {
-    throw new TypeError(`createWorkspace root must be an absolute path, got ${JSON.stringify(options.root)}`);
-  }
   if (typeof options.fs !== "object" || options.fs === null) {
     throw new TypeError("createWorkspace needs an fs option (a FileSystem)");
+  }
+  if (options.root === undefined && typeof options.fs.cwd !== "string") {
+    throw new TypeError(
+      `createWorkspace needs a root (an absolute path): the backend "${options.fs.name}" declares no cwd to default to`,
+    );
+  }
+  if (options.root !== undefined && (typeof options.root !== "string" || !options.root.startsWith("/"))) {
+    throw new TypeError(`createWorkspace root must be an absolute path, got ${JSON.stringify(options.root)}`);
   }
   const gate = createGate({
     fs: options.fs,
     cwd: options.root,
-    allowedRoots: options.allowedRoots ?? [options.root],
+    allowedRoots: options.allowedRoots ?? (options.root === undefined ? undefined : [options.root]),
     permissions: options.permissions,
   });
   const root = gate.cwd;

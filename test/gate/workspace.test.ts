@@ -128,5 +128,27 @@ describe("createWorkspace", () => {
     expect(() => createWorkspace({ root: "/w" } as never)).toThrow(
       new TypeError("createWorkspace needs an fs option (a FileSystem)"),
     );
+    expect(() => createWorkspace({ fs })).toThrow(
+      new TypeError(
+        'createWorkspace needs a root (an absolute path): the backend "memory" declares no cwd to default to',
+      ),
+    );
+  });
+
+  it("without root, takes the backend's cwd and allowed roots", async () => {
+    const fs = Object.assign(
+      memoryFileSystem({ files: { "/w/a.txt": "a\n", "/shared/s.txt": "s\n", "/etc/x": "x\n" } }),
+      {
+        cwd: "/w",
+        allowedRoots: ["/w", "/shared"],
+      },
+    );
+    const workspace = createWorkspace({ fs });
+    expect(workspace.root).toBe("/w");
+    expect(await workspace.readFile("a.txt")).toBe("a\n");
+    expect(await workspace.readFile("/shared/s.txt")).toBe("s\n");
+    expect(await message(workspace.readFile("/etc/x"))).toMatch(/^EACCES /);
+    expect(createWorkspace({ fs, root: "/shared" }).root).toBe("/shared");
+    expect(await message(createWorkspace({ fs, root: "/shared" }).readFile("/w/a.txt"))).toMatch(/^EACCES /);
   });
 });
