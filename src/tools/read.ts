@@ -199,6 +199,7 @@ const readTool = defineCoreTool({
           startLine: 1,
           endLine: fast.lines,
           truncated: false,
+          finalNewline: bytes[bytes.length - 1] === 10,
         };
       }
     }
@@ -276,6 +277,7 @@ const readTool = defineCoreTool({
       startLine,
       endLine: page.endLine,
       truncated: page.truncated,
+      finalNewline: bytes[bytes.length - 1] === 10,
     };
   },
 });

@@ -48,6 +48,8 @@ export interface ReadResult extends ResultBase {
   readonly endLine?: number;
   /** True when fewer lines were returned than asked, because of a cap. */
   readonly truncated?: boolean;
+  /** True when the file's last line ends with a line break (text reads), which numbered lines do not show. */
+  readonly finalNewline?: boolean;
 }
 
 /** One file changed by a mutation. */

@@ -106,7 +106,7 @@ describe("AI SDK tools carry their name", () => {
     ]);
     await generateText({ model, tools: { [read.name]: read }, prompt: "read", stopWhen: isStepCount(3) });
     expect(toolOutputsSentAt(model, 1)).toEqual([
-      { toolName: "read_file", output: { type: "content", value: [{ type: "text", text: "a" }] } },
+      { toolName: "read_file", output: { type: "content", value: [{ type: "text", text: "a\n" }] } },
     ]);
   });
 });

@@ -86,7 +86,7 @@ describe("The pluggable backend", () => {
     const workspace = createWorkspace({ fs, root: "/app/workspace" });
     expect(await workspace.writeFile("reports/result.md", "# Result\n")).toEqual({ bytesWritten: 9 });
     const { readFile } = agentTools({ fs, cwd: "/app/workspace" });
-    expect(await readFile({ path: "reports/result.md" })).toBe("# Result");
+    expect(await readFile({ path: "reports/result.md" })).toBe("# Result\n");
   });
 
   it("defaults: a 256 KiB read cap per call (maxBytes overrides it, Infinity for none); writeFile creates parents", async () => {
@@ -170,7 +170,7 @@ describe("The five agent-facing tools", () => {
     expect(ranged.split("\n")[0]).toBe("[src/server.ts lines 1200-1260 of 3644]");
     expect(ranged.split("\n").slice(1, 3)).toEqual(["// line 1200", "// line 1201"]);
     expect(ranged.split("\n")).toHaveLength(62);
-    expect(await readFile({ path: "corpus/intro.md" })).toBe("# Intro");
+    expect(await readFile({ path: "corpus/intro.md" })).toBe("# Intro\n");
     expect(await readFile({ path: "src/server.ts", startLine: 3640, endLine: 9999 })).toMatch(
       /^\[src\/server\.ts lines 3640-3644 of 3644\]\n\/\/ line 3640\n/,
     );
@@ -381,7 +381,7 @@ describe("Permissions", () => {
     const root = join(base, "var", "app", "workspace");
     const { writeFile, readFile } = agentTools({ fs: nodeFileSystem({ cwd: root }) });
     expect(await writeFile({ path: "reports/a.md", content: "a\n" })).toBe("wrote 2 bytes to reports/a.md");
-    expect(await readFile({ path: "reports/a.md" })).toBe("a");
+    expect(await readFile({ path: "reports/a.md" })).toBe("a\n");
     const workspace = createWorkspace({
       fs: nodeFileSystem({ cwd: join(base, "var", "other") }),
       root: join(base, "var", "other"),

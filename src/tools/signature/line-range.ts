@@ -138,7 +138,10 @@ export function lineRangeSignature(
       const kept = notes
         .filter((note) => !(ranged && note.startsWith("[Showed lines ")))
         .map((note) => renameWords(note, rename));
-      const body = lines.map((line) => line.text).join("\n");
+      // Unranged and whole: the file as it is, its final line break included.
+      const whole =
+        !ranged && kept.length === 0 && result.endLine === result.totalLines && result.finalNewline === true;
+      const body = lines.map((line) => line.text).join("\n") + (whole ? "\n" : "");
       const header = ranged
         ? `[${String(input[pathName])} lines ${result.startLine}-${result.endLine} of ${result.totalLines}]\n`
         : "";

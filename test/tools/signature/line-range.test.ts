@@ -107,7 +107,7 @@ describe("line-range preset through generateText", () => {
     const expectedRange = Array.from({ length: 61 }, (_, i) => `line ${1200 + i}`).join("\n");
     expect(outputs).toEqual([
       { toolName: "readFile", output: text(`[src/server.ts lines 1200-1260 of 3644]\n${expectedRange}`) },
-      { toolName: "readFile", output: text("one\ntwo") },
+      { toolName: "readFile", output: text("one\ntwo\n") },
       { toolName: "readFile", output: text("[notes.txt lines 2-2 of 2]\ntwo") },
       {
         toolName: "readFile",
