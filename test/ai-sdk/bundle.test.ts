@@ -254,12 +254,12 @@ describe("createAiSdkFsTools option errors", () => {
     {
       name: "a shared key inside one tool's options",
       options: { fs, read: { digest: sha256Digest() } },
-      message: "createAiSdkFsTools read.digest is a shared option: set it once at the top level",
+      message: "createAiSdkFsTools read options cannot set digest: set it once at the top level",
     },
     {
       name: "contextSchema inside one tool's options",
       options: { fs, applyPatch: { contextSchema: z.object({}) } },
-      message: "createAiSdkFsTools applyPatch.contextSchema is a shared option: set it once at the top level",
+      message: "createAiSdkFsTools applyPatch options cannot set contextSchema: set it once at the top level",
     },
     {
       name: "two tools with one name",

@@ -943,7 +943,7 @@ export function testFsToolsBundle(createFs: CreateFs): void {
         /^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /,
       );
       expect(() => createFsTools({ fs, read: { cwd: "/x" } } as never)).toThrow(
-        new TypeError("createFsTools read.cwd is a shared option: set it once at the top level"),
+        new TypeError("createFsTools read options cannot set cwd: set it once at the top level"),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
         new TypeError(
