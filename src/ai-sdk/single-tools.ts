@@ -38,7 +38,8 @@ const ADAPTER_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
 /** The options of a core factory. */
 export type CoreOptionsOf<F extends CoreFactory> = Parameters<F>[0];
 /** The core input of a core factory's tool. */
-export type CoreInputOf<F extends CoreFactory> = ReturnType<F> extends { validate(input: unknown): infer I } ? I : never;
+export type CoreInputOf<F extends CoreFactory> =
+  ReturnType<F> extends { validate(input: unknown): infer I } ? I : never;
 /** The result of a core factory's tool. */
 export type CoreResultOf<F extends CoreFactory> = ReturnType<F> extends AnyCoreTool<infer R> ? R : never;
 

@@ -120,7 +120,8 @@ function toToolCall<Context>(options: {
  * {@link ToolInputError} the AI SDK hands to the model as a tool error. `execute` returns the
  * whole core result (after `signature.toResult`); `toModelOutput` maps it with {@link toAiSdkOutput}.
  *
- * @param core - the core tool.
+ * @param core - the core tool (a callable `CoreTool`, or a plain object of its parts: `name`,
+ *   `description`, `inputSchema`, `validate`, `execute`).
  * @param options - `signature`, `contextSchema` (`needsApproval` needs a factory: use the
  *   `createAiSdk...Tool` factories for it).
  * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.

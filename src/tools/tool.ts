@@ -99,7 +99,9 @@ export interface CoreToolParts<Input, Result extends ToolResult = ToolResult> {
  * await shout({ text: "hi" }); // the same as await shout.execute({ text: "hi" })
  * ```
  */
-export function coreTool<Input, Result extends ToolResult>(parts: CoreToolParts<Input, Result>): CoreTool<Input, Result> {
+export function coreTool<Input, Result extends ToolResult>(
+  parts: CoreToolParts<Input, Result>,
+): CoreTool<Input, Result> {
   const { execute } = parts;
   const tool = (input: Input, call?: ToolCall): Promise<Result> => execute(input, call);
   for (const key of ["name", "description", "inputSchema", "validate", "execute"] as const) {

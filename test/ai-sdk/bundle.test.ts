@@ -250,7 +250,14 @@ describe("createAiSdkFsTools tool scopes: any tool added or left out", () => {
     const fs = memoryFileSystem({ files });
     const { tools } = createAiSdkFsTools({ fs, cwd: "/w", list: true, glob: {}, grep: { maxMatches: 1 } });
     expect(Object.keys(tools)).toStrictEqual(["read", "edit", "write", "list", "glob", "grep"]);
-    expect(Object.values(tools).map((tool) => tool.name)).toStrictEqual(["read", "edit", "write", "list", "glob", "grep"]);
+    expect(Object.values(tools).map((tool) => tool.name)).toStrictEqual([
+      "read",
+      "edit",
+      "write",
+      "list",
+      "glob",
+      "grep",
+    ]);
     const listed = await tools.list.execute?.({ path: "src" }, call);
     expect(listed).toMatchObject({ kind: "search", ok: true, count: 2 });
     const globbed = await tools.glob.execute?.({ pattern: "**/*.ts" }, call);

@@ -14,6 +14,5 @@ export const { tools } = createAiSdkFsTools<Workspace>({
     required: ["root"],
     additionalProperties: false,
   }),
-  fs: (call) =>
-    nodeFileSystem({ cwd: call.host.context.root, allowedRoots: [call.host.context.root] }),
+  fs: (call) => nodeFileSystem({ cwd: call.host.context.root, allowedRoots: [call.host.context.root] }),
 });
