@@ -37,7 +37,10 @@ export {
   type ToolResult,
 } from "./tools/result.js";
 export {
+  type AnyCoreTool,
   type CoreTool,
+  coreTool,
+  type CoreToolParts,
   type JsonSchema,
   type JsonValue,
   type ToolCall,

@@ -44,6 +44,8 @@ const SUBPATHS: Readonly<Record<string, string>> = {
 const SUBSTITUTIONS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
   "quick-start": [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
   agent: [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
+  "recommended-node": [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
+  "recommended-browser": [['openai("gpt-5.1")', "(globalThis as { __readmeModel?: never }).__readmeModel!"]],
 };
 
 /** Scripted models for the examples that call one, by example name. */
@@ -59,6 +61,27 @@ const MODELS: Readonly<Record<string, () => unknown>> = {
       { calls: [{ tool: "read", input: { path: "notes/a.md", offset: null, limit: null } }] },
       { calls: [{ tool: "write", input: { path: "report.md", content: "# Report\n\n- alpha\n" } }] },
       { text: "Wrote report.md." },
+    ]),
+  "recommended-node": () =>
+    scriptedModel([
+      { calls: [{ tool: "read", input: { path: "LICENSE", offset: 1, limit: 1 } }] },
+      { calls: [{ tool: "bash", input: { command: "rm -rf dist", timeout: null, cwd: null } }] },
+      { text: "MIT. I may not remove dist/ here." },
+    ]),
+  "recommended-browser": () =>
+    scriptedModel([
+      { calls: [{ tool: "bash", input: { command: "grep -n teh notes.txt", timeout: null, cwd: null } }] },
+      {
+        calls: [
+          {
+            tool: "apply_patch",
+            input: {
+              patch: "*** Begin Patch\n*** Update File: notes.txt\n@@\n-fix teh typo\n+fix the typo\n*** End Patch",
+            },
+          },
+        ],
+      },
+      { text: "Fixed the typo in notes.txt." },
     ]),
 };
 

@@ -5,12 +5,16 @@
  * @module
  */
 import type { FlexibleSchema } from "ai";
+import type { FileSystem } from "../contract/types.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash.js";
-import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "../tools/context.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
 import { assertKnownOptions, OptionError } from "../contract/options.js";
 import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/setting-keys.js";
 import type { createEditTool } from "../tools/edit.js";
+import type { createGlobTool } from "../tools/glob.js";
+import type { createGrepTool } from "../tools/grep.js";
+import type { createListTool } from "../tools/list.js";
 import type { createReadTool } from "../tools/read.js";
 import type { FileStateStore } from "../tools/state.js";
 import { sha256Digest } from "../contract/digest.js";
@@ -21,27 +25,39 @@ import {
   createAiSdkApplyPatchTool,
   createAiSdkBashTool,
   createAiSdkEditTool,
+  createAiSdkGlobTool,
+  createAiSdkGrepTool,
+  createAiSdkListTool,
   createAiSdkReadTool,
   createAiSdkWriteTool,
   type CoreInputOf,
   type CoreOptionsOf,
   type CoreResultOf,
 } from "./single-tools.js";
-import type { AiSdkFsTool, AiSdkToolContext } from "./tool.js";
+import type { AiSdkFsTool, AiSdkPerCall, AiSdkToolContext } from "./tool.js";
 
 const FACTORY = "createAiSdkFsTools";
 
 /** The bundle's own keys that apply to every tool, set only at the top level. */
 const ADAPTER_BUNDLE_KEYS = ["contextSchema", "needsApproval"] as const;
 
-/** The per-tool option keys of the bundle, with the default tool name of each. */
+/**
+ * The per-tool option keys of the bundle, in the order the tools come in `tools`, with the
+ * default tool name of each.
+ */
 export const BUNDLE_TOOL_KEYS = {
   read: "read",
   edit: "edit",
   write: "write",
   applyPatch: "apply_patch",
+  list: "list",
+  glob: "glob",
+  grep: "grep",
   bash: "bash",
 } as const;
+
+/** The tools the bundle has unless their key is `false`. */
+const ON_BY_DEFAULT = ["read", "edit", "write"] as const;
 
 type SharedKey = (typeof CONTEXT_OPTION_KEYS)[number];
 type CoreFactory = Parameters<typeof adaptCoreFactory>[2];
@@ -56,22 +72,43 @@ export type BundleToolOptions<F extends CoreFactory> = Omit<CoreOptionsOf<F>, Sh
   readonly signature?: ToolSignature<CoreInputOf<F>, never, CoreResultOf<F>>;
 };
 
-/** Options of {@link createAiSdkFsTools}. */
-export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<ToolContextOptions, "state"> {
+/**
+ * Options of {@link createAiSdkFsTools}. `read`, `edit` and `write` are on unless set to `false`
+ * (`write: false` also withholds `edit` and `apply_patch`, as a tool scope does); `applyPatch`,
+ * `list`, `glob` and `grep` are added by `true` or their options; `bash` by its options.
+ */
+export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<ToolContextOptions, "state" | "fs"> {
+  /** The backend, or a function of the AI SDK call that picks one (`call.host.context` has the context type). */
+  readonly fs: AiSdkPerCall<FileSystem, Context>;
   /**
    * Read-before-write store shared by all tools (as `createFsTools`): with one (`memoryStore()`),
    * edit, overwrite and apply_patch need a prior read and fail on a stale file. A function of the
    * call picks one per conversation. Absent or `false`: no check.
    * @default none (the check is opt-in)
    */
-  readonly state?: PerCall<FileStateStore> | false;
-  readonly read?: BundleToolOptions<typeof createReadTool>;
-  readonly edit?: BundleToolOptions<typeof createEditTool>;
-  readonly write?: BundleToolOptions<typeof createWriteTool>;
+  readonly state?: AiSdkPerCall<FileStateStore, Context> | false;
+  /** The `read` tool's settings, or `false` to leave it out. */
+  readonly read?: BundleToolOptions<typeof createReadTool> | false;
+  /** The `edit` tool's settings, or `false` to leave it out. */
+  readonly edit?: BundleToolOptions<typeof createEditTool> | false;
+  /**
+   * The `write` tool's settings, or `false` to leave out every tool that changes files: `write`,
+   * `edit` and `apply_patch` (setting `edit` or `applyPatch` beside it throws).
+   */
+  readonly write?: BundleToolOptions<typeof createWriteTool> | false;
   /** Adds `apply_patch`: `true` for the defaults, or its options. */
-  readonly applyPatch?: true | BundleToolOptions<typeof createApplyPatchTool>;
-  /** Adds `bash`: its options, with a `runner` and an `env` (the portable bundle has no default runner). */
-  readonly bash?: BundleToolOptions<typeof createBashTool>;
+  readonly applyPatch?: true | false | BundleToolOptions<typeof createApplyPatchTool>;
+  /** Adds `list`: `true` for the defaults, or its options. */
+  readonly list?: true | false | BundleToolOptions<typeof createListTool>;
+  /** Adds `glob`: `true` for the defaults, or its options. */
+  readonly glob?: true | false | BundleToolOptions<typeof createGlobTool>;
+  /** Adds `grep`: `true` for the defaults, or its options. */
+  readonly grep?: true | false | BundleToolOptions<typeof createGrepTool>;
+  /**
+   * Adds `bash`: its options, with a `runner` and an `env` (the portable bundle has no default
+   * runner); `false` leaves it out.
+   */
+  readonly bash?: BundleToolOptions<typeof createBashTool> | false;
   /** Schema of each tool's `toolsContext` entry (the same schema for every tool of the bundle). */
   readonly contextSchema?: FlexibleSchema<Context>;
   /** AI SDK tool approval for every tool of the bundle (see `AiSdkAdapterOptions.needsApproval`). */
@@ -93,60 +130,114 @@ type ToolEntry<T, F extends CoreFactory, Default extends string, Context> =
     ? { readonly [name: string]: AiSdkFsTool<ModelInputOf<T, F>, CoreResultOf<F>, Context> | undefined }
     : { readonly [K in ToolNameOf<T, Default>]: AiSdkFsTool<ModelInputOf<T, F>, CoreResultOf<F>, Context> };
 
-/** An entry that exists only when its option is set: non-optional when set, optional otherwise. */
-type OptionalEntry<T, F extends CoreFactory, Default extends string, Context> = [T] extends [undefined]
-  ? Partial<ToolEntry<undefined, F, Default, Context>>
-  : undefined extends T
-    ? Partial<ToolEntry<Exclude<T, undefined>, F, Default, Context>>
-    : ToolEntry<T, F, Default, Context>;
+/**
+ * A tool that is on unless its option is `false`: no key when the option is exactly `false`,
+ * else a non-optional one (options typed wide, where a `false` cannot be seen, type it as on).
+ */
+type DefaultEntry<T, F extends CoreFactory, Default extends string, Context> = [T] extends [false]
+  ? unknown
+  : ToolEntry<Exclude<T, false>, F, Default, Context>;
+
+/**
+ * A tool that exists only when its option is set: non-optional when set, absent when not set (or
+ * `false`), optional when the options are typed wide (set or not cannot be seen).
+ */
+type OptionalEntry<T, F extends CoreFactory, Default extends string, Context> = [T] extends [undefined | false]
+  ? unknown
+  : [Extract<T, undefined | false>] extends [never]
+    ? ToolEntry<T, F, Default, Context>
+    : Partial<ToolEntry<Exclude<T, undefined | false>, F, Default, Context>>;
 
 type ContextOf<O> = O extends { readonly contextSchema: FlexibleSchema<infer C> } ? C : AiSdkToolContext;
 type Field<O, K extends string> = K extends keyof O ? O[K] : undefined;
+/** A tool that changes files: left out with `write: false`. */
+type Mutating<O, T> = [Field<O, "write">] extends [false] ? false : T;
 
-/** The tools of {@link createAiSdkFsTools}, keyed by tool name. */
-export type AiSdkFsToolSet<O> = ToolEntry<Field<O, "read">, typeof createReadTool, "read", ContextOf<O>> &
-  ToolEntry<Field<O, "edit">, typeof createEditTool, "edit", ContextOf<O>> &
-  ToolEntry<Field<O, "write">, typeof createWriteTool, "write", ContextOf<O>> &
-  OptionalEntry<Field<O, "applyPatch">, typeof createApplyPatchTool, "apply_patch", ContextOf<O>> &
-  OptionalEntry<Field<O, "bash">, typeof createBashTool, "bash", ContextOf<O>>;
+/**
+ * The tools of {@link createAiSdkFsTools}, keyed by tool name.
+ *
+ * @typeParam O - the bundle's options.
+ * @typeParam Context - the type of each tool's context (default: the `contextSchema`'s type).
+ */
+export type AiSdkFsToolSet<O, Context = ContextOf<O>> = DefaultEntry<
+  Field<O, "read">,
+  typeof createReadTool,
+  "read",
+  Context
+> &
+  DefaultEntry<Mutating<O, Field<O, "edit">>, typeof createEditTool, "edit", Context> &
+  DefaultEntry<Field<O, "write">, typeof createWriteTool, "write", Context> &
+  OptionalEntry<Mutating<O, Field<O, "applyPatch">>, typeof createApplyPatchTool, "apply_patch", Context> &
+  OptionalEntry<Field<O, "list">, typeof createListTool, "list", Context> &
+  OptionalEntry<Field<O, "glob">, typeof createGlobTool, "glob", Context> &
+  OptionalEntry<Field<O, "grep">, typeof createGrepTool, "grep", Context> &
+  OptionalEntry<Field<O, "bash">, typeof createBashTool, "bash", Context>;
 
 const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env: the portable bundle has no default runner`;
 
+/** Each bundle key's single factory. */
+const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never) => unknown>> = {
+  read: createAiSdkReadTool,
+  edit: createAiSdkEditTool,
+  write: createAiSdkWriteTool,
+  applyPatch: createAiSdkApplyPatchTool,
+  list: createAiSdkListTool,
+  glob: createAiSdkGlobTool,
+  grep: createAiSdkGrepTool,
+  bash: createAiSdkBashTool,
+};
+
 /**
  * Make the file tools for `generateText`/`streamText`: `read`, `edit`, `write`, plus
- * `apply_patch` when `applyPatch` is set and `bash` when `bash` is `{ runner, env, ... }`.
- * Every tool is strict (see `toStrictSchema`), runs over the same backend and gate, and shares
- * the store, locks, digest and clock given once at the top level. As with `createFsTools`, the
+ * `apply_patch`, `list`, `glob` or `grep` when their key is `true` or their options, and `bash`
+ * when `bash` is `{ runner, env, ... }`. Any tool can be left out with `false`; `write: false`
+ * leaves out every tool that changes files (`write`, `edit`, `apply_patch`). Every tool is
+ * strict (see `toStrictSchema`), runs over the same backend and gate, and shares the store,
+ * locks, digest and clock given once at the top level. As with `createFsTools`, the
  * read-before-write check is on only with a `state` (`memoryStore()`), and without `locks` the
  * backend's own locks are used, so two tools writing one file take turns.
  *
+ * @typeParam Context - the type of `call.host.context` in `fs` and `state` functions and of each
+ *   tool's context: `createAiSdkFsTools<Workspace>({ contextSchema, fs: (call) => ... })`.
+ *   Without it, the options are inferred and the context type is the `contextSchema`'s. With it,
+ *   the result type has `read`, `edit` and `write`, and the other tools as optional keys.
+ * @typeParam O - the options, inferred (do not pass it).
  * @param options - the shared tool options (`fs` required; `cwd`, `allowedRoots`, `permissions`,
  *   `state`, `locks`, `digest`, `clock`), per-tool options (`read`, `edit`, `write`,
- *   `applyPatch`, `bash`, each with an optional `signature`), `contextSchema`, `needsApproval`.
- * @returns `{ tools }`, keyed by tool name (a signature's name replaces the default).
+ *   `applyPatch`, `list`, `glob`, `grep`, `bash`, each with an optional `signature`),
+ *   `contextSchema`, `needsApproval`.
+ * @returns `{ tools }`, keyed by tool name (a signature's name replaces the default), in the
+ *   order read, edit, write, apply_patch, list, glob, grep, bash.
  * @throws TypeError at creation for: an unknown option key; a shared key inside one tool's
- *   options (`createAiSdkFsTools read.digest is a shared option: set it once at the top level`); an
- *   unknown key there (`createAiSdkFsTools read got an unknown option "maxbytes". Known options:
- *   maxBytes, maxLineLength, converters, signature`), all {@link OptionError}s;
- *   two tools with one name; `bash` that is not an object with a runner and an env
+ *   options (`createAiSdkFsTools read options cannot set digest: set it once at the top level`);
+ *   an unknown key there (`createAiSdkFsTools read got an unknown option "maxbytes". Known options:
+ *   maxBytes, maxLineLength, converters, signature`), all {@link OptionError}s; a tool's options
+ *   that are not an object (or `true`/`false` where taken); `edit` or `applyPatch` set beside
+ *   `write: false`; two tools with one name; `bash` that is not `false` or an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
  *   no default runner`); and whatever a core factory or the strict-schema conversion throws.
  * @example
  * ```ts
- * const { tools } = createAiSdkFsTools({ fs: memoryFileSystem(), cwd: "/", state: memoryStore(), applyPatch: true });
+ * const { tools } = createAiSdkFsTools({ fs: memoryFileSystem(), cwd: "/", state: memoryStore(), applyPatch: true, grep: true });
  * const result = await generateText({ model, tools, prompt: "Fix the typo in README.md", stopWhen: isStepCount(20) });
  * ```
  */
-export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>(
+export function createAiSdkFsTools<
+  Context = unknown,
+  const O extends AiSdkFsToolsOptions<Context> = AiSdkFsToolsOptions<Context>,
+>(
   options: O & { readonly [K in Exclude<keyof O, keyof AiSdkFsToolsOptions<unknown>>]: never },
-): { readonly tools: AiSdkFsToolSet<O> } {
+): { readonly tools: AiSdkFsToolSet<O, unknown extends Context ? ContextOf<O> : Context> } {
   assertKnownOptions(FACTORY, options, [
     ...CONTEXT_OPTION_KEYS,
     ...Object.keys(BUNDLE_TOOL_KEYS),
     ...ADAPTER_BUNDLE_KEYS,
   ]);
-  const { read, edit, write, applyPatch, bash, contextSchema, needsApproval, ...contextOptions } =
-    options as AiSdkFsToolsOptions<unknown>;
+  const given = options as AiSdkFsToolsOptions<unknown>;
+  const { bash, contextSchema, needsApproval } = given;
+  const contextOptions = Object.fromEntries(
+    Object.entries(given).filter(([key]) => (CONTEXT_OPTION_KEYS as readonly string[]).includes(key)),
+  ) as Partial<AiSdkFsToolsOptions<unknown>>;
   if (contextOptions.fs === undefined || contextOptions.fs === null) {
     throw new TypeError(`${FACTORY} needs an fs option (a FileSystem, or a function of the call returning one)`);
   }
@@ -154,43 +245,57 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
     throw new TypeError(`${FACTORY} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
   const { state, ...rest } = contextOptions;
-  const shared: ToolContextOptions = {
+  const shared = {
     ...rest,
     ...(state === undefined || state === false ? {} : { state }),
     digest: contextOptions.digest ?? sha256Digest(),
   };
-  for (const [key, value] of [
-    ["applyPatch", applyPatch] as const,
-    ["read", read] as const,
-    ["edit", edit] as const,
-    ["write", write] as const,
-  ]) {
-    if (value !== undefined && value !== true && (typeof value !== "object" || value === null)) {
-      throw new TypeError(`${FACTORY} ${key} must be an object of options${key === "applyPatch" ? " or true" : ""}`);
+  const keys = Object.keys(BUNDLE_TOOL_KEYS) as Array<keyof typeof BUNDLE_TOOL_KEYS>;
+  for (const key of keys) {
+    const value = given[key];
+    if (key === "bash") continue;
+    const flags = (ON_BY_DEFAULT as readonly string[]).includes(key) ? "false" : "true or false";
+    if (value !== undefined && typeof value !== "boolean" && (typeof value !== "object" || value === null)) {
+      throw new TypeError(`${FACTORY} ${key} must be an object of options or ${flags}`);
+    }
+    if (value === true && (ON_BY_DEFAULT as readonly string[]).includes(key)) {
+      throw new TypeError(`${FACTORY} ${key} must be an object of options or false (it is on by default)`);
     }
   }
-  if (bash !== undefined) {
+  if (bash !== undefined && bash !== false) {
     const record = bash as unknown as Record<string, unknown>;
     if (typeof bash !== "object" || bash === null || record["runner"] === undefined || record["env"] === undefined) {
       throw new TypeError(BASH_MESSAGE);
     }
   }
-  const toolOptions = (
-    key: keyof typeof BUNDLE_TOOL_KEYS,
-    value: object | true | undefined,
-  ): Record<string, unknown> => {
-    const own = value === undefined || value === true ? {} : (value as Record<string, unknown>);
+  if (given.write === false) {
+    for (const key of ["edit", "applyPatch"] as const) {
+      const value = given[key];
+      if (value !== undefined && value !== false) {
+        throw new TypeError(
+          `${FACTORY} ${key} cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)`,
+        );
+      }
+    }
+  }
+  const isOn = (key: keyof typeof BUNDLE_TOOL_KEYS): boolean => {
+    const value = given[key];
+    if (value === false) return false;
+    if ((ON_BY_DEFAULT as readonly string[]).includes(key)) return key === "edit" ? given.write !== false : true;
+    return value !== undefined;
+  };
+  const toolOptions = (key: keyof typeof BUNDLE_TOOL_KEYS): Record<string, unknown> => {
+    const value = given[key];
+    const own = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
     assertNoSharedOptions(FACTORY, key, own, [...CONTEXT_OPTION_KEYS, ...ADAPTER_BUNDLE_KEYS]);
     assertKnownOptions(FACTORY, own, [...TOOL_SETTING_KEYS[key], "signature"], key);
     return { ...shared, ...own, contextSchema, needsApproval };
   };
   const entries: Array<[key: keyof typeof BUNDLE_TOOL_KEYS, name: string, tool: unknown]> = [];
-  const add = (
-    key: keyof typeof BUNDLE_TOOL_KEYS,
-    options: Record<string, unknown>,
-    make: (options: never) => unknown,
-  ): void => {
-    const signature = options["signature"] as { name?: unknown } | undefined;
+  for (const key of keys) {
+    if (!isOn(key)) continue;
+    const toolSettings = toolOptions(key);
+    const signature = toolSettings["signature"] as { name?: unknown } | undefined;
     const name = typeof signature?.name === "string" ? signature.name : BUNDLE_TOOL_KEYS[key];
     const clash = entries.find(([, other]) => other === name);
     if (clash !== undefined) {
@@ -200,19 +305,14 @@ export function createAiSdkFsTools<const O extends AiSdkFsToolsOptions<unknown>>
     }
     let tool: unknown;
     try {
-      tool = make(options as never);
+      tool = FACTORIES[key](toolSettings as never);
     } catch (error) {
       // The single factory names its own options; restate them under the bundle's key.
       if (!OptionError.isInstance(error) || error.factory === FACTORY) throw error;
       throw isContextOption(error.option) ? error.restate(FACTORY) : error.restate(FACTORY, key);
     }
     entries.push([key, name, tool]);
-  };
-  add("read", toolOptions("read", read), createAiSdkReadTool);
-  add("edit", toolOptions("edit", edit), createAiSdkEditTool);
-  add("write", toolOptions("write", write), createAiSdkWriteTool);
-  if (applyPatch !== undefined) add("applyPatch", toolOptions("applyPatch", applyPatch), createAiSdkApplyPatchTool);
-  if (bash !== undefined) add("bash", toolOptions("bash", bash), createAiSdkBashTool);
+  }
   const tools = Object.fromEntries(entries.map(([, name, tool]) => [name, tool]));
-  return { tools: tools as AiSdkFsToolSet<O> };
+  return { tools: tools as AiSdkFsToolSet<O, unknown extends Context ? ContextOf<O> : Context> };
 }

@@ -1,8 +1,10 @@
 /**
  * One AI SDK tool per core tool: `createAiSdkReadTool`, `createAiSdkEditTool`,
- * `createAiSdkWriteTool`, `createAiSdkApplyPatchTool`, `createAiSdkBashTool`. Each takes its
- * core factory's options plus `signature`, `contextSchema` and `needsApproval`, and shares
- * nothing with other tools (its own locks; no read-before-write store unless one is passed).
+ * `createAiSdkWriteTool`, `createAiSdkApplyPatchTool`, `createAiSdkBashTool`,
+ * `createAiSdkListTool`, `createAiSdkGlobTool`, `createAiSdkGrepTool`. Each takes its core
+ * factory's options plus `signature`, `contextSchema` and `needsApproval`; no read-before-write
+ * store unless one is passed, and (as the core factories) the backend's own locks unless `locks`
+ * is given. The first type argument of each is the context type (`call.host.context`).
  *
  * @module
  */
@@ -13,25 +15,51 @@ import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.j
 import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import { TOOL_SETTING_KEYS, type ToolSettingsKey } from "../tools/setting-keys.js";
 import { createEditTool } from "../tools/edit.js";
+import { createGlobTool } from "../tools/glob.js";
+import { createGrepTool } from "../tools/grep.js";
+import { createListTool } from "../tools/list.js";
 import { createReadTool } from "../tools/read.js";
 import type { ToolResult } from "../tools/result.js";
-import type { CoreTool } from "../tools/tool.js";
+import type { AnyCoreTool, CoreTool, ToolCall } from "../tools/tool.js";
 import { createWriteTool } from "../tools/write.js";
-import { adaptCoreTool, type AiSdkAdapterOptions, type AiSdkFsTool, type AiSdkToolContext } from "./tool.js";
+import {
+  adaptCoreTool,
+  type AiSdkAdapterOptions,
+  type AiSdkFsTool,
+  type AiSdkToolCall,
+  type AiSdkToolContext,
+} from "./tool.js";
 
-type CoreFactory = (options: never) => CoreTool<unknown, ToolResult>;
+/** A core tool factory, whatever its tool's input. */
+type CoreFactory = (options: never) => AnyCoreTool;
 
 /** The adapter's own option keys, accepted by every single factory besides the core factory's. */
 const ADAPTER_KEYS = ["signature", "contextSchema", "needsApproval"] as const;
 /** The options of a core factory. */
 export type CoreOptionsOf<F extends CoreFactory> = Parameters<F>[0];
 /** The core input of a core factory's tool. */
-export type CoreInputOf<F extends CoreFactory> = ReturnType<F> extends CoreTool<infer I, ToolResult> ? I : never;
+export type CoreInputOf<F extends CoreFactory> =
+  ReturnType<F> extends { validate(input: unknown): infer I } ? I : never;
 /** The result of a core factory's tool. */
-export type CoreResultOf<F extends CoreFactory> = ReturnType<F> extends CoreTool<unknown, infer R> ? R : never;
+export type CoreResultOf<F extends CoreFactory> = ReturnType<F> extends AnyCoreTool<infer R> ? R : never;
+
+/** An option value whose function form is given the AI SDK call (typed context) instead of a bare `ToolCall`. */
+type WithAiSdkCall<V, Context> = V extends (call: ToolCall) => infer R ? (call: AiSdkToolCall<Context>) => R : V;
+
+/**
+ * A core factory's options as an AI SDK factory takes them: the same keys, with the functions of
+ * the call (`fs`, `state`) given an {@link AiSdkToolCall}, so `call.host.context` has the
+ * factory's context type.
+ */
+export type AiSdkCoreOptions<O, Context> = {
+  [K in keyof O]: K extends "fs" | "state" ? WithAiSdkCall<O[K], Context> : O[K];
+};
 
 /** Options of a single AI SDK tool factory: the core factory's options plus the adapter's. */
-export type AiSdkSingleToolOptions<F extends CoreFactory, ModelInput, Context> = CoreOptionsOf<F> &
+export type AiSdkSingleToolOptions<F extends CoreFactory, ModelInput, Context> = AiSdkCoreOptions<
+  CoreOptionsOf<F>,
+  Context
+> &
   AiSdkAdapterOptions<CoreInputOf<F>, ModelInput, CoreResultOf<F>, Context>;
 
 /**
@@ -109,6 +137,21 @@ export type AiSdkApplyPatchToolOptions<
   ModelInput = CoreInputOf<typeof createApplyPatchTool>,
   Context = AiSdkToolContext,
 > = AiSdkSingleToolOptions<typeof createApplyPatchTool, ModelInput, Context>;
+/** Options of {@link createAiSdkListTool}. */
+export type AiSdkListToolOptions<
+  ModelInput = CoreInputOf<typeof createListTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createListTool, ModelInput, Context>;
+/** Options of {@link createAiSdkGlobTool}. */
+export type AiSdkGlobToolOptions<
+  ModelInput = CoreInputOf<typeof createGlobTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createGlobTool, ModelInput, Context>;
+/** Options of {@link createAiSdkGrepTool}. */
+export type AiSdkGrepToolOptions<
+  ModelInput = CoreInputOf<typeof createGrepTool>,
+  Context = AiSdkToolContext,
+> = AiSdkSingleToolOptions<typeof createGrepTool, ModelInput, Context>;
 /** Options of {@link createAiSdkBashTool}. */
 export type AiSdkBashToolOptions<
   ModelInput = CoreInputOf<typeof createBashTool>,
@@ -118,6 +161,9 @@ export type AiSdkBashToolOptions<
 /**
  * The `read` tool for the AI SDK (strict schema; text as `N|text` lines, images as file parts).
  *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry), e.g.
+ *   `createAiSdkReadTool<Workspace>({ contextSchema, fs: (call) => pick(call.host.context) })`.
+ * @typeParam ModelInput - the model's input (its signature's); inferred from `signature`.
  * @param options - `createReadTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`read` by default).
  * @throws TypeError at creation for an unknown or bad option (named), or a signature schema
@@ -128,7 +174,7 @@ export type AiSdkBashToolOptions<
  * await generateText({ model, tools: { read }, prompt: "Read /notes.txt" });
  * ```
  */
-export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTool>, Context = AiSdkToolContext>(
+export function createAiSdkReadTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createReadTool>>(
   options: AiSdkReadToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createReadTool>, Context> {
   return adaptCoreFactory("createAiSdkReadTool", "read", createReadTool, options);
@@ -137,6 +183,7 @@ export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTo
 /**
  * The `edit` tool for the AI SDK (exact-match replacement; see `createEditTool`).
  *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
  * @param options - `createEditTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`edit` by default).
  * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
@@ -145,7 +192,7 @@ export function createAiSdkReadTool<ModelInput = CoreInputOf<typeof createReadTo
  * const edit = createAiSdkEditTool({ fs, state: memoryStore() });
  * ```
  */
-export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTool>, Context = AiSdkToolContext>(
+export function createAiSdkEditTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createEditTool>>(
   options: AiSdkEditToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createEditTool>, Context> {
   return adaptCoreFactory("createAiSdkEditTool", "edit", createEditTool, options);
@@ -154,6 +201,7 @@ export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTo
 /**
  * The `write` tool for the AI SDK (whole-file writes; see `createWriteTool`).
  *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
  * @param options - `createWriteTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`write` by default).
  * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
@@ -162,7 +210,7 @@ export function createAiSdkEditTool<ModelInput = CoreInputOf<typeof createEditTo
  * const write = createAiSdkWriteTool({ fs });
  * ```
  */
-export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWriteTool>, Context = AiSdkToolContext>(
+export function createAiSdkWriteTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createWriteTool>>(
   options: AiSdkWriteToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createWriteTool>, Context> {
   return adaptCoreFactory("createAiSdkWriteTool", "write", createWriteTool, options);
@@ -171,6 +219,7 @@ export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWrite
 /**
  * The `apply_patch` tool for the AI SDK (Codex patch envelope; all or nothing).
  *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
  * @param options - `createApplyPatchTool`'s options (`fs` required) plus `signature`
  *   (e.g. `defaultPatchSignature()`, `freeformPatchSignature()`), `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`apply_patch` by default).
@@ -181,8 +230,8 @@ export function createAiSdkWriteTool<ModelInput = CoreInputOf<typeof createWrite
  * ```
  */
 export function createAiSdkApplyPatchTool<
-  ModelInput = CoreInputOf<typeof createApplyPatchTool>,
   Context = AiSdkToolContext,
+  ModelInput = CoreInputOf<typeof createApplyPatchTool>,
 >(
   options: AiSdkApplyPatchToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createApplyPatchTool>, Context> {
@@ -192,6 +241,7 @@ export function createAiSdkApplyPatchTool<
 /**
  * The `bash` tool for the AI SDK: runs a command line with the runner you pass.
  *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
  * @param options - `createBashTool`'s options (`fs`, `runner`, `env` ...) plus `signature`, `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`bash` by default).
  * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
@@ -209,8 +259,63 @@ export function createAiSdkApplyPatchTool<
  * });
  * ```
  */
-export function createAiSdkBashTool<ModelInput = CoreInputOf<typeof createBashTool>, Context = AiSdkToolContext>(
+export function createAiSdkBashTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createBashTool>>(
   options: AiSdkBashToolOptions<ModelInput, Context>,
 ): AiSdkFsTool<ModelInput, CoreResultOf<typeof createBashTool>, Context> {
   return adaptCoreFactory("createAiSdkBashTool", "bash", createBashTool, options);
+}
+
+/**
+ * The `list` tool for the AI SDK (a directory's entries; see `createListTool`).
+ *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
+ * @param options - `createListTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`list` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const list = createAiSdkListTool({ fs });
+ * await generateText({ model, tools: { [list.name]: list }, prompt: "What is in src/?" });
+ * ```
+ */
+export function createAiSdkListTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createListTool>>(
+  options: AiSdkListToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createListTool>, Context> {
+  return adaptCoreFactory("createAiSdkListTool", "list", createListTool, options);
+}
+
+/**
+ * The `glob` tool for the AI SDK (paths matching a pattern; see `createGlobTool`).
+ *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
+ * @param options - `createGlobTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`glob` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const glob = createAiSdkGlobTool({ fs });
+ * ```
+ */
+export function createAiSdkGlobTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createGlobTool>>(
+  options: AiSdkGlobToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createGlobTool>, Context> {
+  return adaptCoreFactory("createAiSdkGlobTool", "glob", createGlobTool, options);
+}
+
+/**
+ * The `grep` tool for the AI SDK (lines matching a regular expression; see `createGrepTool`).
+ *
+ * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
+ * @param options - `createGrepTool`'s options (`fs` required) plus `signature`, `contextSchema`, `needsApproval`.
+ * @returns an AI SDK tool; put it in `tools` under its signature's name (`grep` by default).
+ * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @example
+ * ```ts
+ * const grep = createAiSdkGrepTool({ fs, maxMatches: 200 });
+ * ```
+ */
+export function createAiSdkGrepTool<Context = AiSdkToolContext, ModelInput = CoreInputOf<typeof createGrepTool>>(
+  options: AiSdkGrepToolOptions<ModelInput, Context>,
+): AiSdkFsTool<ModelInput, CoreResultOf<typeof createGrepTool>, Context> {
+  return adaptCoreFactory("createAiSdkGrepTool", "grep", createGrepTool, options);
 }

@@ -4,10 +4,17 @@
  *
  * @module
  */
-import { jsonSchema, type FlexibleSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
+import {
+  jsonSchema,
+  type FlexibleSchema,
+  type JSONSchema7,
+  type ModelMessage,
+  type Tool,
+  type ToolExecutionOptions,
+} from "ai";
 import type { PermissionOptions } from "../gate/gate.js";
 import type { ToolResult } from "../tools/result.js";
-import { ToolInputError, type CoreTool, type ToolCall, type ToolSignature } from "../tools/tool.js";
+import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../tools/tool.js";
 import type { ToolContextOptions } from "../tools/context.js";
 import { approvalTargets, approvedPermissions, probeApprovals } from "./approval.js";
 import { toAiSdkOutput } from "./output.js";
@@ -18,6 +25,28 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Tool-specific context the AI SDK validates (`toolsContext[name]`) and hands to the tool. */
 export type AiSdkToolContext = Record<string, unknown>;
+
+/**
+ * The call a core tool sees when the AI SDK runs it: `host` is always there, with the step's
+ * messages and the tool's `toolsContext` entry as `context` (typed by the factory's type
+ * argument or its `contextSchema`). What an `fs` or `state` function of the call receives.
+ */
+export interface AiSdkToolCall<Context = AiSdkToolContext> extends ToolCall {
+  /** The AI SDK tool call id. */
+  readonly toolCallId: string;
+  /** The AI SDK's `ToolExecutionOptions`, as the core tools read them. */
+  readonly host: {
+    /** The messages sent to the model in the step that made the call. */
+    readonly messages: readonly ModelMessage[];
+    /** The tool's `toolsContext[name]` entry, validated by its `contextSchema`. */
+    readonly context: Context;
+    /** Aborts the call. */
+    readonly abortSignal?: AbortSignal;
+  };
+}
+
+/** A value, or a function of the AI SDK call giving it (the `fs` and `state` options of the AI SDK factories). */
+export type AiSdkPerCall<T, Context = AiSdkToolContext> = T | ((call: AiSdkToolCall<Context>) => T | Promise<T>);
 
 /** An AI SDK tool made from a core tool: model input in, the whole core result out. */
 export type AiSdkFsTool<
@@ -54,28 +83,29 @@ export interface AiSdkToolSource<CoreInput, Result extends ToolResult> {
   /** The factory's name, for error messages (`createAiSdkReadTool`). */
   readonly factory: string;
   /** The core tool. */
-  readonly core: CoreTool<CoreInput, Result>;
+  /** The core tool (a {@link CoreTool}, or any object of its parts). */
+  readonly core: CoreToolParts<CoreInput, Result>;
   /**
    * The shared options the core was made with (for approval probes), and a way to make the same
    * core tool with other permissions (for approved calls). Needed only with `needsApproval`.
    */
   readonly approval?: {
     readonly contextOptions: ToolContextOptions;
-    readonly withPermissions: (permissions: PermissionOptions) => CoreTool<CoreInput, Result>;
+    readonly withPermissions: (permissions: PermissionOptions) => CoreToolParts<CoreInput, Result>;
   };
 }
 
 /** The `ToolCall` a core tool sees for an AI SDK execution. */
-function toToolCall(options: {
+function toToolCall<Context>(options: {
   toolCallId: string;
-  messages: readonly unknown[];
+  messages: readonly ModelMessage[];
   abortSignal?: AbortSignal;
-  context?: unknown;
-}): ToolCall {
+  context?: Context;
+}): AiSdkToolCall<Context> {
   return {
     toolCallId: options.toolCallId,
     abortSignal: options.abortSignal,
-    host: { messages: options.messages, context: options.context, abortSignal: options.abortSignal },
+    host: { messages: options.messages, context: options.context as Context, abortSignal: options.abortSignal },
   };
 }
 
@@ -90,7 +120,8 @@ function toToolCall(options: {
  * {@link ToolInputError} the AI SDK hands to the model as a tool error. `execute` returns the
  * whole core result (after `signature.toResult`); `toModelOutput` maps it with {@link toAiSdkOutput}.
  *
- * @param core - the core tool.
+ * @param core - the core tool (a callable `CoreTool`, or a plain object of its parts: `name`,
+ *   `description`, `inputSchema`, `validate`, `execute`).
  * @param options - `signature`, `contextSchema` (`needsApproval` needs a factory: use the
  *   `createAiSdk...Tool` factories for it).
  * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.
@@ -103,10 +134,10 @@ function toToolCall(options: {
  * ```
  */
 export function toAiSdkTool<CoreInput, Result extends ToolResult, ModelInput = CoreInput, Context = AiSdkToolContext>(
-  core: CoreTool<CoreInput, Result>,
+  core: CoreToolParts<CoreInput, Result>,
   options: Omit<AiSdkAdapterOptions<CoreInput, ModelInput, Result, Context>, "needsApproval"> = {},
 ): AiSdkFsTool<ModelInput, Result, Context> {
-  if (typeof core !== "object" || core === null || typeof core.execute !== "function") {
+  if ((typeof core !== "object" && typeof core !== "function") || core === null || typeof core.execute !== "function") {
     throw new TypeError("toAiSdkTool needs a core tool (an object with name, inputSchema, validate and execute)");
   }
   return adaptCoreTool({ factory: "toAiSdkTool", core }, options);
@@ -212,7 +243,7 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
       ? {
           needsApproval: async (
             input: ModelInput,
-            needsOptions: { toolCallId: string; messages: unknown[]; context: unknown },
+            needsOptions: { toolCallId: string; messages: ModelMessage[]; context: Context },
           ) => {
             const call = toToolCall(needsOptions);
             const coreInput = core.validate(signature.toInput(input));

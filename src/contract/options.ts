@@ -24,6 +24,12 @@ export interface OptionErrorFields {
   readonly within?: string;
   /** For a bad value: what is wrong with it (`must be a positive integer, got 0`). Absent for an unknown option. */
   readonly problem?: string;
+  /**
+   * For a shared option set inside one tool's options of a bundle (`read: { digest }`): that
+   * tool's key (`read`). The message then names the tool's options and the option:
+   * `createAiSdkFsTools read options cannot set digest: set it once at the top level`.
+   */
+  readonly sharedIn?: string;
 }
 
 const OPTION_ERROR_MARKER = defineErrorMarker<OptionError>("better-fs-tools.error.OptionError");
@@ -64,6 +70,8 @@ export class OptionError extends TypeError {
   declare readonly within: string | undefined;
   /** For a bad value: what is wrong with it; undefined for an unknown option. */
   declare readonly problem: string | undefined;
+  /** For a shared option inside one tool's options of a bundle: that tool's key; else undefined. */
+  declare readonly sharedIn: string | undefined;
 
   constructor(fields: OptionErrorFields) {
     super(OptionError.format(fields));
@@ -74,6 +82,7 @@ export class OptionError extends TypeError {
       known: fields.known === undefined ? undefined : Object.freeze([...fields.known]),
       within: fields.within,
       problem: fields.problem,
+      sharedIn: fields.sharedIn,
     };
     for (const [key, value] of Object.entries(values)) {
       Object.defineProperty(this, key, { value, enumerable: false });
@@ -83,6 +92,10 @@ export class OptionError extends TypeError {
 
   /** The message of an error with these fields (the one format of every option error). */
   static format(fields: OptionErrorFields): string {
+    if (fields.sharedIn !== undefined) {
+      const name = fields.option.slice(fields.sharedIn.length + 1) || fields.option;
+      return `${fields.factory} ${fields.sharedIn} options cannot set ${name}: set it once at the top level`;
+    }
     if (fields.problem !== undefined) return `${fields.factory} ${fields.option} ${fields.problem}`;
     const key =
       fields.within === undefined ? fields.option : fields.option.slice(fields.within.length + 1) || fields.option;
@@ -111,6 +124,7 @@ export class OptionError extends TypeError {
         ? { within: topLevel ? prefix : under(prefix, this.within!) }
         : {}),
       ...(this.problem === undefined ? {} : { problem: this.problem }),
+      ...(this.sharedIn === undefined ? {} : { sharedIn: under(prefix, this.sharedIn) }),
     });
   }
 

@@ -19,7 +19,7 @@ import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type ShellResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
 import { encodeUtf8, formatBytes, formatCount, plural } from "./text.js";
-import { ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
+import { coreTool, ToolInputError, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 
 /** Default command timeout: 2 minutes, in milliseconds. */
 export const DEFAULT_BASH_TIMEOUT_MS = 120_000;
@@ -226,7 +226,7 @@ export function createBashTool(
     },
     run: (input: BashInput, ctx, setup): Promise<ShellResult> => setup.run(input, ctx),
   })(options as ToolContextOptions & BashToolSettings);
-  return {
+  return coreTool({
     ...tool,
     execute(input: BashInput, call?: ToolCall): Promise<ShellResult> {
       // The host's signal (AI SDK) is the call's signal when the call gives none, so an abort
@@ -238,7 +238,7 @@ export function createBashTool(
           : call;
       return tool.execute(input, withSignal);
     },
-  };
+  });
 }
 
 /**

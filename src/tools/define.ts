@@ -10,7 +10,7 @@ import { assertKnownOptions } from "../contract/options.js";
 import { CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
 import type { ToolResult } from "./result.js";
-import { guardExecute, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
+import { coreTool, guardExecute, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 
 /** A tool input described by its own check and schema instead of an {@link InputSpec}. */
 export interface CustomInput<Input> {
@@ -67,7 +67,8 @@ function isCustom<Input>(spec: InputSpec | CustomInput<Input>): spec is CustomIn
  * {@link guardExecute}.
  *
  * @param definition - the tool's names, kind, input, settings and body ({@link CoreToolDefinition}).
- * @returns the factory `(options) => CoreTool`.
+ * @returns the factory `(options) => CoreTool`; the tool is a function of its input that also
+ *   has `name`, `description`, `inputSchema`, `validate` and `execute` ({@link coreTool}).
  * @throws nothing itself; the factory throws `OptionError` (a TypeError) for an unknown option
  *   key (`createReadTool got an unknown option "maxbytes". Known options: fs, cwd, ...`) or a bad
  *   value (`createReadTool maxBytes must be a positive integer, got 0`), and TypeError for a
@@ -85,6 +86,7 @@ function isCustom<Input>(spec: InputSpec | CustomInput<Input>): spec is CustomIn
  * });
  * const shout = createShoutTool({ fs: memoryFileSystem() });
  * await shout.execute({ text: "hi" }); // parts: [{ type: "text", text: "HI" }]
+ * await shout({ text: "hi" }); // the same
  * ```
  */
 export function defineCoreTool<Options extends ToolContextOptions, Input, Result extends ToolResult, Setup = undefined>(
@@ -106,7 +108,7 @@ export function defineCoreTool<Options extends ToolContextOptions, Input, Result
     };
     const description =
       typeof definition.description === "function" ? definition.description(setup, options) : definition.description;
-    return {
+    return coreTool({
       name,
       description,
       inputSchema: definition.schema === undefined ? baseSchema : definition.schema(baseSchema, setup),
@@ -114,6 +116,6 @@ export function defineCoreTool<Options extends ToolContextOptions, Input, Result
       execute: guardExecute<Input, Result>(kind, validate, async (input: Input, call?: ToolCall): Promise<Result> =>
         definition.run(input, await resolve(call), setup),
       ),
-    };
+    });
   };
 }

@@ -46,8 +46,11 @@ export interface FsToolsOptions extends Omit<ToolContextOptions, "state"> {
   readonly list?: ListToolSettings;
   readonly glob?: GlobToolSettings;
   readonly grep?: GrepToolSettings;
-  /** Settings of `apply_patch` (createApplyPatchTool, src/tools/apply-patch/index.ts). */
-  readonly applyPatch?: ApplyPatchToolSettings;
+  /**
+   * Settings of `apply_patch` (createApplyPatchTool, src/tools/apply-patch/index.ts), or `true`
+   * for its defaults (the form `createAiSdkFsTools` takes; `apply_patch` is always in this set).
+   */
+  readonly applyPatch?: ApplyPatchToolSettings | true;
   /** Settings of `bash` (createBashTool, src/tools/bash.ts). */
   readonly bash?: BashToolSettings;
 }
@@ -68,7 +71,8 @@ const FACTORY = "createFsTools";
 
 function settingsOf<T extends object>(options: FsToolsOptions, key: ToolSettingsKey): T {
   const value = options[key];
-  if (value === undefined) return {} as T;
+  // `applyPatch: true` (the AI SDK bundle's form) is its defaults here, where the tool is always made.
+  if (value === undefined || (key === "applyPatch" && value === true)) return {} as T;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     optionValueError(FACTORY, key, `must be an object of ${key} settings`);
   }
@@ -99,7 +103,7 @@ function named<T>(key: ToolSettingsKey, create: () => T): T {
  *
  * @param options - the shared context (`fs`, `cwd`, `allowedRoots`, `permissions`, `state`,
  *   `locks`, `digest`, `clock`) and per-tool settings under `read`, `write`, `edit`, `list`,
- *   `glob`, `grep`, `applyPatch`, `bash`.
+ *   `glob`, `grep`, `applyPatch` (or `applyPatch: true`, the defaults), `bash`.
  * @returns `{ read, write, edit, list, glob, grep, apply_patch, bash }`. They share the store
  *   given as `state` (none by default; with {@link memoryStore}, edit and overwrite need a prior
  *   read and fail on a stale file),

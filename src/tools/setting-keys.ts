@@ -8,7 +8,7 @@
 import { APPLY_PATCH_SETTING_KEYS } from "./apply-patch/index.js";
 import { BASH_SETTING_KEYS } from "./bash.js";
 import { CONTEXT_OPTION_KEYS } from "./context.js";
-import { optionValueError } from "../contract/options.js";
+import { OptionError } from "../contract/options.js";
 import { EDIT_SETTING_KEYS } from "./edit.js";
 import { GLOB_SETTING_KEYS } from "./glob.js";
 import { GREP_SETTING_KEYS } from "./grep.js";
@@ -61,7 +61,8 @@ export function isContextOption(option: string): boolean {
  * @param settings - that tool's settings object.
  * @param shared - the keys taken at the top level only: {@link CONTEXT_OPTION_KEYS} and the
  *   bundle's own (`contextSchema`, `needsApproval`).
- * @throws OptionError `createFsTools read.cwd is a shared option: set it once at the top level`.
+ * @throws OptionError `createFsTools read options cannot set cwd: set it once at the top level`
+ *   (`option: "read.cwd"`, `sharedIn: "read"`, `problem: "cannot set cwd: set it once at the top level"`).
  * @example
  * ```ts
  * assertNoSharedOptions("createFsTools", "read", { cwd: "/w" }, CONTEXT_OPTION_KEYS); // throws
@@ -70,7 +71,12 @@ export function isContextOption(option: string): boolean {
 export function assertNoSharedOptions(factory: string, key: string, settings: object, shared: readonly string[]): void {
   for (const name of shared) {
     if (Object.hasOwn(settings, name)) {
-      optionValueError(factory, `${key}.${name}`, "is a shared option: set it once at the top level");
+      throw new OptionError({
+        factory,
+        option: `${key}.${name}`,
+        problem: `cannot set ${name}: set it once at the top level`,
+        sharedIn: key,
+      });
     }
   }
 }

@@ -26,8 +26,12 @@ export interface ToolCall {
 
 const TOOL_INPUT_ERROR_MARKER = defineErrorMarker<ToolInputError>("better-fs-tools.error.ToolInputError");
 
-/** Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a tool error the model reads. */
-export class ToolInputError extends Error {
+/**
+ * Thrown by `validate`/`toInput` for model input that does not fit. The adapter turns it into a
+ * tool error the model reads. A `TypeError` (the input has the wrong shape), named
+ * `ToolInputError` so it is told apart from a factory's option errors.
+ */
+export class ToolInputError extends TypeError {
   override readonly name = "ToolInputError";
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
@@ -40,10 +44,14 @@ export class ToolInputError extends Error {
 }
 
 /**
- * A framework-free tool. `execute` never throws for expected failures (it returns a result with
- * `ok: false`); it throws only for programmer errors or aborts.
+ * A framework-free tool: a function of its input (`readFile({ path })`) that also carries its
+ * name, description, schema, `validate` and `execute` (calling the tool is calling `execute`).
+ * It never throws for expected failures (it returns a result with `ok: false`); it throws only
+ * for programmer errors or aborts.
  */
 export interface CoreTool<Input, Result extends ToolResult = ToolResult> {
+  /** Run the tool: the same as {@link CoreTool.execute}. */
+  (input: Input, call?: ToolCall): Promise<Result>;
   /** The core name: `read`, `write`, `edit`, `apply_patch`, `list`, `glob`, `grep`, `bash`. */
   readonly name: string;
   /** Description for the model (the default signature's). */
@@ -54,6 +62,52 @@ export interface CoreTool<Input, Result extends ToolResult = ToolResult> {
   validate(input: unknown): Input;
   /** Run the tool. */
   execute(input: Input, call?: ToolCall): Promise<Result>;
+}
+
+/**
+ * Any core tool, whatever its input: what a function taking "some core tool" accepts. (A
+ * `CoreTool<unknown>` would not do: a tool is a function of its input, so `CoreTool<ReadInput>`
+ * cannot stand where any input may be passed.)
+ */
+export interface AnyCoreTool<Result extends ToolResult = ToolResult> {
+  (input: never, call?: ToolCall): Promise<Result>;
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  validate(input: unknown): unknown;
+  execute(input: never, call?: ToolCall): Promise<Result>;
+}
+
+/** The parts of a {@link CoreTool}, as plain data and functions (what {@link coreTool} joins). */
+export interface CoreToolParts<Input, Result extends ToolResult = ToolResult> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  validate(input: unknown): Input;
+  execute(input: Input, call?: ToolCall): Promise<Result>;
+}
+
+/**
+ * A core tool from its parts: a function that runs `execute`, with `name`, `description`,
+ * `inputSchema`, `validate` and `execute` as its own enumerable, read-only properties.
+ *
+ * @param parts - the tool's name, description, schema, `validate` and `execute`.
+ * @returns the callable {@link CoreTool}.
+ * @example
+ * ```ts
+ * const shout = coreTool({ name: "shout", description: "Shout.", inputSchema, validate, execute });
+ * await shout({ text: "hi" }); // the same as await shout.execute({ text: "hi" })
+ * ```
+ */
+export function coreTool<Input, Result extends ToolResult>(
+  parts: CoreToolParts<Input, Result>,
+): CoreTool<Input, Result> {
+  const { execute } = parts;
+  const tool = (input: Input, call?: ToolCall): Promise<Result> => execute(input, call);
+  for (const key of ["name", "description", "inputSchema", "validate", "execute"] as const) {
+    Object.defineProperty(tool, key, { value: parts[key], enumerable: true, writable: false, configurable: false });
+  }
+  return tool as CoreTool<Input, Result>;
 }
 
 /**

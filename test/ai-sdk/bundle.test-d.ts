@@ -9,29 +9,47 @@ import { createAiSdkFsTools, createAiSdkReadTool, type AiSdkFsTool } from "../..
 import type { FileSystem } from "../../src/contract/types.js";
 import type { ApplyPatchInput } from "../../src/tools/apply-patch/index.js";
 import type { BashInput } from "../../src/tools/bash.js";
+import type { GlobInput } from "../../src/tools/glob.js";
+import type { GrepInput } from "../../src/tools/grep.js";
+import type { ListInput } from "../../src/tools/list.js";
 import type { ReadInput } from "../../src/tools/read.js";
-import type { MutationResult, ReadResult, ShellResult } from "../../src/tools/result.js";
+import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../../src/tools/result.js";
 import type { ToolSignature } from "../../src/tools/tool.js";
 import type { CommandRunner } from "../../src/contract/runner.js";
 
 declare const fs: FileSystem;
 declare const runner: CommandRunner;
 
-// Without applyPatch and bash: read, edit, write; the apply_patch and bash keys are optional.
+// Without applyPatch and bash: read, edit, write; no apply_patch, list, glob, grep or bash key.
 const plain = createAiSdkFsTools({ fs });
 expectTypeOf(plain.tools.read).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult>>();
 expectTypeOf(plain.tools.edit).toExtend<Tool>();
-expectTypeOf(plain.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult> | undefined>();
-expectTypeOf(plain.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult> | undefined>();
-// @ts-expect-error apply_patch may be absent without applyPatch
-plain.tools.apply_patch.execute;
+expectTypeOf(plain.tools).not.toHaveProperty("apply_patch");
+expectTypeOf(plain.tools).not.toHaveProperty("bash");
+expectTypeOf(plain.tools).not.toHaveProperty("grep");
+// @ts-expect-error apply_patch is absent without applyPatch
+plain.tools.apply_patch;
 // The tool set goes into generateText as it is.
 expectTypeOf(plain.tools).toExtend<ToolSet>();
 
 // applyPatch set: the apply_patch key is non-optional.
 const withPatch = createAiSdkFsTools({ fs, applyPatch: true });
 expectTypeOf(withPatch.tools.apply_patch).toEqualTypeOf<AiSdkFsTool<ApplyPatchInput, MutationResult>>();
-expectTypeOf(withPatch.tools.bash).toEqualTypeOf<AiSdkFsTool<BashInput, ShellResult> | undefined>();
+expectTypeOf(withPatch.tools).not.toHaveProperty("bash");
+
+// Any tool can be added (list, glob, grep) or left out (false); write: false leaves out edit and apply_patch.
+const scoped = createAiSdkFsTools({ fs, read: false, list: true, glob: {}, grep: { maxMatches: 10 }, bash: false });
+expectTypeOf(scoped.tools.list).toEqualTypeOf<AiSdkFsTool<ListInput, SearchResult>>();
+expectTypeOf(scoped.tools.glob).toEqualTypeOf<AiSdkFsTool<GlobInput, SearchResult>>();
+expectTypeOf(scoped.tools.grep).toEqualTypeOf<AiSdkFsTool<GrepInput, SearchResult>>();
+expectTypeOf(scoped.tools).not.toHaveProperty("bash");
+expectTypeOf(scoped.tools).not.toHaveProperty("read");
+const readOnly = createAiSdkFsTools({ fs, write: false, grep: true });
+expectTypeOf(readOnly.tools.read).toEqualTypeOf<AiSdkFsTool<ReadInput, ReadResult>>();
+expectTypeOf(readOnly.tools).not.toHaveProperty("write");
+expectTypeOf(readOnly.tools).not.toHaveProperty("edit");
+expectTypeOf(readOnly.tools).not.toHaveProperty("apply_patch");
+expectTypeOf(readOnly.tools).toExtend<ToolSet>();
 expectTypeOf(withPatch.tools).toExtend<ToolSet>();
 
 // bash set: the bash key is non-optional.

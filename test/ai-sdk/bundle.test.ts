@@ -242,6 +242,54 @@ describe("createAiSdkFsTools end to end (generateText + MockLanguageModelV4, mem
   });
 });
 
+describe("createAiSdkFsTools tool scopes: any tool added or left out", () => {
+  const files = { "/w/src/a.ts": "export const a = 1;\n", "/w/src/b.ts": "export const b = 2;\n" };
+  const call = { toolCallId: "c", messages: [], context: {} };
+
+  test("list, glob and grep join with true or their settings, after apply_patch and before bash, sharing the backend and cwd", async () => {
+    const fs = memoryFileSystem({ files });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", list: true, glob: {}, grep: { maxMatches: 1 } });
+    expect(Object.keys(tools)).toStrictEqual(["read", "edit", "write", "list", "glob", "grep"]);
+    expect(Object.values(tools).map((tool) => tool.name)).toStrictEqual([
+      "read",
+      "edit",
+      "write",
+      "list",
+      "glob",
+      "grep",
+    ]);
+    const listed = await tools.list.execute?.({ path: "src" }, call);
+    expect(listed).toMatchObject({ kind: "search", ok: true, count: 2 });
+    const globbed = await tools.glob.execute?.({ pattern: "**/*.ts" }, call);
+    expect(globbed).toMatchObject({ ok: true, count: 2 });
+    // grep's own setting applies (maxMatches: 1): two matches counted, the list cut.
+    const grepped = await tools.grep.execute?.({ pattern: "export" }, call);
+    expect(grepped).toMatchObject({ ok: true, count: 2, truncated: true });
+  });
+
+  test("false leaves a tool out; write: false leaves out write, edit and apply_patch; bash: false adds no bash", async () => {
+    const fs = memoryFileSystem({ files });
+    expect(Object.keys(createAiSdkFsTools({ fs, read: false, edit: false, grep: true }).tools)).toStrictEqual([
+      "write",
+      "grep",
+    ]);
+    const readOnly = createAiSdkFsTools({ fs, cwd: "/w", write: false, list: true, bash: false });
+    expect(Object.keys(readOnly.tools)).toStrictEqual(["read", "list"]);
+    expect(Object.keys(createAiSdkFsTools({ fs, applyPatch: false, list: false }).tools)).toStrictEqual([
+      "read",
+      "edit",
+      "write",
+    ]);
+    // The withheld tools are not there to call: the model gets the AI SDK's no-such-tool error, no file changes.
+    const model = scriptedModel([
+      { calls: [{ tool: "edit", input: { path: "src/a.ts", oldText: "1", newText: "9", replaceAll: null } }] },
+      { text: "cannot" },
+    ]);
+    await generateText({ model, tools: readOnly.tools, prompt: "edit", stopWhen: isStepCount(2) });
+    expect(decoder.decode(await fs.readFile("/w/src/a.ts"))).toBe("export const a = 1;\n");
+  });
+});
+
 describe("createAiSdkFsTools option errors", () => {
   const fs = memoryFileSystem();
   const cases: Array<{ name: string; options: unknown; message: string }> = [
@@ -249,17 +297,17 @@ describe("createAiSdkFsTools option errors", () => {
       name: "unknown option key",
       options: { fs, reed: {} },
       message:
-        'createAiSdkFsTools got an unknown option "reed". Known options: fs, cwd, allowedRoots, permissions, state, locks, digest, clock, read, edit, write, applyPatch, bash, contextSchema, needsApproval',
+        'createAiSdkFsTools got an unknown option "reed". Known options: fs, cwd, allowedRoots, permissions, state, locks, digest, clock, read, edit, write, applyPatch, list, glob, grep, bash, contextSchema, needsApproval',
     },
     {
       name: "a shared key inside one tool's options",
       options: { fs, read: { digest: sha256Digest() } },
-      message: "createAiSdkFsTools read.digest is a shared option: set it once at the top level",
+      message: "createAiSdkFsTools read options cannot set digest: set it once at the top level",
     },
     {
       name: "contextSchema inside one tool's options",
       options: { fs, applyPatch: { contextSchema: z.object({}) } },
-      message: "createAiSdkFsTools applyPatch.contextSchema is a shared option: set it once at the top level",
+      message: "createAiSdkFsTools applyPatch options cannot set contextSchema: set it once at the top level",
     },
     {
       name: "two tools with one name",
@@ -290,7 +338,40 @@ describe("createAiSdkFsTools option errors", () => {
     {
       name: "read that is not an object",
       options: { fs, read: 1 },
-      message: "createAiSdkFsTools read must be an object of options",
+      message: "createAiSdkFsTools read must be an object of options or false",
+    },
+    {
+      name: "read: true (it is on by default)",
+      options: { fs, read: true },
+      message: "createAiSdkFsTools read must be an object of options or false (it is on by default)",
+    },
+    {
+      name: "grep that is not an object or a boolean",
+      options: { fs, grep: "yes" },
+      message: "createAiSdkFsTools grep must be an object of options or true or false",
+    },
+    {
+      name: "edit beside write: false",
+      options: { fs, write: false, edit: {} },
+      message:
+        "createAiSdkFsTools edit cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+    },
+    {
+      name: "applyPatch beside write: false",
+      options: { fs, write: false, applyPatch: true },
+      message:
+        "createAiSdkFsTools applyPatch cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+    },
+    {
+      name: "an unknown grep setting, named under its key",
+      options: { fs, grep: { maxMatch: 1 } },
+      message:
+        'createAiSdkFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload, signature',
+    },
+    {
+      name: "a bad list setting, named under its key",
+      options: { fs, list: { maxEntries: 0 } },
+      message: "createAiSdkFsTools list.maxEntries must be a positive integer, got 0",
     },
     {
       name: "missing fs",

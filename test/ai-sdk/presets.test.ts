@@ -20,16 +20,16 @@ import {
   lineRangeSignature,
   offsetLimitPreset,
 } from "../../src/tools/signature/index.js";
-import type { CoreTool, ToolSignature } from "../../src/tools/tool.js";
+import type { CoreToolParts, ToolSignature } from "../../src/tools/tool.js";
 import { createWriteTool } from "../../src/tools/write.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 const fs = memoryFileSystem();
 
 /** The JSON schema the AI SDK sends for a core tool under a signature. */
-async function sent(
-  core: CoreTool<unknown, ToolResult>,
-  signature?: ToolSignature<unknown, never, ToolResult>,
+async function sent<Input, Result extends ToolResult>(
+  core: CoreToolParts<Input, Result>,
+  signature?: ToolSignature<Input, never, Result>,
 ): Promise<unknown> {
   const tool = toAiSdkTool(core, signature === undefined ? {} : { signature });
   return {
@@ -587,7 +587,7 @@ describe("strict schemas of the offset/limit preset", () => {
 
 describe("strict schema of the Anthropic text editor tool", () => {
   test("str_replace_based_edit_tool", async () => {
-    expect(await sent(createTextEditorTool({ fs }) as CoreTool<unknown, ToolResult>)).toMatchInlineSnapshot(`
+    expect(await sent(createTextEditorTool({ fs }))).toMatchInlineSnapshot(`
       {
         "name": "str_replace_based_edit_tool",
         "schema": {

@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { toAiSdkTool } from "../../src/ai-sdk/tool.js";
 import { errorResult, type ReadResult } from "../../src/tools/result.js";
-import { ToolInputError, type CoreTool, type ToolCall, type ToolSignature } from "../../src/tools/tool.js";
+import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../../src/tools/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 interface FakeInput {
@@ -15,7 +15,7 @@ interface FakeInput {
 const MAX = Number.MAX_SAFE_INTEGER;
 
 /** A fake core read: echoes its input and what it saw of the call; refuses an empty path like the core would. */
-function fakeRead(seen: ToolCall[] = []): CoreTool<FakeInput, ReadResult> {
+function fakeRead(seen: ToolCall[] = []): CoreToolParts<FakeInput, ReadResult> {
   return {
     name: "read",
     description: "Read a file.",

@@ -144,8 +144,8 @@ describe("OptionError", () => {
       option: "read.cwd",
       known: undefined,
       within: undefined,
-      problem: "is a shared option: set it once at the top level",
-      message: "createFsTools read.cwd is a shared option: set it once at the top level",
+      problem: "cannot set cwd: set it once at the top level",
+      message: "createFsTools read options cannot set cwd: set it once at the top level",
     });
   });
 

@@ -5,6 +5,7 @@ import { OptionError, optionValueError } from "../../src/contract/options.js";
 import { createApplyPatchTool } from "../../src/tools/apply-patch/index.js";
 import { defineCoreTool } from "../../src/tools/define.js";
 import { createEditTool } from "../../src/tools/edit.js";
+import { createBashTool } from "../../src/shell/defaults.js";
 import { resultText, textParts, type ReadResult } from "../../src/tools/result.js";
 import { offsetLimitPreset } from "../../src/tools/signature/offset-limit.js";
 import { createTextEditorTool } from "../../src/tools/text-editor.js";
@@ -44,7 +45,7 @@ const createShoutTool = defineCoreTool({
 describe("defineCoreTool", () => {
   const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
 
-  it("makes a plain CoreTool from the definition and the resolved settings", async () => {
+  it("makes a CoreTool from the definition and the resolved settings", async () => {
     const shout = createShoutTool({ fs, cwd: "/w", times: 2 });
     expect(Object.keys(shout)).toEqual(["name", "description", "inputSchema", "validate", "execute"]);
     expect(shout.name).toBe("shout");
@@ -57,6 +58,23 @@ describe("defineCoreTool", () => {
       "x-times": 2,
     });
     expect(resultText(await shout.execute({ text: "hi" }))).toBe("HIHI in /w");
+  });
+
+  it("the tool is a function of its input, the same as execute, with read-only parts", async () => {
+    const shout = createShoutTool({ fs, cwd: "/w" });
+    expect(typeof shout).toBe("function");
+    expect(resultText(await shout({ text: "hi" }))).toBe("HI in /w");
+    // Called directly, it still checks its input (an EINPUT result, nothing thrown).
+    expect(await shout({ text: "" })).toMatchObject({ ok: false, error: { code: "EINPUT" } });
+    expect(() => {
+      (shout as unknown as { name: string }).name = "other";
+    }).toThrow(TypeError);
+    expect(shout.name).toBe("shout");
+    // A spread copies the parts (what a wrapper such as the bash tool builds on).
+    expect(Object.keys({ ...shout })).toEqual(["name", "description", "inputSchema", "validate", "execute"]);
+    const bash = createBashTool({ fs, cwd: "/w" });
+    expect(typeof bash).toBe("function");
+    expect(await bash({ command: "echo hi" })).toMatchObject({ ok: true, stdout: "hi\n" });
   });
 
   it("checks option keys, then the tool's settings, then the shared options, at creation", () => {

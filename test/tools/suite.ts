@@ -983,13 +983,27 @@ export function testFsToolsBundle(createFs: CreateFs): void {
         /^createFsTools got an unknown option "reed"\. Known options: fs, cwd, /,
       );
       expect(() => createFsTools({ fs, read: { cwd: "/x" } } as never)).toThrow(
-        new TypeError("createFsTools read.cwd is a shared option: set it once at the top level"),
+        new TypeError("createFsTools read options cannot set cwd: set it once at the top level"),
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
         new TypeError(
           'createFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload',
         ),
       );
+      expect(() => createFsTools({ fs, read: true } as never)).toThrow(
+        new TypeError("createFsTools read must be an object of read settings"),
+      );
+    });
+
+    test("applyPatch: true is accepted (the AI SDK bundle's form) and gives the default apply_patch", async () => {
+      const { fs } = await setup(createFs, { "/w/a.txt": "old\n" });
+      const tools = createFsTools({ fs, cwd: "/w", applyPatch: true });
+      const patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch\n";
+      expect(await tools.apply_patch.execute({ patch })).toMatchObject({
+        ok: true,
+        changes: [{ action: "updated", path: "/w/a.txt" }],
+      });
+      expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("new\n");
     });
   });
 }

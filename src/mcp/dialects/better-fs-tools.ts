@@ -44,7 +44,7 @@ function buildTools(
     read: () => createReadTool({ ...shared, ...read }),
     write: () => createWriteTool({ ...shared, ...write }),
     edit: () => createEditTool({ ...shared, ...edit }),
-    apply_patch: () => createApplyPatchTool({ ...shared, ...applyPatch }),
+    apply_patch: () => createApplyPatchTool({ ...shared, ...(applyPatch === true ? {} : applyPatch) }),
     list: () => createListTool({ ...shared, ...list }),
     glob: () => createGlobTool({ ...shared, ...glob }),
     grep: () => createGrepTool({ ...shared, ...grep }),

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ToolResult } from "../result.js";
-import type { CoreTool, ToolSignature } from "../tool.js";
+import type { CoreToolParts, ToolSignature } from "../tool.js";
 
 /** The core tools of the default preset, by name. */
 export const DEFAULT_PRESET_TOOLS = ["read", "edit", "write", "apply_patch", "bash"] as const;
@@ -23,7 +23,7 @@ export const DEFAULT_PRESET_TOOLS = ["read", "edit", "write", "apply_patch", "ba
  * ```
  */
 export function defaultSignature<Input, Result extends ToolResult>(
-  tool: CoreTool<Input, Result>,
+  tool: CoreToolParts<Input, Result>,
 ): ToolSignature<Input, Input, Result> {
   return {
     name: tool.name,
