@@ -3,7 +3,7 @@
  * form of an existing `src/` entry, conditions are in a working order (`default` last), and
  * every entry file that design.md names has its subpath.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BROWSER_BUNDLES } from "../../scripts/browser-bundles.mjs";
@@ -94,5 +94,25 @@ describe("exports map", () => {
       })
       .map(([subpath, file]) => `${subpath} → ${file}`);
     expect(missing).toEqual([]);
+  });
+
+  it("the type-check configs (tests, demo) map every subpath to the source its export is built from", () => {
+    for (const [config, prefix] of [
+      ["tsconfig.check.json", "./"],
+      ["demo/tsconfig.json", "../"],
+    ] as const) {
+      const paths = (
+        JSON.parse(readFileSync(join(REPOSITORY_ROOT, config), "utf8")) as {
+          compilerOptions: { paths: Record<string, string[]> };
+        }
+      ).compilerOptions.paths;
+      const expected = Object.fromEntries(
+        codeSubpaths(packageJson).map((subpath) => {
+          const target = packageJson.exports[subpath] as Record<string, string>;
+          return [`better-fs-tools${subpath.slice(1)}`, [`${prefix}${sourceOf(target.import ?? "")}`]];
+        }),
+      );
+      expect({ config, paths }).toEqual({ config, paths: expected });
+    }
   });
 });
