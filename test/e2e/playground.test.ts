@@ -748,8 +748,10 @@ describe("playground", () => {
 
   it("imports a 10,000-file zip into the OPFS mirror: progress, a cancel part way leaves exactly what it reports, reloads keep it", async () => {
     await open();
+    // Deadlines for steps over 10,000 files (each a few seconds on an idle machine), not measurements.
+    const LONG = { timeout: 240_000 };
     await page.selectOption("#backend", "mirror");
-    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]", LONG);
     const files: Record<string, Uint8Array> = {};
     const texts = new Map<string, string>();
     for (let index = 0; index < BIG_ZIP_FILES; index += 1) {
@@ -763,11 +765,15 @@ describe("playground", () => {
     await page.evaluate(() => delete (window as unknown as { progressSeen?: string }).progressSeen);
     await cancelImportAt(2000);
     await page.setInputFiles("#zip-input", zip);
-    await page.waitForFunction(() => (window as unknown as { progressSeen?: string }).progressSeen !== undefined);
+    await page.waitForFunction(
+      () => (window as unknown as { progressSeen?: string }).progressSeen !== undefined,
+      undefined,
+      LONG,
+    );
     expect(await page.evaluate(() => (window as unknown as { progressSeen: string }).progressSeen)).toMatch(
       /^Importing big\.zip: \d+ \/ 10000 files · [\d.]+ (KB|MB) \/ 1\.0 MB$/,
     );
-    await page.waitForSelector("#progress", { state: "hidden" });
+    await page.waitForSelector("#progress", { state: "hidden", ...LONG });
     const reported = cancelledCount(await page.textContent("#status"), "big.zip");
     expect(reported).toBeGreaterThanOrEqual(2000);
     expect(reported).toBeLessThan(BIG_ZIP_FILES);
@@ -776,29 +782,33 @@ describe("playground", () => {
     expect(cancelled.filter((path) => !texts.has(path))).toEqual([]);
 
     await page.reload();
-    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]", LONG);
     expect(await page.inputValue("#backend")).toBe("mirror");
     expect(await treePaths("big/")).toEqual(cancelled);
     const someCancelled = cancelled[Math.floor(cancelled.length / 2)]!;
     expect(await viewerText(someCancelled)).toBe(texts.get(someCancelled));
 
     await page.setInputFiles("#zip-input", zip);
-    await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing big.zip:"));
+    await page.waitForFunction(
+      () => document.querySelector("#status")!.textContent!.startsWith("Importing big.zip:"),
+      undefined,
+      LONG,
+    );
     expect(await page.textContent("#status")).toMatch(/^Importing big\.zip: 10000 files, 1\.0 MB\.$/);
     await page.reload();
-    await page.waitForSelector("body[data-ready=true][data-backend=mirror]");
+    await page.waitForSelector("body[data-ready=true][data-backend=mirror]", LONG);
     expect((await treePaths("big/")).length).toBe(BIG_ZIP_FILES);
     // Every byte of every file, as the export reads them back after the reload.
-    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-zip")]);
+    const [download] = await Promise.all([page.waitForEvent("download", LONG), page.click("#export-zip")]);
     const exported = unzipSync(new Uint8Array(await readFile((await download.path())!)));
     const exportedBig = Object.keys(exported).filter((path) => path.startsWith("big/"));
     expect(exportedBig.length).toBe(BIG_ZIP_FILES);
     expect(exportedBig.filter((path) => new TextDecoder().decode(exported[path]) !== texts.get(path))).toEqual([]);
-    await page.waitForSelector("#progress", { state: "hidden" });
+    await page.waitForSelector("#progress", { state: "hidden", ...LONG });
 
     await page.selectOption("#backend", "memory");
     await page.waitForSelector("body[data-ready=true][data-backend=memory]");
-  }, 300_000);
+  }, 900_000);
 
   /** Every shot the tests above take, by reference name. */
   const SHOT_NAMES = ["approval", "chat", "console", "page", "settings", "terminal", "tree", "viewer"];
