@@ -190,7 +190,8 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     for (const path of [...puts.keys()]) {
       for (const ancestor of ancestorsOf(path)) {
         if (stored.has(ancestor) || puts.has(ancestor)) continue;
-        const record = recordAt(volume, ancestor);
+        // An ancestor of a stored (physical) path is physical too.
+        const record = recordAt(volume, ancestor, true);
         if (record !== undefined) puts.set(ancestor, record);
       }
     }

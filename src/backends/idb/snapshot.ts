@@ -36,9 +36,10 @@ function isPhysical(volume: Volume, path: string): boolean {
 /**
  * The record for one path (not following a final symlink), or `undefined` when absent or when
  * a directory of the path is a symlink (the entry lives, and is stored, under its real path).
+ * `checked`: the caller knows the path is physical (an ancestor of one), so it is not looked up again.
  */
-export function recordAt(volume: Volume, path: string): IdbRecord | undefined {
-  if (!isPhysical(volume, path)) return undefined;
+export function recordAt(volume: Volume, path: string, checked = false): IdbRecord | undefined {
+  if (!checked && !isPhysical(volume, path)) return undefined;
   return recordOf(volume, path);
 }
 

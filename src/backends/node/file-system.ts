@@ -256,6 +256,25 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         if (!isMissing(error)) throw toFsError(error, syscall, shown);
       }
     }
+    if (current === "/" && names.length > 2) {
+      // The parent is missing too: find the deepest existing directory with O(log n) realpath
+      // calls (prefixes exist or not in order), rather than one lookup per name from the top.
+      const prefix = (count: number) => `/${names.slice(0, count).join("/")}`;
+      let low = 0;
+      let high = names.length - 1;
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        try {
+          current = await hostRealpath(prefix(middle));
+          low = middle;
+        } catch (error) {
+          if (!isMissing(error)) throw toFsError(error, syscall, shown);
+          high = middle;
+        }
+      }
+      current = low === 0 ? "/" : await hostRealpath(prefix(low));
+      names = names.slice(low);
+    }
     for (let index = 0; index < names.length; index += 1) {
       const candidate = nodePath.join(current, names[index] as string);
       const last = index === names.length - 1;
