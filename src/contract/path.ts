@@ -347,9 +347,10 @@ async function lookupCached(
 }
 
 /**
- * Resolve `path`: one `realpath` when it exists (its parent, without `followLeaf`); else a walk
- * from `/` that looks each name up once (`lstat`; `readlink` for a link, whose target is then
- * walked) and looks nothing up below the first missing name. Linear in the number of names.
+ * Resolve `path`: one `realpath` when it exists (its parent, without `followLeaf`); else the
+ * deepest existing directory through O(log n) `realpath` calls ({@link deepestExisting}), then
+ * an `lstat` of the next name (`readlink` for a dangling link, whose target is then resolved)
+ * and no lookup below the first missing name.
  */
 async function resolveWithin(
   fs: FileSystem,
@@ -380,10 +381,13 @@ async function resolveWithin(
     }
     if (realParent !== undefined) return lookupLast(fs, realParent, baseName(path), hops, original, passThrough);
   }
-  let names = path.split("/").filter((name) => name !== "");
-  let current = "/";
+  const names = path.split("/").filter((name) => name !== "");
+  // The deepest directory that exists, found with O(log n) realpath calls; below it, names are
+  // looked up one at a time, and none below the first missing one.
+  const start = await deepestExisting(fs, names, names.length - 1, passThrough);
+  let current = start.real;
   let exists = true;
-  for (let index = 0; index < names.length; index += 1) {
+  for (let index = start.index; index < names.length; index += 1) {
     const candidate = joinPath(current, names[index] as string);
     current = candidate;
     if (!exists) continue;
@@ -406,14 +410,74 @@ async function resolveWithin(
       }
       continue;
     }
+    // A dangling link (a live one would have made an earlier realpath succeed): its target
+    // and the names after it, resolved the same way.
     hops.count += 1;
     if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall: "realpath", path: original });
     const target = resolvePath(parentPath(candidate), await fs.readlink(candidate));
-    names = [...target.split("/").filter((name) => name !== ""), ...names.slice(index + 1)];
-    current = "/";
-    index = -1;
+    const rest = names.slice(index + 1);
+    return resolveWithin(
+      fs,
+      rest.length === 0 ? target : joinPath(target, rest.join("/")),
+      true,
+      hops,
+      original,
+      passThrough,
+    );
   }
   return { path: current, exists };
+}
+
+/**
+ * The longest prefix of `names` that exists (`index` names; 0 is `/`) and its real path, given
+ * that the prefix of `missing` names does not. Prefixes exist or not in order (every directory
+ * above an existing path exists), so a search finds the boundary: `realpath` of the prefixes
+ * one, two, four... names above `missing` until one exists, then halving the interval left.
+ * That is O(log n) calls, each linear in the names on the backends we ship, where looking each
+ * name up in turn would cost the square of the depth. A prefix the backend refuses to look at
+ * (`EACCES`) that `passThrough` admits counts as an existing plain directory.
+ */
+async function deepestExisting(
+  fs: FileSystem,
+  names: readonly string[],
+  missing: number,
+  passThrough: (path: string) => boolean,
+): Promise<{ readonly index: number; readonly real: string }> {
+  const prefix = (count: number) => `/${names.slice(0, count).join("/")}`;
+  const probe = async (count: number): Promise<string | undefined> => {
+    const lexical = prefix(count);
+    try {
+      return normaliseReal(await fs.realpath(lexical));
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      if (isRefused(error) && passThrough(lexical)) return lexical;
+      throw error;
+    }
+  };
+  let high = missing;
+  let low = 0;
+  let lowReal = "/";
+  for (let step = 1; high > 0; step *= 2) {
+    const count = Math.max(0, high - step);
+    if (count === 0) break;
+    const real = await probe(count);
+    if (real !== undefined) {
+      low = count;
+      lowReal = real;
+      break;
+    }
+    high = count;
+  }
+  while (high - low > 1) {
+    const middle = Math.floor((low + high) / 2);
+    const real = await probe(middle);
+    if (real === undefined) high = middle;
+    else {
+      low = middle;
+      lowReal = real;
+    }
+  }
+  return { index: low, real: lowReal };
 }
 
 /** The last name of a path in its real (existing) directory: `lstat`, and a dangling link followed. */

@@ -76,18 +76,47 @@ describe("memory no-follow form", () => {
 });
 
 describe("deep paths resolve linearly", () => {
-  test("a missing path of 200 names costs 2 realpath calls and 1 lstat", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+  /** The backend calls of one lookup of `path` on `fs`. */
+  async function callsOf(fs: FileSystem, path: string) {
     const calls: string[] = [];
     const counted: FileSystem = {
       ...fs,
-      realpath: (path) => (calls.push("realpath"), fs.realpath(path)),
-      lstat: (path) => (calls.push("lstat"), fs.lstat(path)),
+      realpath: (at) => (calls.push("realpath"), fs.realpath(at)),
+      lstat: (at) => (calls.push("lstat"), fs.lstat(at)),
     };
-    const deep = `/w/${Array.from({ length: 200 }, (_, index) => `n${index}`).join("/")}`;
-    expect(await lookupRealPath(counted, deep)).toEqual({ path: deep, exists: false });
-    // realpath of the path, of its parent, then one lstat per name down to the first missing (/w, /w/n0).
-    expect(calls).toEqual(["realpath", "realpath", "lstat", "lstat"]);
+    return { found: await lookupRealPath(counted, path), calls };
+  }
+  const deep = (count: number, prefix = "n") =>
+    Array.from({ length: count }, (_, index) => `${prefix}${index}`).join("/");
+
+  test("a missing path costs O(log n) lookups: 16 at 200 names, 23 at 2,000, missing near the top or the bottom", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a", [`/w/${deep(150)}/x.txt`]: "x" } });
+    // realpath of the path, of its parent, then of prefixes 1, 2, 4... names up until one exists,
+    // then halving the interval; one lstat of the first missing name.
+    const top200 = await callsOf(fs, `/w/${deep(200, "m")}`);
+    const top2000 = await callsOf(fs, `/w/${deep(2000, "m")}`);
+    const bottom = await callsOf(fs, `/w/${deep(150)}/${deep(50, "m")}`);
+    expect(top200).toEqual({
+      found: { path: `/w/${deep(200, "m")}`, exists: false },
+      calls: [...Array(15).fill("realpath"), "lstat"],
+    });
+    expect(top2000).toEqual({
+      found: { path: `/w/${deep(2000, "m")}`, exists: false },
+      calls: [...Array(22).fill("realpath"), "lstat"],
+    });
+    expect(bottom).toEqual({
+      found: { path: `/w/${deep(150)}/${deep(50, "m")}`, exists: false },
+      calls: [...Array(13).fill("realpath"), "lstat"],
+    });
+  });
+
+  test("a dangling link at depth is followed to its target, and the names after it kept", async () => {
+    const fs = memoryFileSystem({ files: { [`/w/${deep(100)}/x.txt`]: "x", "/out/keep.txt": "k" } });
+    await fs.symlink("/out/new", `/w/${deep(100)}/dangling`);
+    expect((await callsOf(fs, `/w/${deep(100)}/dangling/a/b.txt`)).found).toEqual({
+      path: "/out/new/a/b.txt",
+      exists: false,
+    });
   });
 });
 

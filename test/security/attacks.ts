@@ -12,6 +12,14 @@
  *   `/outside`, `/w/rel-link` → `../outside`, `/w/dangling` → `/outside/new.txt`,
  *   `/w/dangling-dir` → `/outside/newdir`, `/w/loop-a` ↔ `/w/loop-b`, `/w/self` → `/w/self`,
  *   `/w/inside-link` → `/w/a.txt` (legal).
+ * - per row: `files` and `links` of its own (deep directories; the race file `/w/race/secret.txt`).
+ *
+ * Two classes go beyond a static tree:
+ * - race: a name of the path is swapped for a link to outside between the gate's check and the
+ *   backend's use (see {@link RACE_SWAPS}); the runner swaps after each backend call of the
+ *   attempt in turn (after the 1st, then the 2nd...), until the attempt ends before the swap.
+ * - deep-path: 200 and 2,000 names, missing and present, odd legal names, `..` out of and back
+ *   into a deep path, and a link to outside at depth 200 and 1,000.
  */
 import type { FileSystem } from "../../src/contract/types.js";
 import type { ToolErrorCode } from "../../src/contract/errors.js";
@@ -61,7 +69,15 @@ export type AttackExpectation =
   /** The path lands inside the workspace (a literal odd name): success or not-found are both fine; nothing outside is touched. */
   | "contained"
   /** A legal name: the call succeeds (reads return `content`). */
-  | "allowed";
+  | "allowed"
+  /** Inside the workspace but absent: the call fails (the gate's code: ENOENT); nothing outside is touched. */
+  | "missing"
+  /**
+   * A race row: swapped before the attempt, the call is refused; swapped after any of its
+   * backend calls, it may succeed inside or fail, and nothing outside is read or changed; with
+   * no swap (the attempt ended first), a read or list succeeds with the inside `content`/`names`.
+   */
+  | "raced";
 
 export type AttackAccess = "read" | "write" | "list";
 
@@ -83,7 +99,9 @@ export interface Attack {
     | "percent"
     | "long"
     | "legal"
-    | "unicode";
+    | "unicode"
+    | "race"
+    | "deep-path";
   readonly access: AttackAccess;
   /** The path as the caller gives it (relative to `/w`, or absolute). */
   readonly path: string;
@@ -96,7 +114,28 @@ export interface Attack {
   readonly names?: readonly string[];
   /** The row needs symlinks in the fixture. */
   readonly needs?: "symlink";
+  /** Files the row adds to the fixture (path relative to `/w` → text). */
+  readonly files?: Readonly<Record<string, string>>;
+  /** Links the row adds to the fixture (path relative to `/w` → target), on backends with symlinks. */
+  readonly links?: Readonly<Record<string, string>>;
+  /** For race rows: which name is swapped for a link to outside (see {@link RACE_SWAPS}). */
+  readonly race?: RaceSwap;
 }
+
+/** What a race row swaps: the file itself, or the directory holding it. */
+export type RaceSwap = "leaf" | "parent";
+
+/**
+ * The swaps of the race rows, in namespace paths: `path` is renamed to `aside` and a link to
+ * `target` (outside) is made at `path`. Undone by removing both and writing the row's files again.
+ */
+export const RACE_SWAPS: Readonly<Record<RaceSwap, { path: string; aside: string; target: string }>> = Object.freeze({
+  leaf: { path: "/w/race/secret.txt", aside: "/w/race/secret.real", target: "/outside/secret.txt" },
+  parent: { path: "/w/race", aside: "/w/race.real", target: "/outside" },
+});
+
+/** The race rows' own file, inside; its outside twin is `/outside/secret.txt` ("OUTSIDE-SECRET"). */
+export const RACE_FILE_TEXT = "inside-race";
 
 const LONG_NAME = "n".repeat(300);
 const LONG_PATH = `${"deep/".repeat(900)}x.txt`;
@@ -110,6 +149,38 @@ function each(
 ): Attack[] {
   return accesses.map((access) => ({ ...base, family, access, name: `${family}: ${name} (${access})` }));
 }
+
+/** `count` names joined by `/` (`name(index)` gives each one). */
+function names(count: number, name: (index: number) => string): string {
+  return Array.from({ length: count }, (_, index) => name(index)).join("/");
+}
+
+/** Odd but legal names, cycled through a deep path (every backend stores them as given). */
+const ODD_NAMES = [
+  "...",
+  "..x",
+  "a b",
+  "-rf",
+  "%2e%2e",
+  "\u00e9",
+  "\uff0e\uff0e",
+  "x ",
+  "'q'",
+  '"dq"',
+  "$HOME",
+  "*",
+  "~",
+  "#",
+  "\u65e5\u672c",
+];
+const D200 = names(200, () => "d");
+const D1000 = names(1000, () => "d");
+const D2000 = names(2000, () => "d");
+const M200 = names(200, () => "m");
+const M2000 = names(2000, () => "m");
+const ODD200 = names(200, (index) => ODD_NAMES[index % ODD_NAMES.length] as string);
+const RACE_FILES = { "race/secret.txt": RACE_FILE_TEXT } as const;
+const RACE_DEEP = `race/${D200}`;
 
 /** The table. */
 export const ATTACKS: readonly Attack[] = [
@@ -255,13 +326,174 @@ export const ATTACKS: readonly Attack[] = [
   ),
   ...each("unicode", { path: "/\u0461/a.txt", expect: "denied", gateCode: "EDENIED" }, "Cyrillic omega ѡ for w"),
   ...each("unicode", { path: "../\uff57/a.txt", expect: "denied", gateCode: "EDENIED" }, "fullwidth ｗ root"),
+  // Races: a name swapped for a link to outside between the check and the use.
+  ...each(
+    "race",
+    {
+      path: "race/secret.txt",
+      expect: "raced",
+      race: "leaf",
+      files: RACE_FILES,
+      content: RACE_FILE_TEXT,
+      needs: "symlink",
+    },
+    "leaf file swapped for a link to /outside/secret.txt",
+    ["read", "write"],
+  ),
+  ...each(
+    "race",
+    {
+      path: "race/secret.txt",
+      expect: "raced",
+      race: "parent",
+      files: RACE_FILES,
+      content: RACE_FILE_TEXT,
+      needs: "symlink",
+    },
+    "parent directory swapped for a link to /outside",
+    ["read", "write"],
+  ),
+  ...each(
+    "race",
+    { path: "race/new.txt", expect: "raced", race: "parent", files: RACE_FILES, needs: "symlink" },
+    "parent swapped for a link, a new file would land outside",
+    ["write"],
+  ),
+  ...each(
+    "race",
+    { path: "race", expect: "raced", race: "parent", files: RACE_FILES, names: ["secret.txt"], needs: "symlink" },
+    "listed directory swapped for a link to /outside",
+    ["list"],
+  ),
+  ...each(
+    "race",
+    {
+      path: `${RACE_DEEP}/new.txt`,
+      expect: "raced",
+      race: "parent",
+      files: { ...RACE_FILES, [`${RACE_DEEP}/keep.txt`]: "keep" },
+      needs: "symlink",
+    },
+    "parent swapped for a link above a 200-name path, a new file would land outside",
+    ["write"],
+  ),
+  // Deep paths: resolution is linear, nothing breaks or escapes at depth.
+  ...each(
+    "deep-path",
+    { path: `${D200}/x.txt`, expect: "allowed", content: "deep-200", names: ["x.txt"] },
+    "200 names, present",
+    ["read"],
+  ),
+  ...each(
+    "deep-path",
+    { path: D200, expect: "allowed", files: { [`${D200}/x.txt`]: "deep-200" }, names: ["x.txt"] },
+    "200 names, present",
+    ["list"],
+  ),
+  ...each("deep-path", { path: `${M200}/x.txt`, expect: "missing", gateCode: "ENOENT" }, "200 names, missing", [
+    "read",
+  ]),
+  ...each("deep-path", { path: M200, expect: "missing", gateCode: "ENOENT" }, "200 names, missing", ["list"]),
+  ...each("deep-path", { path: `${M200}/x.txt`, expect: "allowed", content: "deep-new" }, "200 names, missing", [
+    "write",
+  ]),
+  ...each("deep-path", { path: `${D2000}/x.txt`, expect: "allowed", content: "deep-2000" }, "2,000 names, present", [
+    "read",
+  ]),
+  ...each(
+    "deep-path",
+    { path: D2000, expect: "allowed", files: { [`${D2000}/x.txt`]: "deep-2000" }, names: ["x.txt"] },
+    "2,000 names, present",
+    ["list"],
+  ),
+  ...each("deep-path", { path: `${M2000}/x.txt`, expect: "missing", gateCode: "ENOENT" }, "2,000 names, missing", [
+    "read",
+  ]),
+  ...each(
+    "deep-path",
+    { path: `${M2000}/x.txt`, expect: "allowed", content: "deep-2000-new" },
+    "2,000 names, missing",
+    ["write"],
+  ),
+  ...each(
+    "deep-path",
+    { path: `${ODD200}/x.txt`, expect: "allowed", content: "deep-odd" },
+    "200 odd legal names, present",
+    ["read"],
+  ),
+  ...each(
+    "deep-path",
+    { path: ODD200, expect: "allowed", files: { [`${ODD200}/x.txt`]: "deep-odd" }, names: ["x.txt"] },
+    "200 odd legal names, present",
+    ["list"],
+  ),
+  ...each(
+    "deep-path",
+    { path: `${ODD200}/y.txt`, expect: "allowed", content: "deep-odd-new" },
+    "200 odd legal names, missing",
+    ["write"],
+  ),
+  ...each(
+    "deep-path",
+    {
+      path: `${D200}/${"../".repeat(201)}outside/secret.txt`,
+      expect: "denied",
+      gateCode: "EDENIED",
+      files: { [`${D200}/x.txt`]: "deep-200" },
+    },
+    "200 names then 201 × .. to outside",
+  ),
+  ...each(
+    "deep-path",
+    { path: `${D200}/${"../".repeat(200)}a.txt`, expect: "allowed", content: "inside-a" },
+    "200 names then 200 × .. back inside",
+    ["read"],
+  ),
+  ...each(
+    "deep-path",
+    {
+      path: `${D200}/out-link/secret.txt`,
+      expect: "denied",
+      gateCode: "EDENIED",
+      files: { [`${D200}/x.txt`]: "deep-200" },
+      links: { [`${D200}/out-link`]: "/outside" },
+      needs: "symlink",
+    },
+    "a link to /outside at depth 200",
+  ),
+  ...each(
+    "deep-path",
+    {
+      path: `${D1000}/out-link/secret.txt`,
+      expect: "denied",
+      gateCode: "EDENIED",
+      files: { [`${D1000}/x.txt`]: "deep-1000" },
+      links: { [`${D1000}/out-link`]: "/outside" },
+      needs: "symlink",
+    },
+    "a link to /outside at depth 1,000",
+    ["read", "write"],
+  ),
 ];
 
-/** Write the fixture into a fresh backend (symlinks only when it declares them). */
-export async function writeAttackFixture(fs: FileSystem): Promise<void> {
-  const encoder = new TextEncoder();
+/** Write the fixture into a fresh backend (symlinks only when it declares them), with the row's own files and links. */
+export async function writeAttackFixture(fs: FileSystem, attack?: Attack): Promise<void> {
   for (const [path, text] of Object.entries(FIXTURE_FILES)) await fs.writeFile(path, encoder.encode(text));
   if (fs.capabilities.symlink === true && fs.symlink !== undefined) {
     for (const [path, target] of Object.entries(FIXTURE_LINKS)) await fs.symlink(target, path);
   }
+  if (attack !== undefined) await writeRowFiles(fs, attack);
 }
+
+/** Write a row's own files and links (links only where the backend declares them). */
+export async function writeRowFiles(fs: FileSystem, attack: Attack): Promise<void> {
+  for (const [path, text] of Object.entries(attack.files ?? {})) {
+    await fs.writeFile(`${WORKSPACE_ROOT}/${path}`, encoder.encode(text));
+  }
+  if (fs.capabilities.symlink === true && fs.symlink !== undefined) {
+    for (const [path, target] of Object.entries(attack.links ?? {}))
+      await fs.symlink(target, `${WORKSPACE_ROOT}/${path}`);
+  }
+}
+
+const encoder = new TextEncoder();

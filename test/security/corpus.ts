@@ -4,8 +4,13 @@
  *
  * Every case checks: no sentinel (outside content or outside names) in what the target
  * returned; denied rows fail with a non-empty message; allowed rows succeed with the expected
- * content; and nothing outside `/w` changed (every file, directory and link outside it is
- * compared before and after).
+ * content; missing rows fail; and nothing outside `/w` changed (every file, directory and link
+ * outside it is compared before and after, byte for byte).
+ *
+ * A race row runs its attempt again and again on one backend: first with the swap made before
+ * the attempt (refused), then with the swap after the attempt's 1st backend call, its 2nd, and so
+ * on, until an attempt ends before its swap (that one must succeed for a read or list). Each
+ * attempt gets a fresh target and the race paths written again; each is checked as above.
  *
  * @example
  * ```ts
@@ -23,6 +28,7 @@ import { describe, expect, it } from "vitest";
 import { resolvePath } from "../../src/contract/path.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { ATTACKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture, type Attack, type AttackAccess } from "./attacks.js";
+import { resetRace, swapForLink, swappingBackend } from "./race.js";
 
 export { ATTACKS, FIXTURE_FILES, FIXTURE_LINKS, SENTINELS, WORKSPACE_ROOT, writeAttackFixture } from "./attacks.js";
 export type { Attack, AttackAccess, AttackExpectation } from "./attacks.js";
@@ -96,6 +102,50 @@ async function attempt(target: AttackTarget, attack: Attack): Promise<AttemptOut
   return (method as (path: string) => Promise<AttemptOutcome>).call(target, attack.path);
 }
 
+function expectNoLeak(outcome: AttemptOutcome): void {
+  expect(typeof outcome.text).toBe("string");
+  for (const sentinel of SENTINELS) {
+    expect(outcome.text.includes(sentinel), `leaked ${sentinel}: ${outcome.text.slice(0, 300)}`).toBe(false);
+  }
+}
+
+/** The most backend calls one attempt of a race row may make before the runner gives up. */
+const MAX_RACE_CALLS = 2_000;
+
+/**
+ * Run a race row (see the module comment). Returns after the attempt that ended before its
+ * swap; fails when an attempt read or changed anything outside, or when the attempts never end.
+ */
+async function runRace(
+  raw: FileSystem,
+  attack: Attack,
+  target: (fs: FileSystem) => AttackTarget | Promise<AttackTarget>,
+): Promise<void> {
+  const kind = attack.race!;
+  for (let after = 0; after <= MAX_RACE_CALLS; after += 1) {
+    await resetRace(raw, attack);
+    const before = await snapshotOutside(raw);
+    const swapping = await swappingBackend(raw, after, () => swapForLink(raw, kind));
+    const outcome = await attempt(await target(swapping.fs), attack);
+    const at = `swap after call ${after}`;
+    expectNoLeak(outcome);
+    expect(await snapshotOutside(raw), `${at}: outside changed`).toEqual(before);
+    if (after === 0) expect({ at, ok: outcome.ok }).toEqual({ at, ok: false });
+    if (!swapping.fired()) {
+      // The attempt made fewer calls than `after`: nothing was swapped; a read or list sees the inside.
+      expect(after, "the attempt made no backend call after the first").toBeGreaterThan(1);
+      if (attack.access === "read") expect({ ok: outcome.ok, text: outcome.text }).toMatchObject({ ok: true });
+      if (attack.access === "read") expect(outcome.text).toContain(attack.content ?? "");
+      if (attack.access === "list") {
+        expect({ ok: outcome.ok, text: outcome.text }).toMatchObject({ ok: true });
+        for (const name of attack.names ?? []) expect(outcome.text).toContain(name);
+      }
+      return;
+    }
+  }
+  throw new Error(`${attack.name}: still swapping after ${MAX_RACE_CALLS} backend calls`);
+}
+
 /**
  * Register the corpus for one target.
  *
@@ -123,10 +173,11 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
       // A row this target cannot express (no such access, no symlinks, or listed in `skip` with a
       // reason) is not registered: it is not applicable, rather than a skipped check.
       if (reason !== undefined) continue;
-      it(attack.name, async () => {
+      it(attack.name, { timeout: attack.race === undefined ? 60_000 : 180_000 }, async () => {
         const fs = await options.backend();
         try {
-          await writeAttackFixture(fs);
+          await writeAttackFixture(fs, attack);
+          if (attack.race !== undefined) return await runRace(fs, attack, options.target);
           const inside = resolvePath(WORKSPACE_ROOT, attack.path);
           if (
             attack.access === "read" &&
@@ -139,11 +190,8 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
           const before = await snapshotOutside(fs);
           const target = await options.target(fs);
           const outcome = await attempt(target, attack);
-          expect(typeof outcome.text).toBe("string");
-          for (const sentinel of SENTINELS) {
-            expect(outcome.text.includes(sentinel), `leaked ${sentinel}: ${outcome.text.slice(0, 300)}`).toBe(false);
-          }
-          if (attack.expect === "denied") {
+          expectNoLeak(outcome);
+          if (attack.expect === "denied" || attack.expect === "missing") {
             expect({ ok: outcome.ok, clear: outcome.text.trim().length > 0 }).toEqual({ ok: false, clear: true });
             if (options.checkGateCodes === true && attack.gateCode !== undefined)
               expect(outcome.code).toBe(attack.gateCode);

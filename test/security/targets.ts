@@ -40,6 +40,7 @@ const names = (entries: readonly { name: string }[]) =>
     .sort()
     .join("\n");
 
+/** `gate.check`, then the checked path through the gate's no-follow form (as host code should call the backend). */
 export function gateTarget(fs: FileSystem): AttackTarget {
   const gate = createGate({ fs, cwd: "/w" });
   const checked = async (
@@ -52,10 +53,10 @@ export function gateTarget(fs: FileSystem): AttackTarget {
     return outcome(() => run(check.path));
   };
   return {
-    read: (path) => checked(path, "read", async (real) => decoder.decode(await gate.backend.readFile(real))),
+    read: (path) => checked(path, "read", async (real) => decoder.decode(await gate.noFollow.readFile(real))),
     write: (path, content) =>
-      checked(path, "write", async (real) => (await gate.backend.writeFile(real, encoder.encode(content)), "written")),
-    list: (path) => checked(path, "list", async (real) => names(await gate.backend.readdir(real))),
+      checked(path, "write", async (real) => (await gate.noFollow.writeFile(real, encoder.encode(content)), "written")),
+    list: (path) => checked(path, "list", async (real) => names(await gate.noFollow.readdir(real))),
   };
 }
 
@@ -169,7 +170,7 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
     },
   },
   {
-    name: "bash tool (just-bash: cat, printf >, ls)",
+    name: "bash tool (just-bash: cat, mkdir -p && printf >, ls)",
     target: (fs) => {
       const t = tools(fs);
       const shell = async (command: string): Promise<AttemptOutcome> => {
@@ -178,7 +179,12 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
       };
       return {
         read: (path) => shell(`cat -- ${quote(path)}`),
-        write: (path, content) => shell(`printf '%s' ${quote(content)} > ${quote(path)}`),
+        // Missing parents are made first (as the write tool does), so deep new files can be written.
+        write: (path, content) => {
+          const parent = path.lastIndexOf("/") > 0 ? path.slice(0, path.lastIndexOf("/")) : undefined;
+          const write = `printf '%s' ${quote(content)} > ${quote(path)}`;
+          return shell(parent === undefined ? write : `mkdir -p -- ${quote(parent)} && ${write}`);
+        },
         list: (path) => shell(`ls -a -- ${quote(path)}`),
       };
     },

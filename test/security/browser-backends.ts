@@ -1,0 +1,92 @@
+/**
+ * The backends of the browser project, for the security corpus: memory, OPFS on the main thread
+ * and through its Worker, IndexedDB, and the OPFS mirror. Each case gets a fresh one (a wiped
+ * OPFS root, a new database). {@link runBrowserCorpus} registers the corpus through every
+ * target on one of them, and, for a backend without symlinks, why the race rows cannot apply.
+ */
+import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
+import { idbFileSystem, type IdbFileSystem } from "../../src/backends/idb/index.js";
+import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../src/backends/opfs-mirror/index.js";
+import type { CorpusBackend } from "./backends.js";
+import { runSecurityCorpus } from "./corpus.js";
+import { runNoSymlinkChecks } from "./no-symlinks.js";
+import { CORE_TARGETS, TOOL_TARGETS } from "./targets.js";
+
+async function wipe(root: string): Promise<void> {
+  const directory = await navigator.storage.getDirectory();
+  try {
+    await directory.removeEntry(root.slice(1), { recursive: true });
+  } catch (error) {
+    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
+  }
+}
+
+let databases = 0;
+
+export const MEMORY_BACKEND: CorpusBackend = { name: "memory", backend: async () => memoryFileSystem() };
+
+export const OPFS_MAIN_BACKEND: CorpusBackend = {
+  name: "opfs",
+  backend: async () => {
+    await wipe("/test-security-corpus");
+    return opfsFileSystem({ root: "/test-security-corpus" });
+  },
+  destroy: async (fs) => (fs as OpfsFileSystem).close(),
+};
+
+export const OPFS_WORKER_BACKEND: CorpusBackend = {
+  name: "opfs (worker)",
+  backend: async () => {
+    await wipe("/test-security-corpus-worker");
+    return opfsFileSystem({ root: "/test-security-corpus-worker", worker: true });
+  },
+  destroy: async (fs) => (fs as OpfsFileSystem).close(),
+};
+
+export const IDB_BACKEND: CorpusBackend = {
+  name: "idb",
+  backend: async () => {
+    databases += 1;
+    const fs = idbFileSystem({ name: `test-security-corpus-${Date.now()}-${databases}` });
+    await fs.ready;
+    return fs;
+  },
+  destroy: async (fs) => (fs as IdbFileSystem).close(),
+};
+
+export const OPFS_MIRROR_BACKEND: CorpusBackend = {
+  name: "opfs-mirror",
+  backend: async () => {
+    await wipe("/test-security-corpus-mirror");
+    const fs = opfsMirrorFileSystem({ root: "/test-security-corpus-mirror" });
+    await fs.ready();
+    return fs;
+  },
+  destroy: async (fs) => (fs as OpfsMirrorFileSystem).close(),
+};
+
+/**
+ * Register the corpus through every target (the gate, its FileSystem, the workspace handle, every
+ * tool) on `backend`; `skip` names rows the backend cannot run, with the reason.
+ */
+export function runBrowserCorpus(
+  { name: backendName, backend, destroy }: CorpusBackend,
+  symlinks: boolean,
+  backendSkip: Readonly<Record<string, string>> = {},
+): void {
+  for (const { name, target, skip: targetSkip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
+    const skip = { ...backendSkip, ...targetSkip };
+    runSecurityCorpus({
+      name: `${name} on ${backendName} (Chromium)`,
+      backend,
+      target,
+      checkGateCodes: gateCodes === true,
+      ...(destroy === undefined ? {} : { destroy }),
+      skip,
+    });
+  }
+  if (!symlinks) {
+    runNoSymlinkChecks({ name: backendName, backend, ...(destroy === undefined ? {} : { destroy }) });
+  }
+}
