@@ -25,16 +25,7 @@ import { assertKnownOptions } from "../../contract/options.js";
 import type { FileSystem } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
-import {
-  OP_MKDIR,
-  OP_RENAME,
-  OP_RM,
-  OP_SEAL,
-  OP_WRITE,
-  decodeRecords,
-  encodeRecord,
-  type JournalOp,
-} from "./journal.js";
+import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord } from "./journal.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
@@ -44,6 +35,7 @@ import {
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
+import { replayRecords } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import { capture, firstMissing, restore } from "./undo.js";
 
@@ -196,11 +188,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     worker.postMessage(connect, [channel.port2]);
     const opened = (await request({ kind: "open" })) as MirrorOpened;
     if (opened.segment !== undefined) {
-      const { records } = decodeRecords(opened.segment);
-      for (const record of records) replay(record);
+      // The Worker hands over a segment only with its seal checked: whole, and each file once.
+      replayRecords(volume, decodeRecords(opened.segment, { checksums: false }).records, { shareBuffer: true });
     }
     const journal = decodeRecords(opened.journal);
-    for (const record of journal.records) replay(record);
+    replayRecords(volume, journal.records);
     journalBytes = journal.validBytes;
     segmentBytes = opened.segment?.byteLength ?? 0;
     if (journal.validBytes < opened.journal.byteLength) await request({ kind: "truncate", length: journal.validBytes });
@@ -215,38 +207,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         detail: `the OPFS mirror worker failed: ${message || 'could not load its script; pass worker: new Worker(new URL("better-fs-tools/opfs-mirror-worker", import.meta.url), { type: "module" })'}`,
       }),
     );
-  }
-
-  /** Apply one durable record to the working set (only records of calls that succeeded exist). */
-  function replay(record: JournalOp): void {
-    try {
-      switch (record.op) {
-        case OP_WRITE: {
-          const parent = record.path.slice(0, record.path.lastIndexOf("/")) || "/";
-          if (!volume.existsSync(parent)) volume.mkdirSync(parent, { recursive: true });
-          volume.writeFileSync(record.path, record.data);
-          volume.utimesSync(record.path, record.mtimeMs / 1000, record.mtimeMs / 1000);
-          return;
-        }
-        case OP_MKDIR:
-          if (!volume.existsSync(record.path)) volume.mkdirSync(record.path, { recursive: true });
-          return;
-        case OP_RM:
-          volume.rmSync(record.path, { recursive: true, force: true });
-          return;
-        case OP_RENAME: {
-          if (record.path === record.dest) return;
-          const target = volume.existsSync(record.dest) ? volume.lstatSync(record.dest) : undefined;
-          if (target?.isDirectory()) volume.rmdirSync(record.dest);
-          volume.renameSync(record.path, record.dest);
-          return;
-        }
-        case OP_SEAL:
-          return;
-      }
-    } catch {
-      // A record that no longer applies cannot come from a call that succeeded; skip it.
-    }
   }
 
   let loading: Promise<void> | undefined;
