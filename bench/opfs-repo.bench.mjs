@@ -8,7 +8,7 @@
 // BENCH_CRASH_ROUNDS (mirror, default 100), BENCH_CRASH_OTHER_ROUNDS (other variants, default 10),
 // BENCH_REPO_KINDS (comma list, default all).
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchPersistentChromium } from "../scripts/chromium.mjs";
@@ -199,6 +199,7 @@ async function crashRounds(pageUrl, kind, rounds) {
 }
 
 export async function run() {
+  const loadBefore = os.loadavg()[0];
   const tree = collectTree();
   process.stderr.write(
     `bench: opfs-repo tree ${tree.files.length} files, ${tree.totalBytes} bytes, ${tree.packages} packages\n`,
@@ -289,17 +290,18 @@ export async function run() {
     await served.close();
     rmSync(userDataDir, { recursive: true, force: true });
   }
-  return report({ tree, results, browserVersion, memoryHow });
+  return report({ tree, results, browserVersion, memoryHow, load: [loadBefore, os.loadavg()[0]] });
 }
 
-function report({ tree, results, browserVersion, memoryHow }) {
+function report({ tree, results, browserVersion, memoryHow, load }) {
   const memoryWarm = results.memory?.reopen?.warmMs;
   const rows = KINDS.map((kind) => {
     const r = results[kind];
-    const imp = r.import.capped
-      ? `capped (> ${ms(CAP_MS)})`
-      : r.import.capped === false && r.import.written < tree.files.length
-        ? "?"
+    const imp =
+      r.import.capped === true
+        ? r.import.written === undefined
+          ? `capped (> ${ms(CAP_MS)})`
+          : `capped: ${r.import.written.toLocaleString("en")} files in ${ms(r.import.writeMs)}`
         : ms(r.import.writeMs + r.import.closeMs);
     const ro = r.reopen;
     const cappedCell = `capped (> ${ms(CAP_MS)})`;
@@ -345,7 +347,7 @@ function report({ tree, results, browserVersion, memoryHow }) {
 - **memory held**: after the greps, minus the same page before the backend was created (memory backend: before the pack was fetched; the pack is dropped before measuring), from ${memoryHow === "ua" ? "`performance.measureUserAgentSpecificMemory()` (page cross-origin isolated, Chromium flag `ForceEagerMeasureMemory`; main thread and workers)" : "CDP `Runtime.getHeapUsage` (used heap + backing stores + embedder heap, main thread only) after `HeapProfiler.collectGarbage`"}. In brackets: against the tree's bytes.
 - **crash**: rounds of: start Chromium on one user-data-dir, open the page, read back every earlier round's file, write this round's 4 KiB through the write tool (raw: \`createWritable\` + \`close\`), SIGKILL the browser process as soon as the call returns. "kept" counts rounds whose file came back byte-identical at every later start (one more start at the end reads the last round back). Mirror ${CRASH_ROUNDS} rounds, the others ${CRASH_OTHER_ROUNDS} (each capped at ${ms(CAP_MS)}).
 
-A variant that cannot finish a step within ${ms(CAP_MS)} is recorded as capped.
+A variant that cannot finish a step within ${ms(CAP_MS)} is recorded as capped (an import: how many files it wrote by then), and its later steps are not run. Load average (1 min) at the start and the end of this bench: ${load[0].toFixed(1)} and ${load[1].toFixed(1)} on ${os.cpus().length} cores.
 
 | variant | import | first read after reload | greppable after reload | grep (vs memory) | memory held (vs tree) | crash: writes kept |
 | --- | --: | --: | --: | --: | --: | --- |
