@@ -280,10 +280,25 @@ async function measureMemory() {
   return result.bytes;
 }
 
+/** A memory backend holding the tree (fetched again), the floor each variant's grep is paired with. */
+async function memoryCopy() {
+  await loadTree();
+  const fs = memoryFileSystem();
+  let at = 0;
+  for (const file of tree.files) {
+    await fs.writeFile(file.path, tree.bytes.subarray(at, at + file.size));
+    at += file.size;
+  }
+  dropTree();
+  return { fs };
+}
+
 /**
  * After a reload: open `kind` on what the import stored, time the first read of `probe` and the
- * first grep over the whole tree (both from the backend's creation), then `warmRounds` greps.
- * Memory is measured before the backend exists and after the greps. Returns milliseconds and bytes.
+ * first grep over the whole tree (both from the backend's creation), and measure memory (before
+ * the backend exists, and after the first grep). Then `warmRounds` rounds of one grep by the
+ * variant and one by a memory backend holding the same tree, in alternating order; `ratios` are
+ * the per-round variant ÷ memory. Returns milliseconds and bytes.
  */
 async function reopen({ kind, probe, probeSize, warmRounds = 5 }) {
   const before = await measureMemory();
@@ -299,19 +314,40 @@ async function reopen({ kind, probe, probeSize, warmRounds = 5 }) {
   if (data.byteLength !== probeSize) throw new Error(`${kind}: read ${data.byteLength} bytes of ${probe}`);
   const first = await grepOnce(handle);
   const firstGrepMs = performance.now() - started;
+  const after = await measureMemory();
+  let floor = kind === "memory" ? undefined : await memoryCopy();
   const warm = [];
+  const floorWarm = [];
+  const ratios = [];
   let last;
   for (let round = 0; round < warmRounds; round++) {
-    const at = performance.now();
-    last = await grepOnce(handle);
-    warm.push(performance.now() - at);
+    let own;
+    let theirs;
+    const timed = async (target) => {
+      const at = performance.now();
+      const result = await grepOnce(target);
+      return { result, ms: performance.now() - at };
+    };
+    if (floor !== undefined && round % 2 === 1) theirs = await timed(floor);
+    own = await timed(handle);
+    if (floor !== undefined && round % 2 === 0) theirs = await timed(floor);
+    last = own.result;
+    warm.push(own.ms);
+    if (theirs !== undefined) {
+      if (theirs.result.matches !== first.matches && handle.dir === undefined)
+        throw new Error(`${kind}: ${first.matches} matches, memory ${theirs.result.matches}`);
+      floorWarm.push(theirs.ms);
+      ratios.push(own.ms / theirs.ms);
+    }
   }
-  const after = await measureMemory();
+  floor = undefined;
   open = { kind, ...handle };
   return {
     firstReadMs: kind === "memory" ? undefined : firstReadMs,
     firstGrepMs: kind === "memory" ? undefined : firstGrepMs,
     warm,
+    floorWarm,
+    ratios,
     sameResult: JSON.stringify(first) === JSON.stringify(last),
     matches: first.matches,
     files: first.files,
