@@ -38,16 +38,7 @@ import type { FileSystem } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
-import {
-  OP_MKDIR,
-  OP_RENAME,
-  OP_RM,
-  OP_SEAL,
-  OP_WRITE,
-  decodeRecords,
-  encodeRecord,
-  type JournalOp,
-} from "./journal.js";
+import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord } from "./journal.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
@@ -57,6 +48,7 @@ import {
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
+import { replayRecords } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import {
   channelName,
@@ -349,8 +341,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     // A reader taking over that has applied every batch already holds this tree.
     if (!(synced && samePosition(position, disk))) {
       clearTree();
-      if (opened.segment !== undefined) for (const record of decodeRecords(opened.segment).records) replay(record);
-      for (const record of journal.records) replay(record);
+      if (opened.segment !== undefined) {
+        // The Worker hands over a segment only with its seal checked: whole, and each file once.
+        replayRecords(volume, decodeRecords(opened.segment, { checksums: false }).records, { shareBuffer: true });
+      }
+      replayRecords(volume, journal.records);
     }
     generation = opened.generation;
     journalBytes = journal.validBytes;
@@ -452,14 +447,14 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   function applyBatch(message: Extract<TabMessage, { kind: "batch" | "compacted" }>): void {
     if (!isAfter(message.position, position)) return;
-    if (message.kind === "batch") for (const record of decodeRecords(message.bytes).records) replay(record);
+    if (message.kind === "batch") replayRecords(volume, decodeRecords(message.bytes).records);
     position = message.position;
   }
 
   function applySnapshot(message: Extract<TabMessage, { kind: "snapshot" }>): void {
     clearTree();
-    if (message.segment !== undefined) for (const record of decodeRecords(message.segment).records) replay(record);
-    for (const record of decodeRecords(message.journal).records) replay(record);
+    if (message.segment !== undefined) replayRecords(volume, decodeRecords(message.segment).records);
+    replayRecords(volume, decodeRecords(message.journal).records);
     position = message.position;
     writerId = message.writer;
     synced = true;
@@ -575,38 +570,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       }),
     );
     shutdown();
-  }
-
-  /** Apply one durable record to the working set (only records of calls that succeeded exist). */
-  function replay(record: JournalOp): void {
-    try {
-      switch (record.op) {
-        case OP_WRITE: {
-          const parent = record.path.slice(0, record.path.lastIndexOf("/")) || "/";
-          if (!volume.existsSync(parent)) volume.mkdirSync(parent, { recursive: true });
-          volume.writeFileSync(record.path, record.data);
-          volume.utimesSync(record.path, record.mtimeMs / 1000, record.mtimeMs / 1000);
-          return;
-        }
-        case OP_MKDIR:
-          if (!volume.existsSync(record.path)) volume.mkdirSync(record.path, { recursive: true });
-          return;
-        case OP_RM:
-          volume.rmSync(record.path, { recursive: true, force: true });
-          return;
-        case OP_RENAME: {
-          if (record.path === record.dest) return;
-          const target = volume.existsSync(record.dest) ? volume.lstatSync(record.dest) : undefined;
-          if (target?.isDirectory()) volume.rmdirSync(record.dest);
-          volume.renameSync(record.path, record.dest);
-          return;
-        }
-        case OP_SEAL:
-          return;
-      }
-    } catch {
-      // A record that no longer applies cannot come from a call that succeeded; skip it.
-    }
   }
 
   let loading: Promise<void> | undefined;

@@ -79,13 +79,25 @@ export interface DecodedJournal {
   readonly validBytes: number;
 }
 
+/** Options of {@link decodeRecords}. */
+export interface DecodeOptions {
+  /**
+   * Check each record's CRC-32. `false` only for a sealed segment: its records were flushed
+   * before its seal was written (and the seal is checked), so it cannot end in a torn record;
+   * framing and decoding are still checked. @default true
+   */
+  readonly checksums?: boolean;
+}
+
 /**
  * Decode records from the start of `bytes`, stopping at the end or at the first torn record.
  *
  * @param bytes - a journal or segment file's content.
+ * @param options - see {@link DecodeOptions}.
  * @returns the records and how many bytes they span.
  */
-export function decodeRecords(bytes: Uint8Array): DecodedJournal {
+export function decodeRecords(bytes: Uint8Array, options: DecodeOptions = {}): DecodedJournal {
+  const checksums = options.checksums ?? true;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const records: JournalOp[] = [];
   let at = 0;
@@ -93,9 +105,8 @@ export function decodeRecords(bytes: Uint8Array): DecodedJournal {
     const size = view.getUint32(at, true);
     const end = at + RECORD_HEADER_BYTES + size;
     if (size === 0 || end > bytes.byteLength) break;
-    const payload = bytes.subarray(at + RECORD_HEADER_BYTES, end);
-    if (crc32(payload) !== view.getUint32(at + 4, true)) break;
-    const record = decodePayload(payload);
+    if (checksums && crc32(bytes.subarray(at + RECORD_HEADER_BYTES, end)) !== view.getUint32(at + 4, true)) break;
+    const record = decodePayload(bytes, view, at + RECORD_HEADER_BYTES, end);
     if (record === undefined) break;
     records.push(record);
     at = end;
@@ -103,39 +114,62 @@ export function decodeRecords(bytes: Uint8Array): DecodedJournal {
   return { records, validBytes: at };
 }
 
-function decodePayload(payload: Uint8Array): JournalOp | undefined {
-  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
-  let at = 1;
-  const takeBytes = (): Uint8Array | undefined => {
-    if (at + 4 > payload.byteLength) return undefined;
+/** Longest string decoded by the ASCII fast path, in bytes (paths are short). */
+const ASCII_FAST_BYTES = 1024;
+
+/** UTF-8 of `bytes[start, end)`, or undefined when it is not valid UTF-8. */
+function decodeString(bytes: Uint8Array, start: number, end: number): string | undefined {
+  if (end - start <= ASCII_FAST_BYTES) {
+    let ascii = true;
+    for (let index = start; index < end; index++) {
+      if (bytes[index]! >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) return String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  }
+  try {
+    return decoder.decode(bytes.subarray(start, end));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One payload, `bytes[start, end)` (`view` over the same bytes): read with offsets into the
+ * whole buffer, no copy and no allocation beyond the record, its strings and a view of its data.
+ */
+function decodePayload(bytes: Uint8Array, view: DataView, start: number, end: number): JournalOp | undefined {
+  let at = start + 1;
+  /** The length of the field at `at`, moving `at` past the length; -1 if it runs past `end`. */
+  const fieldLength = (): number => {
+    if (at + 4 > end) return -1;
     const length = view.getUint32(at, true);
-    if (at + 4 + length > payload.byteLength) return undefined;
-    const part = payload.subarray(at + 4, at + 4 + length);
-    at += 4 + length;
-    return part;
+    at += 4;
+    return at + length > end ? -1 : length;
   };
   const takeString = (): string | undefined => {
-    const part = takeBytes();
-    if (part === undefined) return undefined;
-    try {
-      return decoder.decode(part);
-    } catch {
-      return undefined;
-    }
+    const length = fieldLength();
+    if (length < 0) return undefined;
+    at += length;
+    return decodeString(bytes, at - length, at);
   };
-  switch (payload[0]) {
+  switch (bytes[start]) {
     case OP_WRITE: {
       const path = takeString();
-      if (path === undefined || at + 8 > payload.byteLength) return undefined;
+      if (path === undefined || at + 8 > end) return undefined;
       const mtimeMs = view.getFloat64(at, true);
       at += 8;
-      const data = takeBytes();
-      return data === undefined ? undefined : { op: OP_WRITE, path, mtimeMs, data };
+      const length = fieldLength();
+      if (length < 0) return undefined;
+      return { op: OP_WRITE, path, mtimeMs, data: bytes.subarray(at, at + length) };
     }
     case OP_MKDIR:
     case OP_RM: {
+      const op = bytes[start] as typeof OP_MKDIR | typeof OP_RM;
       const path = takeString();
-      return path === undefined ? undefined : { op: payload[0], path };
+      return path === undefined ? undefined : { op, path };
     }
     case OP_RENAME: {
       const path = takeString();
@@ -143,7 +177,7 @@ function decodePayload(payload: Uint8Array): JournalOp | undefined {
       return path === undefined || dest === undefined ? undefined : { op: OP_RENAME, path, dest };
     }
     case OP_SEAL:
-      return payload.byteLength === 5 ? { op: OP_SEAL, count: view.getUint32(1, true) } : undefined;
+      return end - start === 5 ? { op: OP_SEAL, count: view.getUint32(start + 1, true) } : undefined;
     default:
       return undefined;
   }

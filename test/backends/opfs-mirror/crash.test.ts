@@ -16,8 +16,12 @@ import { launchPersistentChromium } from "../../../scripts/chromium.mjs";
 type Modules = typeof import("../../../src/backends/opfs-mirror/index.js");
 
 /** Rounds of write-then-kill. */
-// 10 rounds in `npm test` (about 6 s a round here: a browser start, a write, SIGKILL); the issue's
-// 100 in a row: BFT_CRASH_ROUNDS=100 npx vitest run --project node test/backends/opfs-mirror/crash.test.ts
+// 10 rounds in `npm test`; the issue's 100 in a row:
+// BFT_CRASH_ROUNDS=100 npx vitest run --project node test/backends/opfs-mirror/crash.test.ts
+// A round is a Chromium start (about 0.6 s on an idle machine, 1.5-2 s with the 2 cores shared
+// at load 10) and the page's module graph served from our TypeScript sources by Vite (0.7 s; the
+// first round 8 s or more while Vite transforms them), then a write and SIGKILL (0.2-0.5 s). The
+// bench row (`npm run bench -- opfs-repo`, 100 rounds) loads the built dist/ instead: 0.8 s a round.
 const ROUNDS = Number(process.env.BFT_CRASH_ROUNDS ?? 10);
 /** Bytes written per round. */
 const ROUND_BYTES = 4096;

@@ -1,0 +1,155 @@
+/**
+ * Replay of journal and segment records into the working set (the memfs volume), the cold start's
+ * main cost: a 10,000-file segment is 10,000 WRITE records.
+ *
+ * A WRITE through `volume.writeFileSync` copies the bytes twice (into a Buffer, then into the
+ * file's storage) and keeps them in storage grown by doubling, up to twice the file's size; it
+ * also resolves the parent path twice more (exists, utimes). Here a plain path is written
+ * straight into its node, resolved through a cache of the batch's directories: the bytes are
+ * copied once, into storage of exactly their size, or, for a segment (`shareBuffer`), not at all:
+ * the file's storage is its record's bytes in the segment's buffer (memfs reallocates a file's
+ * storage when a write grows it, and a write inside it touches only that file's own bytes).
+ * Anything else (a path that is not plain, a volume without the expected internals, a name
+ * taken by a directory) goes the general way.
+ *
+ * @module
+ */
+import type { Volume } from "memfs";
+import { OP_MKDIR, OP_RENAME, OP_RM, OP_SEAL, OP_WRITE, type JournalOp } from "./journal.js";
+
+/** The parts of memfs's node and link (`@jsonjoy.com/fs-core`) that the fast path uses. */
+interface CoreNode {
+  isDirectory(): boolean;
+  isFile(): boolean;
+  setBuffer(data: Uint8Array): void;
+  mtime: Date;
+  /** The node's storage (a memfs Buffer). */
+  readonly buf: Uint8Array;
+  /** Takes `buf` as the storage, without a copy (memfs's own, used by `setString`). */
+  _setBuf?(buf: Uint8Array): void;
+}
+interface CoreLink {
+  getNode(): CoreNode;
+  getChild(name: string): CoreLink | undefined;
+}
+interface Core {
+  readonly root: CoreLink;
+  getResolvedLink(path: string): CoreLink | null;
+  createLink(parent: CoreLink, name: string, isDirectory: boolean, mode: number): CoreLink;
+}
+
+function coreOf(volume: Volume): Core | undefined {
+  const core = (volume as unknown as { _core?: Partial<Core> })._core;
+  return typeof core?.getResolvedLink === "function" && typeof core.createLink === "function"
+    ? (core as Core)
+    : undefined;
+}
+
+/** memfs's Buffer class (the one its nodes hold), for views without a copy; undefined if not found. */
+type BufferView = (buffer: ArrayBufferLike, byteOffset: number, length: number) => Uint8Array;
+function bufferViewOf(core: Core): BufferView | undefined {
+  const root = core.root?.getNode();
+  const constructor = (root?.buf as { constructor?: { from?: unknown } } | undefined)?.constructor;
+  if (typeof root?._setBuf !== "function" || typeof constructor?.from !== "function") return undefined;
+  const from = constructor.from as (buffer: ArrayBufferLike, byteOffset: number, length: number) => unknown;
+  const view: BufferView = (buffer, byteOffset, length) =>
+    from.call(constructor, buffer, byteOffset, length) as Uint8Array;
+  const probe = new Uint8Array(2);
+  const viewed = view(probe.buffer, 1, 1);
+  return viewed instanceof Uint8Array && viewed.buffer === probe.buffer && viewed.byteOffset === 1 ? view : undefined;
+}
+
+/** `/a/b.txt`-style: absolute, no empty, `.` or `..` segment, no trailing slash. */
+function isPlain(path: string): boolean {
+  return (
+    path.length > 1 &&
+    path[0] === "/" &&
+    !path.endsWith("/") &&
+    !path.includes("//") &&
+    !path.includes("/./") &&
+    !path.includes("/../") &&
+    !path.endsWith("/.") &&
+    !path.endsWith("/..")
+  );
+}
+
+/** The general way of one record (what the fast path falls back to). */
+function replaySlow(volume: Volume, record: JournalOp): void {
+  switch (record.op) {
+    case OP_WRITE: {
+      const parent = record.path.slice(0, record.path.lastIndexOf("/")) || "/";
+      if (!volume.existsSync(parent)) volume.mkdirSync(parent, { recursive: true });
+      volume.writeFileSync(record.path, record.data);
+      volume.utimesSync(record.path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+      return;
+    }
+    case OP_MKDIR:
+      if (!volume.existsSync(record.path)) volume.mkdirSync(record.path, { recursive: true });
+      return;
+    case OP_RM:
+      volume.rmSync(record.path, { recursive: true, force: true });
+      return;
+    case OP_RENAME: {
+      if (record.path === record.dest) return;
+      const target = volume.existsSync(record.dest) ? volume.lstatSync(record.dest) : undefined;
+      if (target?.isDirectory()) volume.rmdirSync(record.dest);
+      volume.renameSync(record.path, record.dest);
+      return;
+    }
+    case OP_SEAL:
+      return;
+  }
+}
+
+/**
+ * Apply durable records, in order, to the working set. Only records of calls that succeeded are
+ * ever written, so one that no longer applies is skipped.
+ *
+ * @param volume - the working set.
+ * @param records - decoded records.
+ * @param options - `shareBuffer: true` keeps each file's bytes where they are (a view into the
+ *   decoded buffer, no copy); only for records that each write a different file (a segment) out
+ *   of a buffer no one writes to afterwards. Else the bytes are copied and the buffer can go.
+ */
+export function replayRecords(
+  volume: Volume,
+  records: Iterable<JournalOp>,
+  options: { readonly shareBuffer?: boolean } = {},
+): void {
+  const core = coreOf(volume);
+  const view = options.shareBuffer === true && core !== undefined ? bufferViewOf(core) : undefined;
+  // Directory links by path, valid while no RM or RENAME has run in this batch.
+  const directories = new Map<string, CoreLink>();
+  const directory = (path: string): CoreLink | undefined => {
+    let link = directories.get(path);
+    if (link !== undefined) return link;
+    if (!volume.existsSync(path)) volume.mkdirSync(path, { recursive: true });
+    link = core!.getResolvedLink(path) ?? undefined;
+    if (link === undefined || !link.getNode().isDirectory()) return undefined;
+    directories.set(path, link);
+    return link;
+  };
+  for (const record of records) {
+    try {
+      if (record.op === OP_WRITE && core !== undefined && isPlain(record.path)) {
+        const cut = record.path.lastIndexOf("/");
+        const parent = directory(cut === 0 ? "/" : record.path.slice(0, cut));
+        const name = record.path.slice(cut + 1);
+        const existing = parent?.getChild(name);
+        if (parent !== undefined && (existing === undefined || existing.getNode().isFile())) {
+          const node = (existing ?? core.createLink(parent, name, false, 0o666)).getNode();
+          const data = record.data;
+          if (view !== undefined && node._setBuf !== undefined)
+            node._setBuf(view(data.buffer, data.byteOffset, data.byteLength));
+          else node.setBuffer(data);
+          node.mtime = new Date(record.mtimeMs);
+          continue;
+        }
+      }
+      if (record.op === OP_RM || record.op === OP_RENAME) directories.clear();
+      replaySlow(volume, record);
+    } catch {
+      // A record that no longer applies cannot come from a call that succeeded; skip it.
+    }
+  }
+}

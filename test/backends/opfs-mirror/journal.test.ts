@@ -1,0 +1,90 @@
+/**
+ * The mirror's record format: every op round-trips, a torn or damaged tail stops decoding where
+ * the whole records end, and `checksums: false` (sealed segments) skips only the CRC check.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  OP_MKDIR,
+  OP_RENAME,
+  OP_RM,
+  OP_SEAL,
+  OP_WRITE,
+  RECORD_HEADER_BYTES,
+  decodeRecords,
+  encodeRecord,
+  type JournalOp,
+} from "../../../src/backends/opfs-mirror/journal.js";
+
+const concat = (...parts: Uint8Array[]) => {
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.byteLength;
+  }
+  return bytes;
+};
+
+const RECORDS: JournalOp[] = [
+  { op: OP_MKDIR, path: "/src" },
+  { op: OP_WRITE, path: "/src/a.ts", mtimeMs: 1_700_000_000_123.5, data: new Uint8Array([1, 2, 3, 0, 255]) },
+  { op: OP_WRITE, path: "/src/ünï cödé/ß.txt", mtimeMs: 0, data: new Uint8Array(0) },
+  { op: OP_RENAME, path: "/src/a.ts", dest: "/src/日本.ts" },
+  { op: OP_RM, path: "/src" },
+  { op: OP_SEAL, count: 5 },
+];
+
+describe("opfs-mirror journal records", () => {
+  it("decode what encode wrote, every op, ASCII and non-ASCII paths", () => {
+    const bytes = concat(...RECORDS.map(encodeRecord));
+    const decoded = decodeRecords(bytes);
+    expect(decoded.validBytes).toBe(bytes.byteLength);
+    expect(
+      decoded.records.map((record) => ("data" in record ? { ...record, data: [...record.data] } : record)),
+    ).toEqual(RECORDS.map((record) => ("data" in record ? { ...record, data: [...record.data] } : record)));
+  });
+
+  it("a record cut short ends the decoded part at the last whole record", () => {
+    const first = encodeRecord(RECORDS[0]!);
+    const second = encodeRecord(RECORDS[1]!);
+    const bytes = concat(first, second).subarray(0, first.byteLength + second.byteLength - 1);
+    const decoded = decodeRecords(bytes);
+    expect(decoded.validBytes).toBe(first.byteLength);
+    expect(decoded.records).toEqual([{ op: OP_MKDIR, path: "/src" }]);
+  });
+
+  it("a damaged byte stops decoding at its record; checksums: false decodes it as written", () => {
+    const first = encodeRecord(RECORDS[0]!);
+    const second = encodeRecord({ op: OP_WRITE, path: "/b", mtimeMs: 7, data: new Uint8Array([10, 20, 30]) });
+    const bytes = concat(first, second);
+    bytes[bytes.byteLength - 1] = 99; // the last data byte
+    expect(decodeRecords(bytes).validBytes).toBe(first.byteLength);
+    const unchecked = decodeRecords(bytes, { checksums: false });
+    expect(unchecked.validBytes).toBe(bytes.byteLength);
+    const last = unchecked.records[1] as Extract<JournalOp, { op: typeof OP_WRITE }>;
+    expect([last.path, last.mtimeMs, [...last.data]]).toEqual(["/b", 7, [10, 20, 99]]);
+  });
+
+  it("checksums: false still stops at a record whose framing is wrong", () => {
+    const first = encodeRecord(RECORDS[0]!);
+    const second = encodeRecord({ op: OP_MKDIR, path: "/x" });
+    // The path's length field claims more bytes than the payload has.
+    second[RECORD_HEADER_BYTES + 1] = 200;
+    const decoded = decodeRecords(concat(first, second), { checksums: false });
+    expect(decoded.validBytes).toBe(first.byteLength);
+    expect(decoded.records).toHaveLength(1);
+  });
+
+  it("a path that is not valid UTF-8 is not a record", () => {
+    const record = encodeRecord({ op: OP_MKDIR, path: "/é" });
+    record[RECORD_HEADER_BYTES + 1 + 4 + 1] = 0xff; // the first byte of "é": no longer UTF-8
+    expect(decodeRecords(record, { checksums: false })).toEqual({ records: [], validBytes: 0 });
+  });
+
+  it("data is a view into the decoded bytes (no copy)", () => {
+    const bytes = encodeRecord({ op: OP_WRITE, path: "/v", mtimeMs: 1, data: new Uint8Array([5, 6]) });
+    const [record] = decodeRecords(bytes).records as [Extract<JournalOp, { op: typeof OP_WRITE }>];
+    expect(record.data.buffer).toBe(bytes.buffer);
+    expect(record.data.byteOffset).toBe(bytes.byteLength - 2);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Replay of records into the working set: the fast path (plain paths straight into memfs nodes,
+ * a segment's bytes shared without a copy) leaves the same tree, modes and times as replaying
+ * through the volume's own calls, and a shared file is still its own.
+ */
+import { describe, expect, it } from "vitest";
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, type JournalOp } from "../../../src/backends/opfs-mirror/journal.js";
+import { replayRecords } from "../../../src/backends/opfs-mirror/replay.js";
+
+const encoder = new TextEncoder();
+
+/** Every path with its type, mode, mtime and bytes, sorted. */
+function dump(volume: ReturnType<typeof memoryFileSystem>["volume"]) {
+  const out: Array<[string, string, number, number, number[] | null]> = [];
+  const visit = (dir: string) => {
+    for (const name of (volume.readdirSync(dir) as string[]).map(String).sort()) {
+      const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+      const stats = volume.lstatSync(path)!;
+      const isDir = stats.isDirectory();
+      out.push([
+        path,
+        isDir ? "dir" : "file",
+        Number(stats.mode),
+        isDir ? 0 : Number(stats.mtimeMs),
+        isDir ? null : [...(volume.readFileSync(path) as Uint8Array)],
+      ]);
+      if (isDir) visit(path);
+    }
+  };
+  visit("/");
+  return out;
+}
+
+/** One buffer holding every record's data back to back (as a decoded segment does). */
+function segmentLike(files: Array<[string, string, number]>): JournalOp[] {
+  const bytes = encoder.encode(files.map(([, text]) => text).join(""));
+  let at = 0;
+  return files.map(([path, text, mtimeMs]) => {
+    const length = encoder.encode(text).byteLength;
+    const data = bytes.subarray(at, at + length);
+    at += length;
+    return { op: OP_WRITE, path, mtimeMs, data };
+  });
+}
+
+const JOURNAL: JournalOp[] = [
+  { op: OP_MKDIR, path: "/src/deep/er" },
+  ...segmentLike([
+    ["/src/a.ts", "export const a = 1;\n", 1_000],
+    ["/src/deep/b.ts", "b", 2_000],
+    ["/top.txt", "top", 3_000],
+  ]),
+  { op: OP_WRITE, path: "/src/a.ts", mtimeMs: 4_000, data: encoder.encode("rewritten") },
+  { op: OP_WRITE, path: "/new/parent/c.txt", mtimeMs: 5_000, data: encoder.encode("parents made") },
+  { op: OP_WRITE, path: "/odd//path/./d.txt", mtimeMs: 6_000, data: encoder.encode("general way") },
+  { op: OP_RENAME, path: "/src/deep", dest: "/moved" },
+  { op: OP_WRITE, path: "/moved/b.ts", mtimeMs: 7_000, data: encoder.encode("after rename") },
+  { op: OP_WRITE, path: "/src/deep/b.ts", mtimeMs: 8_000, data: encoder.encode("old parent again") },
+  { op: OP_WRITE, path: "/top.txt/x", mtimeMs: 9_000, data: encoder.encode("parent is a file: skipped") },
+  { op: OP_WRITE, path: "/moved", mtimeMs: 9_500, data: encoder.encode("a directory: skipped") },
+  { op: OP_RM, path: "/new" },
+  { op: OP_WRITE, path: "/new/again.txt", mtimeMs: 10_000, data: encoder.encode("after rm") },
+];
+
+/** The same records through the volume's own calls (the behaviour replay had before the fast path). */
+function replayByVolume(records: JournalOp[]) {
+  const { volume } = memoryFileSystem();
+  for (const record of records) {
+    try {
+      if (record.op === OP_WRITE) {
+        const parent = record.path.slice(0, record.path.lastIndexOf("/")) || "/";
+        if (!volume.existsSync(parent)) volume.mkdirSync(parent, { recursive: true });
+        volume.writeFileSync(record.path, record.data);
+        volume.utimesSync(record.path, record.mtimeMs / 1000, record.mtimeMs / 1000);
+      } else if (record.op === OP_MKDIR) volume.mkdirSync(record.path, { recursive: true });
+      else if (record.op === OP_RM) volume.rmSync(record.path, { recursive: true, force: true });
+      else if (record.op === OP_RENAME) volume.renameSync(record.path, record.dest);
+    } catch {
+      // skipped, as replay skips it
+    }
+  }
+  return dump(volume);
+}
+
+describe("opfs-mirror replay", () => {
+  it("leaves the same tree, modes, mtimes and bytes as the volume's own calls", () => {
+    const expected = replayByVolume(JOURNAL);
+    for (const shareBuffer of [false, true]) {
+      const { volume } = memoryFileSystem();
+      replayRecords(volume, JOURNAL, { shareBuffer });
+      expect(dump(volume)).toEqual(expected);
+    }
+    expect(expected.map(([path]) => path)).toEqual([
+      "/moved",
+      "/moved/b.ts",
+      "/moved/er",
+      "/new",
+      "/new/again.txt",
+      "/odd",
+      "/odd/path",
+      "/odd/path/d.txt",
+      "/src",
+      "/src/a.ts",
+      "/src/deep",
+      "/src/deep/b.ts",
+      "/top.txt",
+    ]);
+  });
+
+  it("shareBuffer: files view the segment's bytes, and writing one changes no other", async () => {
+    const records = segmentLike([
+      ["/a.txt", "aaaa", 1],
+      ["/b.txt", "bbbb", 2],
+      ["/c.txt", "cccc", 3],
+    ]);
+    const fs = memoryFileSystem();
+    replayRecords(fs.volume, records, { shareBuffer: true });
+    const shared = (records[1] as Extract<JournalOp, { op: typeof OP_WRITE }>).data.buffer;
+    // A write inside the file's bytes, one that grows it, a truncation, a rewrite:
+    const fd = fs.volume.openSync("/b.txt", "r+");
+    fs.volume.writeSync(fd, encoder.encode("XY"), 0, 2, 1);
+    fs.volume.closeSync(fd);
+    fs.volume.appendFileSync("/a.txt", "-grown");
+    fs.volume.truncateSync("/c.txt", 1);
+    const text = async (path: string) => new TextDecoder().decode(await fs.readFile(path));
+    expect([await text("/a.txt"), await text("/b.txt"), await text("/c.txt")]).toEqual(["aaaa-grown", "bXYb", "c"]);
+    expect(new TextDecoder().decode(new Uint8Array(shared))).toBe("aaaabXYbcccc");
+    await fs.writeFile("/c.txt", encoder.encode("new"));
+    expect([await text("/a.txt"), await text("/b.txt"), await text("/c.txt")]).toEqual(["aaaa-grown", "bXYb", "new"]);
+  });
+
+  it("without shareBuffer the bytes are copied: the decoded buffer can be reused", async () => {
+    const records = segmentLike([["/a.txt", "abc", 1]]);
+    const fs = memoryFileSystem();
+    replayRecords(fs.volume, records);
+    (records[0] as Extract<JournalOp, { op: typeof OP_WRITE }>).data.fill(0);
+    expect(new TextDecoder().decode(await fs.readFile("/a.txt"))).toBe("abc");
+  });
+});
