@@ -107,6 +107,20 @@ const allowedWrites = Object.fromEntries(
     "edit changes existing text only; a new legal file cannot be made by it",
   ]),
 );
+// The Update target's patch quotes the outside text itself (`-OUTSIDE-SECRET`): on a race row
+// the inside file does not match, and the refusal quotes the patch's lines back, sentinel
+// included. The Add File target and the edit target cover the races through apply_patch and edit.
+const raceRows = Object.fromEntries(
+  ATTACKS.filter((attack) => attack.race !== undefined).map((attack) => [
+    attack.name,
+    "the patch quotes OUTSIDE-SECRET, and the mismatch error quotes the patch back",
+  ]),
+);
+// Known gap (reported): just-bash's ls exits non-zero on the directory at the end of the
+// 200-odd-name path, while cat of the file in it works and the ls tool lists it.
+const bashListGaps = {
+  "deep-path: 200 odd legal names, present (list)": "just-bash ls fails on this directory (cat works)",
+};
 /** Every tool. */
 export const TOOL_TARGETS: readonly NamedTarget[] = [
   {
@@ -157,7 +171,7 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
           ),
       };
     },
-    skip: allowedWrites,
+    skip: { ...allowedWrites, ...raceRows },
   },
   {
     name: "glob and grep tools",
@@ -188,5 +202,6 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
         list: (path) => shell(`ls -a -- ${quote(path)}`),
       };
     },
+    skip: bashListGaps,
   },
 ];
