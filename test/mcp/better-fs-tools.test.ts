@@ -43,6 +43,7 @@ describe("better-fs-tools dialect", () => {
         startLine: 2,
         endLine: 2,
         truncated: false,
+        finalNewline: true,
       },
     });
     expect(await mcp.call("edit", { path: "a.txt", oldText: "two", newText: "TWO" })).toEqual({
