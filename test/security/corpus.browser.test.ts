@@ -3,7 +3,7 @@
  * handle and every tool, on the memory backend and on OPFS (main thread). The other browser
  * backends have a file each: corpus-opfs-worker, corpus-idb, corpus-opfs-mirror.
  */
-import { MEMORY_BACKEND, OPFS_MAIN_BACKEND, runBrowserCorpus } from "./browser-backends.js";
+import { MEMORY_BACKEND, OPFS_MAIN_BACKEND, OPFS_SLOW_DEEP, runBrowserCorpus } from "./browser-backends.js";
 
 runBrowserCorpus(MEMORY_BACKEND, true);
-runBrowserCorpus(OPFS_MAIN_BACKEND, false);
+runBrowserCorpus(OPFS_MAIN_BACKEND, false, OPFS_SLOW_DEEP);
