@@ -10,13 +10,12 @@
  * @module
  */
 import picomatch from "picomatch";
-import ret from "ret";
-import safeRegex from "safe-regex2";
 import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
+import { riskyPatternReason } from "./regex-risk.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
@@ -36,16 +35,6 @@ export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
  * event loop in a long backtracking search.
  */
 export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
-
-/** `ret`'s parser: CommonJS whose `module.exports` is the tokenizer function (its types name it `default`). */
-const parseRegex: (pattern: string) => unknown =
-  typeof ret === "function"
-    ? (ret as unknown as (pattern: string) => unknown)
-    : (ret as unknown as { default: (pattern: string) => unknown }).default;
-const safeRegexCheck: (pattern: string, options: { limit: number }) => boolean =
-  typeof safeRegex === "function"
-    ? safeRegex
-    : (safeRegex as unknown as { default: (pattern: string, options: { limit: number }) => boolean }).default;
 
 /** Files named in a note (not UTF-8, long lines skipped); the rest are counted. */
 const MAX_NOTED_FILES = 5;
@@ -106,29 +95,9 @@ export const GREP_INPUT_SPEC: InputSpec = {
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
   "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
-  "Patterns with nested repetition such as `(a+)+` are refused (they can take exponential time).";
+  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `.*.*`.";
 
-/**
- * Why a pattern is refused before it runs: nested quantifiers (a repeated group that itself
- * repeats, such as `(a+)+` or `(\\w*)*`), whose backtracking can take exponential time on a line
- * that almost matches. Found by `safe-regex2` (star height > 1) on the parse of `ret`; a pattern
- * `ret` cannot parse (lookbehind, say) is not refused.
- *
- * @returns undefined for a pattern that may run, else the message for the model.
- */
-export function riskyPatternReason(pattern: string): string | undefined {
-  try {
-    parseRegex(pattern);
-  } catch {
-    return undefined;
-  }
-  if (safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) return undefined;
-  return (
-    `grep input pattern ${JSON.stringify(pattern)} was refused: it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +
-    "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
-    "(\`a+\` instead of \`(a+)+\`), or search for a fixed part of the text."
-  );
-}
+export { riskyPatternReason };
 
 /**
  * Compile the model's pattern: with the `u` flag when it is valid there (so `\p{L}` works),
@@ -165,8 +134,9 @@ interface FileHits {
  *   that says so; `count` is the number of matching lines. Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
  *   lines over `maxScanLineLength` characters (never tested against the pattern). Failures:
- *   `EINPUT` (invalid regular expression or glob; a pattern with nested repetition such as
- *   `(a+)+`, refused before it runs, see {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
+ *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
+ *   time, such as `(a+)+`, `(a|aa)+` or `.*.*`, refused before it runs, see
+ *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -205,7 +175,7 @@ const grepTool = defineCoreTool({
     const compiled = compileGrepPattern(input.pattern, input.ignoreCase === true);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    const risky = riskyPatternReason(input.pattern);
+    const risky = riskyPatternReason(input.pattern, input.ignoreCase === true);
     if (risky !== undefined) throw new ToolInputError(risky);
   },
   async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {

@@ -25,6 +25,23 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(riskyPatternReason("\\p{L}+")).toBeUndefined();
   });
 
+  it("refuses overlapping repeated choices and adjacent overlapping repeats before they run (they hung the host)", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": `${"a".repeat(40)}!\n`, "/w/b.txt": `${"a".repeat(5000)}!\n` },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    for (const pattern of ["(a|a)*$", "(a|aa)+$", "a*a*a*a*a*a*a*b", ".*.*.*.*.*.*=x"]) {
+      const message = riskyPatternReason(pattern);
+      expect(message).toMatch(/^grep input pattern .* was refused: it (repeats a choice|puts unbounded repeats)/);
+      expect(() => grep.validate({ pattern })).toThrow(message);
+      expect((await grep.execute({ pattern })).error).toEqual({ code: "EINPUT", message });
+    }
+    expect((await grep.execute({ pattern: "(A|a)+!", ignoreCase: true })).error?.code).toBe("EINPUT");
+    expect(resultText(await grep.execute({ pattern: "a{1,30}a{1,30}!" }))).toBe(
+      `a.txt:1:${"a".repeat(40)}!\nb.txt:1:${"…" + "a".repeat(499)}!`,
+    );
+  });
+
   it("skips lines over maxScanLineLength and says so", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": `x1\n${"x".repeat(50)}\nx3\n`, "/w/b.txt": "x\n" } });
     const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 20 });
