@@ -21,6 +21,7 @@ import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from 
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import type { ToolErrorCode } from "../contract/errors.js";
 import { baseName } from "../contract/path.js";
 
 /** Default most matching lines shown: 200. */
@@ -133,7 +134,9 @@ interface FileHits {
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
  *   that says so; `count` is the number of matching lines. Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
- *   lines over `maxScanLineLength` characters (never tested against the pattern). Failures:
+ *   lines over `maxScanLineLength` characters (never tested against the pattern), and files
+ *   that could not be read (`[1 file could not be read, so it was not searched: a.txt (EIO).]`,
+ *   also in `unreadable`). Failures:
  *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
  *   time, such as `(a+)+`, `(a|aa)+` or `.*.*`, refused before it runs, see
  *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
@@ -207,14 +210,17 @@ const grepTool = defineCoreTool({
     const hits: FileHits[] = [];
     let searched = 0;
     const notUtf8: string[] = [];
+    const unreadable: Array<{ path: string; display: string; code: ToolErrorCode }> = [];
     const longLines: Array<{ display: string; count: number }> = [];
 
     const searchFile = async (path: string): Promise<void> => {
       let bytes: Uint8Array;
       try {
         bytes = await fs.readFile(path);
-      } catch {
-        return; // vanished or unreadable during the walk: not a match
+      } catch (error) {
+        // Named in the result (an abort is rethrown): a file not searched must not look like no match.
+        unreadable.push({ path, display: gate.display(path), code: toolErrorFromFs(error, path, path).code });
+        return;
       }
       searched++;
       // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
@@ -260,6 +266,14 @@ const grepTool = defineCoreTool({
     for (const file of hits) total += file.lines.length;
     const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
     const notes: string[] = [];
+    unreadable.sort((a, b) => compareCodeUnits(a.display, b.display));
+    if (unreadable.length > 0) {
+      notes.push(
+        `[${plural(unreadable.length, "file")} could not be read, so ${unreadable.length === 1 ? "it was" : "they were"} not searched: ${nameSome(unreadable.map((file) => `${file.display} (${file.code})`))}.]`,
+      );
+    }
+    const unreadableField =
+      unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) };
     if (notUtf8.length > 0) {
       notUtf8.sort(compareCodeUnits);
       notes.push(
@@ -284,6 +298,7 @@ const grepTool = defineCoreTool({
           ),
         ),
         count: 0,
+        ...unreadableField,
       };
     }
     hits.sort((a, b) => compareCodeUnits(a.display, b.display));
@@ -301,7 +316,7 @@ const grepTool = defineCoreTool({
     }
     text = withNotes(text);
     if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
+    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated, ...unreadableField };
   },
 });
 

@@ -6,6 +6,8 @@ testGrepTool(async () => memoryFileSystem());
 import { describe, expect, it } from "vitest";
 import { createGrepTool, riskyPatternReason } from "../../src/tools/grep.js";
 import { resultText } from "../../src/tools/result.js";
+import { FsError } from "../../src/contract/errors.js";
+import type { FileSystem } from "../../src/contract/types.js";
 
 describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
   const NESTED =
@@ -40,6 +42,45 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(resultText(await grep.execute({ pattern: "a{1,30}a{1,30}!" }))).toBe(
       `a.txt:1:${"a".repeat(40)}!\nb.txt:1:${"…" + "a".repeat(499)}!`,
     );
+  });
+
+  it("names the files it could not read, in the text and in `unreadable`", async () => {
+    const inner = memoryFileSystem({
+      files: { "/w/a.txt": "needle\n", "/w/b.txt": "needle\n", "/w/sub/c.txt": "needle\n", "/w/sub/d.txt": "x\n" },
+    });
+    const failing: Record<string, Error> = {
+      "/w/a.txt": new FsError("EIO", { syscall: "open", path: "/w/a.txt" }),
+      "/w/sub/c.txt": new Error("disk on fire"),
+      "/w/sub/d.txt": new FsError("EACCES", { syscall: "open", path: "/w/sub/d.txt" }),
+    };
+    const fs = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key !== "readFile" || typeof value !== "function") return value;
+        return (path: string, ...rest: unknown[]) => {
+          const error = failing[path];
+          return error === undefined ? Reflect.apply(value, target, [path, ...rest]) : Promise.reject(error);
+        };
+      },
+    }) as FileSystem;
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    const result = await grep.execute({ pattern: "needle" });
+    expect(result.ok).toBe(true);
+    expect(result.count).toBe(1);
+    expect(resultText(result)).toBe(
+      "b.txt:1:needle\n[3 files could not be read, so they were not searched: a.txt (EIO), sub/c.txt (EIO), sub/d.txt (EACCES).]",
+    );
+    expect(result.unreadable).toEqual([
+      { path: "/w/a.txt", code: "EIO" },
+      { path: "/w/sub/c.txt", code: "EIO" },
+      { path: "/w/sub/d.txt", code: "EACCES" },
+    ]);
+    const one = await grep.execute({ pattern: "zzz", path: "a.txt" });
+    expect(resultText(one)).toBe(
+      'No matches for "zzz" in a.txt; searched 0 files.\n[1 file could not be read, so it was not searched: a.txt (EIO).]',
+    );
+    expect(one.unreadable).toEqual([{ path: "/w/a.txt", code: "EIO" }]);
+    expect((await grep.execute({ pattern: "needle", path: "b.txt" })).unreadable).toBeUndefined();
   });
 
   it("skips lines over maxScanLineLength and says so", async () => {
