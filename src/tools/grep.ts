@@ -55,7 +55,7 @@ export interface GrepToolOptions extends ToolContextOptions, GrepToolSettings {}
 
 /** Input of the `grep` tool. */
 export interface GrepInput {
-  /** A JavaScript regular expression (no slashes, no flags), tested against each line. */
+  /** A JavaScript regular expression (no slashes, no flags), tested against each line; a leading `(?i)` means `ignoreCase: true`. */
   readonly pattern: string;
   /** File or directory to search. @default "." (the working directory) */
   readonly path?: string;
@@ -75,7 +75,7 @@ export const GREP_INPUT_SPEC: InputSpec = {
     required: true,
     nonEmpty: true,
     description:
-      "JavaScript regular expression tested against each line, e.g. `function \\w+\\(` (escape regex characters for literal text).",
+      "JavaScript regular expression tested against each line, e.g. `function \\w+\\(` (escape regex characters for literal text); a leading `(?i)` makes it case-insensitive.",
   },
   path: {
     type: "string",
@@ -99,6 +99,31 @@ export const GREP_DESCRIPTION =
   "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `.*.*`.";
 
 export { riskyPatternReason };
+
+/**
+ * A grep pattern's leading `(?i)` (the inline flag of Python, PCRE and ripgrep, which JavaScript
+ * lacks and models often send) → the rest of the pattern and `ignoreCase: true`. Any other
+ * pattern, and `(?i)` alone, is returned as is.
+ *
+ * @param pattern - the model's pattern.
+ * @returns the pattern to compile, and `ignoreCase: true` when a `(?i)` was taken off.
+ * @example
+ * ```ts
+ * inlineIgnoreCase("(?i)todo"); // { pattern: "todo", ignoreCase: true }
+ * inlineIgnoreCase("todo"); // { pattern: "todo" }
+ * ```
+ */
+export function inlineIgnoreCase(pattern: string): { pattern: string; ignoreCase?: true } {
+  return pattern.startsWith("(?i)") && pattern.length > 4
+    ? { pattern: pattern.slice(4), ignoreCase: true }
+    : { pattern };
+}
+
+/** The pattern and case flag the core grep runs for `input`: its `ignoreCase`, or a leading `(?i)`. */
+function effectivePattern(input: GrepInput): { pattern: string; ignoreCase: boolean } {
+  const inline = inlineIgnoreCase(input.pattern);
+  return { pattern: inline.pattern, ignoreCase: input.ignoreCase === true || inline.ignoreCase === true };
+}
 
 /**
  * Compile the model's pattern: with the `u` flag when it is valid there (so `\p{L}` works),
@@ -175,15 +200,17 @@ const grepTool = defineCoreTool({
     settings: resolveSearchSettings("createGrepTool", options),
   }),
   check(input: GrepInput) {
-    const compiled = compileGrepPattern(input.pattern, input.ignoreCase === true);
+    const { pattern, ignoreCase } = effectivePattern(input);
+    const compiled = compileGrepPattern(pattern, ignoreCase);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    const risky = riskyPatternReason(input.pattern, input.ignoreCase === true);
+    const risky = riskyPatternReason(pattern, ignoreCase);
     if (risky !== undefined) throw new ToolInputError(risky);
   },
   async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {
     const { gate } = ctx;
-    const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
+    const effective = effectivePattern(input);
+    const lineRe = compileGrepPattern(effective.pattern, effective.ignoreCase);
     if (typeof lineRe === "string") {
       return errorResult("search", {
         code: "EINPUT",

@@ -4,7 +4,7 @@ import { testGrepTool } from "./suite.js";
 testGrepTool(async () => memoryFileSystem());
 
 import { describe, expect, it } from "vitest";
-import { createGrepTool, riskyPatternReason } from "../../src/tools/grep.js";
+import { createGrepTool, inlineIgnoreCase, riskyPatternReason } from "../../src/tools/grep.js";
 import { resultText } from "../../src/tools/result.js";
 import { FsError } from "../../src/contract/errors.js";
 import type { FileSystem } from "../../src/contract/types.js";
@@ -81,6 +81,26 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     );
     expect(one.unreadable).toEqual([{ path: "/w/a.txt", code: "EIO" }]);
     expect((await grep.execute({ pattern: "needle", path: "b.txt" })).unreadable).toBeUndefined();
+  });
+
+  it("a leading (?i) means ignoreCase, as in the offsetLimitPreset dialect", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "Alpha\nalpha\nbeta\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(inlineIgnoreCase("(?i)ALPHA")).toEqual({ pattern: "ALPHA", ignoreCase: true });
+    expect(inlineIgnoreCase("(?i)")).toEqual({ pattern: "(?i)" });
+    expect(inlineIgnoreCase("a(?i)b")).toEqual({ pattern: "a(?i)b" });
+    expect(() => grep.validate({ pattern: "(?i)ALPHA" })).not.toThrow();
+    const result = await grep.execute({ pattern: "(?i)ALPHA" });
+    expect(result.ok).toBe(true);
+    expect(resultText(result)).toBe("a.txt:1:Alpha\na.txt:2:alpha");
+    expect(resultText(await grep.execute({ pattern: "(?i)^A", ignoreCase: false }))).toBe(
+      "a.txt:1:Alpha\na.txt:2:alpha",
+    );
+    expect(resultText(await grep.execute({ pattern: "(?i)zzz" }))).toBe(
+      'No matches for "(?i)zzz" in .; searched 1 file.',
+    );
+    // the risk check sees the case-insensitive pattern
+    expect((await grep.execute({ pattern: "(?i)a*A*b" })).error?.code).toBe("EINPUT");
   });
 
   it("skips lines over maxScanLineLength and says so", async () => {
