@@ -10,18 +10,18 @@
  * @module
  */
 import picomatch from "picomatch";
-import ret from "ret";
-import safeRegex from "safe-regex2";
 import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
+import { riskyPatternReason } from "./regex-risk.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import type { ToolErrorCode } from "../contract/errors.js";
 import { baseName } from "../contract/path.js";
 
 /** Default most matching lines shown: 200. */
@@ -36,16 +36,6 @@ export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
  * event loop in a long backtracking search.
  */
 export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
-
-/** `ret`'s parser: CommonJS whose `module.exports` is the tokenizer function (its types name it `default`). */
-const parseRegex: (pattern: string) => unknown =
-  typeof ret === "function"
-    ? (ret as unknown as (pattern: string) => unknown)
-    : (ret as unknown as { default: (pattern: string) => unknown }).default;
-const safeRegexCheck: (pattern: string, options: { limit: number }) => boolean =
-  typeof safeRegex === "function"
-    ? safeRegex
-    : (safeRegex as unknown as { default: (pattern: string, options: { limit: number }) => boolean }).default;
 
 /** Files named in a note (not UTF-8, long lines skipped); the rest are counted. */
 const MAX_NOTED_FILES = 5;
@@ -65,7 +55,7 @@ export interface GrepToolOptions extends ToolContextOptions, GrepToolSettings {}
 
 /** Input of the `grep` tool. */
 export interface GrepInput {
-  /** A JavaScript regular expression (no slashes, no flags), tested against each line. */
+  /** A JavaScript regular expression (no slashes, no flags), tested against each line; a leading `(?i)` means `ignoreCase: true`. */
   readonly pattern: string;
   /** File or directory to search. @default "." (the working directory) */
   readonly path?: string;
@@ -85,7 +75,7 @@ export const GREP_INPUT_SPEC: InputSpec = {
     required: true,
     nonEmpty: true,
     description:
-      "JavaScript regular expression tested against each line, e.g. `function \\w+\\(` (escape regex characters for literal text).",
+      "JavaScript regular expression tested against each line, e.g. `function \\w+\\(` (escape regex characters for literal text); a leading `(?i)` makes it case-insensitive.",
   },
   path: {
     type: "string",
@@ -106,28 +96,33 @@ export const GREP_INPUT_SPEC: InputSpec = {
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
   "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
-  "Patterns with nested repetition such as `(a+)+` are refused (they can take exponential time).";
+  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `.*.*`.";
+
+export { riskyPatternReason };
 
 /**
- * Why a pattern is refused before it runs: nested quantifiers (a repeated group that itself
- * repeats, such as `(a+)+` or `(\\w*)*`), whose backtracking can take exponential time on a line
- * that almost matches. Found by `safe-regex2` (star height > 1) on the parse of `ret`; a pattern
- * `ret` cannot parse (lookbehind, say) is not refused.
+ * A grep pattern's leading `(?i)` (the inline flag of Python, PCRE and ripgrep, which JavaScript
+ * lacks and models often send) → the rest of the pattern and `ignoreCase: true`. Any other
+ * pattern, and `(?i)` alone, is returned as is.
  *
- * @returns undefined for a pattern that may run, else the message for the model.
+ * @param pattern - the model's pattern.
+ * @returns the pattern to compile, and `ignoreCase: true` when a `(?i)` was taken off.
+ * @example
+ * ```ts
+ * inlineIgnoreCase("(?i)todo"); // { pattern: "todo", ignoreCase: true }
+ * inlineIgnoreCase("todo"); // { pattern: "todo" }
+ * ```
  */
-export function riskyPatternReason(pattern: string): string | undefined {
-  try {
-    parseRegex(pattern);
-  } catch {
-    return undefined;
-  }
-  if (safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) return undefined;
-  return (
-    `grep input pattern ${JSON.stringify(pattern)} was refused: it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +
-    "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
-    "(\`a+\` instead of \`(a+)+\`), or search for a fixed part of the text."
-  );
+export function inlineIgnoreCase(pattern: string): { pattern: string; ignoreCase?: true } {
+  return pattern.startsWith("(?i)") && pattern.length > 4
+    ? { pattern: pattern.slice(4), ignoreCase: true }
+    : { pattern };
+}
+
+/** The pattern and case flag the core grep runs for `input`: its `ignoreCase`, or a leading `(?i)`. */
+function effectivePattern(input: GrepInput): { pattern: string; ignoreCase: boolean } {
+  const inline = inlineIgnoreCase(input.pattern);
+  return { pattern: inline.pattern, ignoreCase: input.ignoreCase === true || inline.ignoreCase === true };
 }
 
 /**
@@ -164,9 +159,12 @@ interface FileHits {
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
  *   that says so; `count` is the number of matching lines. Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
- *   lines over `maxScanLineLength` characters (never tested against the pattern). Failures:
- *   `EINPUT` (invalid regular expression or glob; a pattern with nested repetition such as
- *   `(a+)+`, refused before it runs, see {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
+ *   lines over `maxScanLineLength` characters (never tested against the pattern), and files
+ *   that could not be read (`[1 file could not be read, so it was not searched: a.txt (EIO).]`,
+ *   also in `unreadable`). Failures:
+ *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
+ *   time, such as `(a+)+`, `(a|aa)+` or `.*.*`, refused before it runs, see
+ *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -202,15 +200,17 @@ const grepTool = defineCoreTool({
     settings: resolveSearchSettings("createGrepTool", options),
   }),
   check(input: GrepInput) {
-    const compiled = compileGrepPattern(input.pattern, input.ignoreCase === true);
+    const { pattern, ignoreCase } = effectivePattern(input);
+    const compiled = compileGrepPattern(pattern, ignoreCase);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    const risky = riskyPatternReason(input.pattern);
+    const risky = riskyPatternReason(pattern, ignoreCase);
     if (risky !== undefined) throw new ToolInputError(risky);
   },
   async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {
     const { gate } = ctx;
-    const lineRe = compileGrepPattern(input.pattern, input.ignoreCase === true);
+    const effective = effectivePattern(input);
+    const lineRe = compileGrepPattern(effective.pattern, effective.ignoreCase);
     if (typeof lineRe === "string") {
       return errorResult("search", {
         code: "EINPUT",
@@ -237,14 +237,17 @@ const grepTool = defineCoreTool({
     const hits: FileHits[] = [];
     let searched = 0;
     const notUtf8: string[] = [];
+    const unreadable: Array<{ path: string; display: string; code: ToolErrorCode }> = [];
     const longLines: Array<{ display: string; count: number }> = [];
 
     const searchFile = async (path: string): Promise<void> => {
       let bytes: Uint8Array;
       try {
         bytes = await fs.readFile(path);
-      } catch {
-        return; // vanished or unreadable during the walk: not a match
+      } catch (error) {
+        // Named in the result (an abort is rethrown): a file not searched must not look like no match.
+        unreadable.push({ path, display: gate.display(path), code: toolErrorFromFs(error, path, path).code });
+        return;
       }
       searched++;
       // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
@@ -290,6 +293,14 @@ const grepTool = defineCoreTool({
     for (const file of hits) total += file.lines.length;
     const where = `${rootDisplay}${input.glob === undefined ? "" : ` (files matching ${input.glob})`}`;
     const notes: string[] = [];
+    unreadable.sort((a, b) => compareCodeUnits(a.display, b.display));
+    if (unreadable.length > 0) {
+      notes.push(
+        `[${plural(unreadable.length, "file")} could not be read, so ${unreadable.length === 1 ? "it was" : "they were"} not searched: ${nameSome(unreadable.map((file) => `${file.display} (${file.code})`))}.]`,
+      );
+    }
+    const unreadableField =
+      unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) };
     if (notUtf8.length > 0) {
       notUtf8.sort(compareCodeUnits);
       notes.push(
@@ -314,6 +325,7 @@ const grepTool = defineCoreTool({
           ),
         ),
         count: 0,
+        ...unreadableField,
       };
     }
     hits.sort((a, b) => compareCodeUnits(a.display, b.display));
@@ -331,7 +343,7 @@ const grepTool = defineCoreTool({
     }
     text = withNotes(text);
     if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated };
+    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated, ...unreadableField };
   },
 });
 

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ToolError } from "../contract/errors.js";
+import type { ToolError, ToolErrorCode } from "../contract/errors.js";
 
 /** A text part of a result, shown to the model as is. */
 export interface TextPart {
@@ -94,6 +94,12 @@ export interface SearchResult extends ResultBase {
   /** Number of entries or matches found (before caps). */
   readonly count: number;
   readonly truncated?: boolean;
+  /**
+   * Files `grep` could not read (so did not search; their matches, if any, are missing), sorted
+   * by path: absolute path and the error's code (`EIO` for a backend error that has none). The
+   * text names them too. Absent when every file was read.
+   */
+  readonly unreadable?: readonly { readonly path: string; readonly code: ToolErrorCode }[];
 }
 
 export type ToolResult = ReadResult | MutationResult | ShellResult | SearchResult;

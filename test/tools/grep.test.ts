@@ -4,8 +4,10 @@ import { testGrepTool } from "./suite.js";
 testGrepTool(async () => memoryFileSystem());
 
 import { describe, expect, it } from "vitest";
-import { createGrepTool, riskyPatternReason } from "../../src/tools/grep.js";
+import { createGrepTool, inlineIgnoreCase, riskyPatternReason } from "../../src/tools/grep.js";
 import { resultText } from "../../src/tools/result.js";
+import { FsError } from "../../src/contract/errors.js";
+import type { FileSystem } from "../../src/contract/types.js";
 
 describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
   const NESTED =
@@ -23,6 +25,82 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(riskyPatternReason("function \\w+\\(")).toBeUndefined();
     expect(riskyPatternReason("(?<=a)b+")).toBeUndefined();
     expect(riskyPatternReason("\\p{L}+")).toBeUndefined();
+  });
+
+  it("refuses overlapping repeated choices and adjacent overlapping repeats before they run (they hung the host)", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": `${"a".repeat(40)}!\n`, "/w/b.txt": `${"a".repeat(5000)}!\n` },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    for (const pattern of ["(a|a)*$", "(a|aa)+$", "a*a*a*a*a*a*a*b", ".*.*.*.*.*.*=x"]) {
+      const message = riskyPatternReason(pattern);
+      expect(message).toMatch(/^grep input pattern .* was refused: it (repeats a choice|puts unbounded repeats)/);
+      expect(() => grep.validate({ pattern })).toThrow(message);
+      expect((await grep.execute({ pattern })).error).toEqual({ code: "EINPUT", message });
+    }
+    expect((await grep.execute({ pattern: "(A|a)+!", ignoreCase: true })).error?.code).toBe("EINPUT");
+    expect(resultText(await grep.execute({ pattern: "a{1,30}a{1,30}!" }))).toBe(
+      `a.txt:1:${"a".repeat(40)}!\nb.txt:1:${"…" + "a".repeat(499)}!`,
+    );
+  });
+
+  it("names the files it could not read, in the text and in `unreadable`", async () => {
+    const inner = memoryFileSystem({
+      files: { "/w/a.txt": "needle\n", "/w/b.txt": "needle\n", "/w/sub/c.txt": "needle\n", "/w/sub/d.txt": "x\n" },
+    });
+    const failing: Record<string, Error> = {
+      "/w/a.txt": new FsError("EIO", { syscall: "open", path: "/w/a.txt" }),
+      "/w/sub/c.txt": new Error("disk on fire"),
+      "/w/sub/d.txt": new FsError("EACCES", { syscall: "open", path: "/w/sub/d.txt" }),
+    };
+    const fs = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (key !== "readFile" || typeof value !== "function") return value;
+        return (path: string, ...rest: unknown[]) => {
+          const error = failing[path];
+          return error === undefined ? Reflect.apply(value, target, [path, ...rest]) : Promise.reject(error);
+        };
+      },
+    }) as FileSystem;
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    const result = await grep.execute({ pattern: "needle" });
+    expect(result.ok).toBe(true);
+    expect(result.count).toBe(1);
+    expect(resultText(result)).toBe(
+      "b.txt:1:needle\n[3 files could not be read, so they were not searched: a.txt (EIO), sub/c.txt (EIO), sub/d.txt (EACCES).]",
+    );
+    expect(result.unreadable).toEqual([
+      { path: "/w/a.txt", code: "EIO" },
+      { path: "/w/sub/c.txt", code: "EIO" },
+      { path: "/w/sub/d.txt", code: "EACCES" },
+    ]);
+    const one = await grep.execute({ pattern: "zzz", path: "a.txt" });
+    expect(resultText(one)).toBe(
+      'No matches for "zzz" in a.txt; searched 0 files.\n[1 file could not be read, so it was not searched: a.txt (EIO).]',
+    );
+    expect(one.unreadable).toEqual([{ path: "/w/a.txt", code: "EIO" }]);
+    expect((await grep.execute({ pattern: "needle", path: "b.txt" })).unreadable).toBeUndefined();
+  });
+
+  it("a leading (?i) means ignoreCase, as in the offsetLimitPreset dialect", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "Alpha\nalpha\nbeta\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(inlineIgnoreCase("(?i)ALPHA")).toEqual({ pattern: "ALPHA", ignoreCase: true });
+    expect(inlineIgnoreCase("(?i)")).toEqual({ pattern: "(?i)" });
+    expect(inlineIgnoreCase("a(?i)b")).toEqual({ pattern: "a(?i)b" });
+    expect(() => grep.validate({ pattern: "(?i)ALPHA" })).not.toThrow();
+    const result = await grep.execute({ pattern: "(?i)ALPHA" });
+    expect(result.ok).toBe(true);
+    expect(resultText(result)).toBe("a.txt:1:Alpha\na.txt:2:alpha");
+    expect(resultText(await grep.execute({ pattern: "(?i)^A", ignoreCase: false }))).toBe(
+      "a.txt:1:Alpha\na.txt:2:alpha",
+    );
+    expect(resultText(await grep.execute({ pattern: "(?i)zzz" }))).toBe(
+      'No matches for "(?i)zzz" in .; searched 1 file.',
+    );
+    // the risk check sees the case-insensitive pattern
+    expect((await grep.execute({ pattern: "(?i)a*A*b" })).error?.code).toBe("EINPUT");
   });
 
   it("skips lines over maxScanLineLength and says so", async () => {

@@ -11,7 +11,7 @@ import type { EditInput } from "../edit.js";
 import { matchLinesText } from "../match-lines.js";
 import { formatCount } from "../text.js";
 import { checkInput, specSchema, type InputSpec } from "../input.js";
-import type { GrepInput } from "../grep.js";
+import { inlineIgnoreCase, type GrepInput } from "../grep.js";
 import type { ListInput } from "../list.js";
 import type { ReadInput } from "../read.js";
 import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../result.js";
@@ -92,16 +92,6 @@ const EDIT_NAMES = { oldText: "old_string", newText: "new_string", replaceAll: "
 /** True for a line of a core `list` result that names an entry (not a note such as `[… 3 more files ...]`). */
 function isEntryLine(line: string): boolean {
   return line !== "" && !line.startsWith("[") && !line.startsWith("(");
-}
-
-/**
- * A grep pattern in this dialect → the core grep's `pattern` and `ignoreCase`: a leading `(?i)`
- * (Python's inline flag, which JavaScript lacks) becomes `ignoreCase: true`.
- */
-function grepPattern(pattern: string): { pattern: string; ignoreCase?: true } {
-  return pattern.startsWith("(?i)") && pattern.length > 4
-    ? { pattern: pattern.slice(4), ignoreCase: true }
-    : { pattern };
 }
 
 /**
@@ -250,7 +240,7 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     inputSchema: specSchema(GREP_SPEC),
     toInput(input) {
       const checked = checkInput<{ pattern: string; path?: string; glob?: string }>("grep_files", input, GREP_SPEC);
-      return { ...checked, ...grepPattern(checked.pattern) };
+      return { ...checked, ...inlineIgnoreCase(checked.pattern) };
     },
     toResult: (result) => (result.ok ? result : errorOut(result)),
   };

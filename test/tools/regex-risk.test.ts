@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { riskyPatternReason } from "../../src/tools/regex-risk.js";
+
+const CHOICE =
+  "it repeats a choice whose alternatives can start with the same character (like `(a|aa)+` or `(\\w|\\d)*`), " +
+  "which can backtrack for exponential time on a line that nearly matches. Make the alternatives exclusive " +
+  "(`a+` instead of `(a|aa)+`, `\\w*` instead of `(\\w|\\d)*`), or search for a fixed part of the text.";
+const ADJACENT =
+  "it puts unbounded repeats over the same characters next to each other (like `.*.*` or `\\w+\\d*`), " +
+  "which can backtrack for a very long time on a long line. Merge them into one (`.*` instead of `.*.*`), " +
+  "put a fixed character between them, or make their characters differ (`\\w+\\s*`).";
+
+const refused = (pattern: string, why: string): string =>
+  `grep input pattern ${JSON.stringify(pattern)} was refused: ${why}`;
+
+describe("riskyPatternReason", () => {
+  it.each(["(a|a)*$", "(a|aa)+$", "(a|b|ab)*c", "(\\w|\\d)+$", "(?:foo|fo)+x", "x|((a|ab))*y", '(\\\\.|[^"])*"'])(
+    "refuses the repeated overlapping choice %s",
+    (pattern) => {
+      expect(riskyPatternReason(pattern)).toBe(refused(pattern, CHOICE));
+    },
+  );
+
+  it.each([
+    "a*a*a*a*a*a*a*b",
+    ".*.*.*.*.*.*=x",
+    "a*a*b",
+    ".*.*",
+    "(.*)(.*)x",
+    ".*?.*?x",
+    "\\w+\\d+",
+    ".*\\b.*x",
+    "a+a{2,}",
+  ])("refuses the adjacent overlapping repeats %s", (pattern) => {
+    expect(riskyPatternReason(pattern)).toBe(refused(pattern, ADJACENT));
+  });
+
+  it.each([
+    "foo.*bar",
+    "(get|set)Value",
+    "\\w+\\s*=",
+    "function \\w+\\(",
+    "(foo|for)+x",
+    "(foo|bar)+",
+    "TODO|FIXME",
+    "^\\s*#.*",
+    "import .* from",
+    "\\d+\\.\\d+",
+    '[^"]*"',
+    '"(\\\\.|[^"\\\\])*"',
+    "\\s*\\w+\\s*",
+    "a*b*c",
+    "a*A*b",
+    "a{1,30}a{1,30}a{1,30}b",
+    "(a|aa){1,5}",
+    "(a|)*",
+    "^$",
+    "(?<=a)b+",
+    "\\p{L}+",
+  ])("accepts %s", (pattern) => {
+    expect(riskyPatternReason(pattern)).toBeUndefined();
+  });
+
+  it("case-insensitive runs make letters of both cases overlap", () => {
+    expect(riskyPatternReason("a*A*b", true)).toBe(refused("a*A*b", ADJACENT));
+    expect(riskyPatternReason("(x|X)+y", true)).toBe(refused("(x|X)+y", CHOICE));
+    expect(riskyPatternReason("(x|X)+y")).toBeUndefined();
+  });
+});
