@@ -184,8 +184,8 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * @param options - the shared context options plus {@link BashToolSettings}.
  * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.
  * @throws TypeError at creation for an unknown option, a non-positive or non-integer number
- *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, or an
- *   `env` that is neither a function nor an object. `execute` rethrows the abort reason when the
+ *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, neither
+ *   a `runner` nor an `fs`, or an `env` that is neither a function nor an object. `execute` rethrows the abort reason when the
  *   call's abort signal fires.
  * @example
  * ```ts
@@ -314,6 +314,13 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
   if (runner === undefined && fallback === undefined) {
     throw new TypeError(
       "createBashTool needs a runner: justBashCommandRunner (better-fs-tools/shell) or nodeCommandRunner (better-fs-tools/node)",
+    );
+  }
+  if (runner === undefined && options.fs === undefined) {
+    optionValueError(
+      "createBashTool",
+      "runner",
+      "must be given when fs is not: pass a runner (justBashCommandRunner from better-fs-tools/shell, nodeCommandRunner from better-fs-tools/node) or an fs for the default just-bash to run over",
     );
   }
   const env = options.env;

@@ -307,6 +307,11 @@ describe("bash tool: input and options", () => {
       new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })"),
     );
     expect(() => createBashTool({ fs, timeout: 1 } as never)).toThrow(TypeError);
+    expect(() => createBashTool({ env: {} })).toThrow(
+      new TypeError(
+        "createBashTool runner must be given when fs is not: pass a runner (justBashCommandRunner from better-fs-tools/shell, nodeCommandRunner from better-fs-tools/node) or an fs for the default just-bash to run over",
+      ),
+    );
   });
 
   it("an aborted call rethrows the abort reason", async () => {
