@@ -185,7 +185,8 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.
  * @throws TypeError at creation for an unknown option, a non-positive or non-integer number
  *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, neither
- *   a `runner` nor an `fs`, or an `env` that is neither a function nor an object. `execute` rethrows the abort reason when the
+ *   a `runner` nor an `fs`, an `env` that is neither a function nor an object, or an `env`
+ *   object with a value that is not a string (`createBashTool env.A must be a string, got number`). `execute` rethrows the abort reason when the
  *   call's abort signal fires.
  * @example
  * ```ts
@@ -330,6 +331,16 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
       "env",
       "must be an object of strings or a function returning one (see shellEnv)",
     );
+  }
+  if (typeof env === "object" && env !== null) {
+    const bad = Object.entries(env).find(([, value]) => typeof value !== "string");
+    if (bad !== undefined) {
+      optionValueError(
+        "createBashTool",
+        `env.${bad[0]}`,
+        `must be a string, got ${typeof bad[1] === "object" ? (bad[1] === null ? "null" : "an object") : typeof bad[1]}`,
+      );
+    }
   }
   // The default runner (just-bash over the tools' gate) is confined; a given runner says so itself.
   const confined = runner === undefined || runner.confined === true;

@@ -307,6 +307,15 @@ describe("bash tool: input and options", () => {
       new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })"),
     );
     expect(() => createBashTool({ fs, timeout: 1 } as never)).toThrow(TypeError);
+    expect(() => createBashTool({ fs, env: { A: "1", B: 1 } as never })).toThrow(
+      new TypeError("createBashTool env.B must be a string, got number"),
+    );
+    expect(() => createBashTool({ fs, env: { B: { x: 1 } } as never })).toThrow(
+      new TypeError("createBashTool env.B must be a string, got an object"),
+    );
+    expect(() => createFsTools({ fs, bash: { env: { A: 1 } as never } })).toThrow(
+      new TypeError("createFsTools bash.env.A must be a string, got number"),
+    );
     expect(() => createBashTool({ env: {} })).toThrow(
       new TypeError(
         "createBashTool runner must be given when fs is not: pass a runner (justBashCommandRunner from better-fs-tools/shell, nodeCommandRunner from better-fs-tools/node) or an fs for the default just-bash to run over",
