@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createGate, type Gate } from "../gate/gate.js";
+import { askApprove, createGate, type Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
 import type { FileSystem } from "../contract/types.js";
 import type { PerCall, ToolContext, ToolContextOptions } from "./context.js";
@@ -360,19 +360,23 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
     const runnerName = runner?.name ?? "bash";
     if (approve !== undefined) {
       if (approvedCommands.has(command)) return { ok: true };
-      let yes = false;
-      try {
-        yes = await approve({
-          tool: "runBash",
-          command,
-          reason: `run the command ${shown} with the ${runnerName} runner, which is not confined to the workspace`,
-        });
-      } catch {
-        yes = false;
-      }
-      if (yes === true) {
+      const answer = await askApprove(approve, {
+        tool: "runBash",
+        command,
+        reason: `run the command ${shown} with the ${runnerName} runner, which is not confined to the workspace`,
+      });
+      if (answer === true) {
         approvedCommands.add(command);
         return { ok: true };
+      }
+      if (typeof answer === "object") {
+        return {
+          ok: false,
+          error: {
+            code: "EDENIED",
+            message: `Permission denied: the command ${shown} is not allowed and the approve callback failed (${answer.failed}), so it was refused.`,
+          },
+        };
       }
       return {
         ok: false,

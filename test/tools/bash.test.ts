@@ -265,6 +265,22 @@ describe("bash tool: permissions", () => {
       'runBash: run the command "rm -rf ~" with the real runner, which is not confined to the workspace',
     ]);
     expect(seen).toEqual(["git status -s", "make", "make"]);
+    const crashing = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      runner,
+      permissions: {
+        approve: () => {
+          throw new Error("ui crashed");
+        },
+      },
+    });
+    expect((await crashing.execute({ command: "make" })).error).toEqual({
+      code: "EDENIED",
+      message:
+        'Permission denied: the command "make" is not allowed and the approve callback failed (ui crashed), so it was refused.',
+    });
+    expect(seen).toEqual(["git status -s", "make", "make"]);
   });
 
   it("files outside the workspace are refused inside the shell, with the reason on stderr", async () => {
