@@ -188,6 +188,15 @@ describe("README examples", () => {
     );
   });
 
+  it("names every runtime dependency of package.json in the Install sentence, and no other", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const sentence = /The core \(`better-fs-tools`\) depends on ([^.]*)\./.exec(readme.replaceAll("\n", " "))?.[1];
+    const named = [...(sentence ?? "").matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort();
+    expect(named).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
   it("type-checks every ts example as written", () => {
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(CHECK_DIR, "tsconfig.json")], {
       encoding: "utf8",

@@ -34,7 +34,7 @@ import {
   type CoreOptionsOf,
   type CoreResultOf,
 } from "./single-tools.js";
-import type { AiSdkFsTool, AiSdkPerCall, AiSdkToolContext } from "./tool.js";
+import { assertContextSchema, type AiSdkFsTool, type AiSdkPerCall, type AiSdkToolContext } from "./tool.js";
 
 const FACTORY = "createAiSdkFsTools";
 
@@ -215,7 +215,8 @@ const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never)
  *   that are not an object (or `true`/`false` where taken); `edit` or `applyPatch` set beside
  *   `write: false`; two tools with one name; `bash` that is not `false` or an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
- *   no default runner`); and whatever a core factory or the strict-schema conversion throws.
+ *   no default runner`); a `contextSchema` that is not a schema; and whatever a core factory or
+ *   the strict-schema conversion throws.
  * @example
  * ```ts
  * const { tools } = createAiSdkFsTools({ fs: memoryFileSystem(), cwd: "/", state: memoryStore(), applyPatch: true, grep: true });
@@ -244,6 +245,7 @@ export function createAiSdkFsTools<
   if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
     throw new TypeError(`${FACTORY} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
+  assertContextSchema(FACTORY, contextSchema);
   const { state, ...rest } = contextOptions;
   const shared = {
     ...rest,

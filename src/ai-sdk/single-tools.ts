@@ -244,7 +244,8 @@ export function createAiSdkApplyPatchTool<
  * @typeParam Context - the type of `call.host.context` (the tool's `toolsContext` entry).
  * @param options - `createBashTool`'s options (`fs`, `runner`, `env` ...) plus `signature`, `contextSchema`, `needsApproval`.
  * @returns an AI SDK tool; put it in `tools` under its signature's name (`bash` by default).
- * @throws TypeError at creation for an unknown or bad option, or an inexpressible signature schema.
+ * @throws TypeError at creation for an unknown or bad option, neither a `runner` nor an `fs`
+ *   (`createAiSdkBashTool runner must be given when fs is not: ...`), or an inexpressible signature schema.
  * @example
  * ```ts
  * import { createGate } from "better-fs-tools";

@@ -14,6 +14,7 @@ import {
 } from "ai";
 import type { PermissionOptions } from "../gate/gate.js";
 import type { ToolResult } from "../tools/result.js";
+import { optionValueError } from "../contract/options.js";
 import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../tools/tool.js";
 import type { ToolContextOptions } from "../tools/context.js";
 import { approvalTargets, approvedPermissions, probeApprovals } from "./approval.js";
@@ -126,7 +127,9 @@ function toToolCall<Context>(options: {
  *   `createAiSdk...Tool` factories for it).
  * @returns an AI SDK tool to put in `generateText({ tools })` under `signature.name`.
  * @throws TypeError when the signature is not one (no `toInput`), its name is not 1 to 64 letters,
- *   digits, `_` or `-`, or its schema cannot be expressed in strict mode (see {@link toStrictSchema}).
+ *   digits, `_` or `-`, or its schema cannot be expressed in strict mode (see {@link toStrictSchema});
+ *   or when `contextSchema` is not a schema (zod or another Standard Schema, `jsonSchema()`, or a
+ *   function returning one).
  * @example
  * ```ts
  * const list = toAiSdkTool(createListTool({ fs }));
@@ -144,6 +147,29 @@ export function toAiSdkTool<CoreInput, Result extends ToolResult, ModelInput = C
 }
 
 /**
+ * Throw when `value` is given and is not a schema the AI SDK takes: a `jsonSchema()` (or
+ * `zodSchema()`) schema, a Standard Schema (zod, valibot, arktype ...: it has `~standard`), or a
+ * lazy schema (a function returning one).
+ *
+ * @internal used by the factories of this module and the bundle.
+ */
+export function assertContextSchema(factory: string, value: unknown): void {
+  if (value === undefined || typeof value === "function") return;
+  if (typeof value === "object" && value !== null) {
+    const record = value as Record<string | symbol, unknown>;
+    const isAiSdkSchema = record[Symbol.for("vercel.ai.schema")] === true && "jsonSchema" in record;
+    const standard = record["~standard"];
+    if (isAiSdkSchema || (typeof standard === "object" && standard !== null)) return;
+  }
+  const shown = typeof value === "object" && value !== null ? "an object that is not a schema" : JSON.stringify(value);
+  optionValueError(
+    factory,
+    "contextSchema",
+    `must be a schema (zod or another Standard Schema, jsonSchema(), or a function returning one), got ${shown}`,
+  );
+}
+
+/**
  * {@link toAiSdkTool} with a factory name for messages and, for `needsApproval`, a way to remake
  * the core with other permissions.
  *
@@ -154,6 +180,7 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
   options: AiSdkAdapterOptions<CoreInput, ModelInput, Result, Context>,
 ): AiSdkFsTool<ModelInput, Result, Context> {
   const { core, factory } = source;
+  assertContextSchema(factory, options.contextSchema);
   const signature: ToolSignature<CoreInput, ModelInput, Result> = options.signature ?? {
     name: core.name,
     description: core.description,

@@ -48,6 +48,32 @@ export interface ApprovalRequest {
 /** Decides an access the rules do not admit; only interactive hosts pass one. */
 export type Approve = (request: ApprovalRequest) => boolean | Promise<boolean>;
 
+/**
+ * Ask `approve` and tell a yes, a no and a failure apart: `true` for a yes, `false` for any other
+ * answer, `{ failed }` (the thrown error's message) when the callback threw or its promise
+ * rejected. A failure still refuses (fail closed), but the refusal says the callback failed.
+ *
+ * @internal used by the gate and the bash tool.
+ *
+ * @param approve - the host's callback.
+ * @param request - what it is asked.
+ * @returns `true`, `false`, or `{ failed: message }`.
+ * @example
+ * ```ts
+ * await askApprove(() => { throw new Error("ui crashed"); }, request); // { failed: "ui crashed" }
+ * ```
+ */
+export async function askApprove(
+  approve: Approve,
+  request: ApprovalRequest,
+): Promise<boolean | { readonly failed: string }> {
+  try {
+    return (await approve(request)) === true;
+  } catch (error) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 /** Permission settings. */
 export interface PermissionOptions {
   /** Rules that admit access outside the workspace (and commands for bash). */
@@ -261,7 +287,9 @@ function toolError(
  * `Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.`
  *
  * An `approve` answer of yes is remembered for the gate's lifetime per tool and real path (and
- * per command line), so a tool's stat-then-read asks once. A callback that throws counts as no.
+ * per command line), so a tool's stat-then-read asks once. A callback that throws (or rejects)
+ * refuses too, still `EDENIED`, with a message saying the callback failed and its error's message
+ * (`... and the approve callback failed (ui crashed), so readFile was refused. ...`).
  * Symlinks are resolved through the backend's `realpath`, and through `lstat`/`readlink` for a
  * dangling link (a link to a file not yet created outside); a backend without `readlink` has
  * no dangling links to follow.
@@ -453,19 +481,21 @@ export function createGate(givenOptions: GateOptions): Gate {
     if (metadata && FILE_RULE_TOOLS.some((fileTool) => approved.has(`${fileTool}\0${real}`))) return admitted(true);
     if (approve !== undefined) {
       if (approved.has(key)) return admitted(true);
-      let yes = false;
-      try {
-        yes = await approve({
-          tool,
-          path: real,
-          reason: `${tool} of ${real}${via}, which is outside the workspace (allowed roots: ${rootsText})`,
-        });
-      } catch {
-        yes = false;
-      }
-      if (yes === true) {
+      const answer = await askApprove(approve, {
+        tool,
+        path: real,
+        reason: `${tool} of ${real}${via}, which is outside the workspace (allowed roots: ${rootsText})`,
+      });
+      if (answer === true) {
         approved.add(key);
         return admitted(true);
+      }
+      if (typeof answer === "object") {
+        return toolError(
+          "EDENIED",
+          `Permission denied: ${real}${via} is outside the workspace and the approve callback failed (${answer.failed}), so ${tool} was refused. Allowed roots: ${rootsText}.`,
+          real,
+        );
       }
       return toolError(
         "EDENIED",
@@ -508,19 +538,20 @@ export function createGate(givenOptions: GateOptions): Gate {
     if (approve !== undefined) {
       const key = `runBash\0${command}`;
       if (approved.has(key)) return { ok: true };
-      let yes = false;
-      try {
-        yes = await approve({
-          tool: "runBash",
-          command,
-          reason: `run the command ${shown}, which no runBash rule admits`,
-        });
-      } catch {
-        yes = false;
-      }
-      if (yes === true) {
+      const answer = await askApprove(approve, {
+        tool: "runBash",
+        command,
+        reason: `run the command ${shown}, which no runBash rule admits`,
+      });
+      if (answer === true) {
         approved.add(key);
         return { ok: true };
+      }
+      if (typeof answer === "object") {
+        return toolError(
+          "EDENIED",
+          `Permission denied: the command ${shown} is not allowed and the approve callback failed (${answer.failed}), so it was refused.`,
+        );
       }
       return toolError(
         "EDENIED",

@@ -44,7 +44,11 @@ export interface ToJustBashFsOptions {
   /**
    * Runs each backend call as trusted host code. Default: just-bash's
    * `DefenseInDepthBox.runTrustedAsync` in Node (its defense layer otherwise blocks host code
-   * such as memfs's `process.cwd()` while a script runs), a plain call in browsers.
+   * such as memfs's `process.cwd()` while a script runs), a plain call in browsers. Pass
+   * `(work) => DefenseInDepthBox.runTrustedAsync(work)` with the `DefenseInDepthBox` of the
+   * just-bash your `Bash` comes from when two copies of just-bash are installed: the default
+   * marks calls as trusted only for the copy this package loads (a call blocked anyway fails with
+   * an `EIO` that says so).
    */
   readonly trusted?: TrustedRunner;
   /**
@@ -116,6 +120,44 @@ function isNotFound(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/** The `SecurityViolationError` of just-bash's defense layer in `error` or its causes, if any. */
+function defenseViolation(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    if ((current as Error).name === "SecurityViolationError") return current as Error;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A backend call that just-bash's defense layer blocked although it ran as trusted: with the
+ * default runner, the running `Bash` comes from another copy of just-bash than the one this
+ * package loaded (its trusted marks do not count there); with a given `trusted`, that runner did
+ * not mark the call. The error then says so and how to fix it, in place of just-bash's advice to
+ * report a bug, when a backend (memfs: `process.cwd()`) turned the violation into its own
+ * `FsError`: that becomes an `EIO` whose detail gives the reason. A bare violation is left to
+ * just-bash, which reports it as a security violation.
+ */
+function blockedByDefense(error: unknown, given: boolean): FsError | undefined {
+  const violation = defenseViolation(error);
+  if (violation === undefined) return undefined;
+  const why = given
+    ? "the trusted option of toJustBashFs did not run the backend call as trusted code of the just-bash that runs the script"
+    : "the Bash instance comes from another copy of just-bash than the one better-fs-tools loaded (two copies installed, as npm link or a file: dependency can give), so the bridge cannot mark its backend calls as trusted; install one copy (npm dedupe), or pass toJustBashFs(gate, { trusted: (work) => DefenseInDepthBox.runTrustedAsync(work) }) with the DefenseInDepthBox of the just-bash your Bash comes from";
+  // A bare violation is just-bash's to report (it prints it as a security violation).
+  if (error === violation) return undefined;
+  const blocked = violation.message.split(". ")[0] ?? violation.message;
+  const fields = FsError.isInstance(error) ? error : undefined;
+  return new FsError("EIO", {
+    syscall: fields?.syscall ?? "open",
+    path: fields?.path,
+    dest: fields?.dest,
+    detail: `just-bash's defense layer blocked it (${blocked}): ${why}`,
+    cause: error,
+  });
+}
+
 /**
  * Adapt a gated backend to just-bash's `IFileSystem` (every required method, plus
  * `readFileBytes` and `readdirWithFileTypes`).
@@ -176,13 +218,16 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
   let trustedNow: TrustedRunner | undefined =
     options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
   function trusted<T>(work: () => Promise<T>): Promise<T> {
-    const promise =
+    const promise = (
       trustedNow !== undefined
         ? trustedNow(work)
         : ready.then((runner) => {
             trustedNow = runner;
             return runner(work);
-          });
+          })
+    ).catch((error: unknown) => {
+      throw blockedByDefense(error, options.trusted !== undefined) ?? error;
+    });
     if (onRefusal !== undefined) promise.catch(report);
     return promise;
   }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { createGate, type Gate } from "../gate/gate.js";
+import { askApprove, createGate, type Gate } from "../gate/gate.js";
 import type { CommandOutput, CommandRunner, ShellEnv } from "../contract/runner.js";
 import type { FileSystem } from "../contract/types.js";
 import type { PerCall, ToolContext, ToolContextOptions } from "./context.js";
@@ -184,8 +184,9 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * @param options - the shared context options plus {@link BashToolSettings}.
  * @returns a {@link CoreTool} named `bash` whose description names the runner and the cwd.
  * @throws TypeError at creation for an unknown option, a non-positive or non-integer number
- *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, or an
- *   `env` that is neither a function nor an object. `execute` rethrows the abort reason when the
+ *   option, a `defaultTimeoutMs` over `maxTimeoutMs`, a runner without `run`/`describe`, neither
+ *   a `runner` nor an `fs`, an `env` that is neither a function nor an object, or an `env`
+ *   object with a value that is not a string (`createBashTool env.A must be a string, got number`). `execute` rethrows the abort reason when the
  *   call's abort signal fires.
  * @example
  * ```ts
@@ -316,6 +317,13 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
       "createBashTool needs a runner: justBashCommandRunner (better-fs-tools/shell) or nodeCommandRunner (better-fs-tools/node)",
     );
   }
+  if (runner === undefined && options.fs === undefined) {
+    optionValueError(
+      "createBashTool",
+      "runner",
+      "must be given when fs is not: pass a runner (justBashCommandRunner from better-fs-tools/shell, nodeCommandRunner from better-fs-tools/node) or an fs for the default just-bash to run over",
+    );
+  }
   const env = options.env;
   if (env !== undefined && typeof env !== "function" && (typeof env !== "object" || env === null)) {
     optionValueError(
@@ -323,6 +331,16 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
       "env",
       "must be an object of strings or a function returning one (see shellEnv)",
     );
+  }
+  if (typeof env === "object" && env !== null) {
+    const bad = Object.entries(env).find(([, value]) => typeof value !== "string");
+    if (bad !== undefined) {
+      optionValueError(
+        "createBashTool",
+        `env.${bad[0]}`,
+        `must be a string, got ${typeof bad[1] === "object" ? (bad[1] === null ? "null" : "an object") : typeof bad[1]}`,
+      );
+    }
   }
   // The default runner (just-bash over the tools' gate) is confined; a given runner says so itself.
   const confined = runner === undefined || runner.confined === true;
@@ -342,19 +360,23 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
     const runnerName = runner?.name ?? "bash";
     if (approve !== undefined) {
       if (approvedCommands.has(command)) return { ok: true };
-      let yes = false;
-      try {
-        yes = await approve({
-          tool: "runBash",
-          command,
-          reason: `run the command ${shown} with the ${runnerName} runner, which is not confined to the workspace`,
-        });
-      } catch {
-        yes = false;
-      }
-      if (yes === true) {
+      const answer = await askApprove(approve, {
+        tool: "runBash",
+        command,
+        reason: `run the command ${shown} with the ${runnerName} runner, which is not confined to the workspace`,
+      });
+      if (answer === true) {
         approvedCommands.add(command);
         return { ok: true };
+      }
+      if (typeof answer === "object") {
+        return {
+          ok: false,
+          error: {
+            code: "EDENIED",
+            message: `Permission denied: the command ${shown} is not allowed and the approve callback failed (${answer.failed}), so it was refused.`,
+          },
+        };
       }
       return {
         ok: false,

@@ -228,17 +228,35 @@ describe("createGate: rules and approval", () => {
     ]);
   });
 
-  it("an approve callback that throws refuses", async () => {
+  it("an approve callback that throws refuses, saying the callback failed (not that the user said no)", async () => {
     const gate = createGate({
       fs: await fixture(),
       cwd: "/w",
       permissions: {
-        approve: () => {
-          throw new Error("boom");
+        allow: [{ tool: "runBash", command: "ls" }],
+        approve: (request) => {
+          if (request.tool === "runBash") return Promise.reject("no window");
+          throw new Error("ui crashed");
         },
       },
     });
-    expect(await gate.check("/etc/hosts", "read")).toMatchObject({ ok: false, error: { code: "EDENIED" } });
+    expect(await gate.check("/etc/hosts", "read")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          "Permission denied: /etc/hosts is outside the workspace and the approve callback failed (ui crashed), so readFile was refused. Allowed roots: /w.",
+        path: "/etc/hosts",
+      },
+    });
+    expect(await gate.checkCommand("make")).toEqual({
+      ok: false,
+      error: {
+        code: "EDENIED",
+        message:
+          'Permission denied: the command "make" is not allowed and the approve callback failed (no window), so it was refused.',
+      },
+    });
   });
 
   it("an edit outside is gated as a read and as a write", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createGate } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
+import { FsError } from "../../src/contract/errors.js";
 import { toJustBashFs } from "../../src/shell/to-just-bash-fs.js";
 
 /** A backend that counts calls by method. */
@@ -216,6 +217,48 @@ describe("toJustBashFs", () => {
       new TypeError(
         'toJustBashFs got an unknown option "cache". Known options: statCacheMs, trusted, onRefusal, onRead, commandDirs',
       ),
+    );
+  });
+});
+
+describe("toJustBashFs when just-bash's defense layer blocks a backend call it ran as trusted", () => {
+  /**
+   * A backend that fails as memfs does when a foreign just-bash copy blocks its `process.cwd()`:
+   * an `EIO` whose cause is the defense layer's violation (the calls still run as trusted by this
+   * package's copy, which a second copy does not honour).
+   */
+  function blockedOnRead(): FileSystem {
+    const memory = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    return {
+      ...memory,
+      name: memory.name,
+      capabilities: memory.capabilities,
+      readFile: async (path) => {
+        const violation = new Error(
+          "process.cwd is blocked during script execution. This is a defense-in-depth measure and indicates a bug in just-bash.",
+        );
+        violation.name = "SecurityViolationError";
+        throw new FsError("EIO", { syscall: "open", path, detail: violation.message, cause: violation });
+      },
+    };
+  }
+
+  it("says the Bash may come from another copy of just-bash and names the trusted option", async () => {
+    const adapter = toJustBashFs(blockedOnRead());
+    let thrown: unknown;
+    await adapter.readFile("/w/a.txt").catch((error: unknown) => (thrown = error));
+    expect(FsError.isInstance(thrown) && [thrown.code, thrown.syscall, thrown.path, thrown.message]).toEqual([
+      "EIO",
+      "open",
+      "/w/a.txt",
+      "EIO: i/o error, open '/w/a.txt' (just-bash's defense layer blocked it (process.cwd is blocked during script execution): the Bash instance comes from another copy of just-bash than the one better-fs-tools loaded (two copies installed, as npm link or a file: dependency can give), so the bridge cannot mark its backend calls as trusted; install one copy (npm dedupe), or pass toJustBashFs(gate, { trusted: (work) => DefenseInDepthBox.runTrustedAsync(work) }) with the DefenseInDepthBox of the just-bash your Bash comes from)",
+    ]);
+  });
+
+  it("with a trusted option, says that runner did not mark the call", async () => {
+    const adapter = toJustBashFs(blockedOnRead(), { trusted: (work) => work() });
+    await expect(adapter.readFile("/w/a.txt")).rejects.toThrow(
+      "EIO: i/o error, open '/w/a.txt' (just-bash's defense layer blocked it (process.cwd is blocked during script execution): the trusted option of toJustBashFs did not run the backend call as trusted code of the just-bash that runs the script)",
     );
   });
 });

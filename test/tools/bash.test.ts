@@ -265,6 +265,22 @@ describe("bash tool: permissions", () => {
       'runBash: run the command "rm -rf ~" with the real runner, which is not confined to the workspace',
     ]);
     expect(seen).toEqual(["git status -s", "make", "make"]);
+    const crashing = createBashTool({
+      fs: workspace(),
+      cwd: "/w",
+      runner,
+      permissions: {
+        approve: () => {
+          throw new Error("ui crashed");
+        },
+      },
+    });
+    expect((await crashing.execute({ command: "make" })).error).toEqual({
+      code: "EDENIED",
+      message:
+        'Permission denied: the command "make" is not allowed and the approve callback failed (ui crashed), so it was refused.',
+    });
+    expect(seen).toEqual(["git status -s", "make", "make"]);
   });
 
   it("files outside the workspace are refused inside the shell, with the reason on stderr", async () => {
@@ -307,6 +323,20 @@ describe("bash tool: input and options", () => {
       new TypeError("createBashTool runner must be a CommandRunner ({ name, describe(), run() })"),
     );
     expect(() => createBashTool({ fs, timeout: 1 } as never)).toThrow(TypeError);
+    expect(() => createBashTool({ fs, env: { A: "1", B: 1 } as never })).toThrow(
+      new TypeError("createBashTool env.B must be a string, got number"),
+    );
+    expect(() => createBashTool({ fs, env: { B: { x: 1 } } as never })).toThrow(
+      new TypeError("createBashTool env.B must be a string, got an object"),
+    );
+    expect(() => createFsTools({ fs, bash: { env: { A: 1 } as never } })).toThrow(
+      new TypeError("createFsTools bash.env.A must be a string, got number"),
+    );
+    expect(() => createBashTool({ env: {} })).toThrow(
+      new TypeError(
+        "createBashTool runner must be given when fs is not: pass a runner (justBashCommandRunner from better-fs-tools/shell, nodeCommandRunner from better-fs-tools/node) or an fs for the default just-bash to run over",
+      ),
+    );
   });
 
   it("an aborted call rethrows the abort reason", async () => {
