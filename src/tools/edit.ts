@@ -11,7 +11,7 @@ import { checkFresh, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
-import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
+import { decodeUtf8, encodeUtf8, formatCount, loneSurrogateMessage, sniffBinary, UTF8_BOM } from "./text.js";
 import type { CoreTool } from "./tool.js";
 import { matchLinesText } from "./match-lines.js";
 
@@ -78,7 +78,8 @@ const MAX_LISTED_LINES = 10;
  *   (or `replaced 3 occurrences in PATH at lines 2, 5, 9` with `replaceAll`); identical oldText
  *   and newText is a no-op that says so. Failures leave the file untouched: `ENOMATCH` (not found;
  *   hints for whitespace and CRLF differences), `EAMBIGUOUS` (several matches, overlapping ones
- *   counted, with their lines), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
+ *   counted, with their lines), `EINPUT` (empty oldText; oldText or newText with a lone
+ *   surrogate, which has no UTF-8 form), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
  *   (not UTF-8), `ENOENT`, `EISDIR`, `EDENIED` (checked for read and for write). The read, the
  *   freshness check and the write run inside `locks` (by default shared by every tool over the
  *   same backend object), so parallel edits of one file serialize and all land.
@@ -117,6 +118,8 @@ const editTool = defineCoreTool({
           "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
       });
     }
+    const malformed = loneSurrogateMessage({ oldText: input.oldText, newText: input.newText });
+    if (malformed !== undefined) return errorResult("mutation", { code: "EINPUT", path, message: malformed });
     if (input.oldText === input.newText) {
       return {
         kind: "mutation",

@@ -307,6 +307,42 @@ export function sniffBinary(bytes: Uint8Array): BinaryKind | undefined {
   return undefined;
 }
 
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The index (in UTF-16 code units) of the first lone surrogate in `text`, or -1 when `text` is
+ * well-formed. Text with a lone surrogate has no UTF-8 form: `TextEncoder` writes U+FFFD for it.
+ *
+ * @example
+ * ```ts
+ * loneSurrogateIndex("a\uD83D"); // 1
+ * loneSurrogateIndex("a😀"); // -1
+ * ```
+ */
+export function loneSurrogateIndex(text: string): number {
+  return text.search(LONE_SURROGATE);
+}
+
+/**
+ * The `EINPUT` message for a text field holding a lone surrogate, or undefined when every field is
+ * well-formed: `oldText is not well-formed Unicode: it has a lone surrogate (U+D83D) at character 0.`
+ *
+ * @param fields - the text fields by name, checked in order.
+ */
+export function loneSurrogateMessage(fields: Readonly<Record<string, string>>): string | undefined {
+  for (const [name, text] of Object.entries(fields)) {
+    const at = loneSurrogateIndex(text);
+    if (at < 0) continue;
+    const unit = text.charCodeAt(at).toString(16).toUpperCase();
+    return (
+      `${name} is not well-formed Unicode: it has a lone surrogate (U+${unit}) at character ${formatCount(at)}, ` +
+      "half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed."
+    );
+  }
+  return undefined;
+}
+
 /** UTF-8 length in bytes of `text` (lone surrogates count 3, as TextEncoder writes U+FFFD). */
 export function utf8Length(text: string): number {
   let bytes = text.length;

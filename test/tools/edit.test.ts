@@ -43,3 +43,36 @@ describe("edit: huge match counts", () => {
     );
   });
 });
+
+describe("edit: text that is not well-formed UTF-16", () => {
+  test("a lone surrogate in oldText is EINPUT and the emoji stays whole", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "emoji.txt", oldText: "\uD83D", newText: "X" });
+    expect(result.error).toEqual({
+      code: "EINPUT",
+      path: "/w/emoji.txt",
+      message:
+        "oldText is not well-formed Unicode: it has a lone surrogate (U+D83D) at character 0, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    });
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a😀b\n");
+  });
+
+  test("a lone low surrogate in newText is EINPUT, file untouched", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "one", newText: "x\uDE00y" });
+    expect(result.error?.code).toBe("EINPUT");
+    expect(result.error?.message).toBe(
+      "newText is not well-formed Unicode: it has a lone surrogate (U+DE00) at character 1, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    );
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\n");
+  });
+
+  test("whole surrogate pairs are edited as usual", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "emoji.txt", oldText: "😀", newText: "🎉" });
+    expect(resultText(result)).toBe("replaced 1 occurrence in emoji.txt at line 1");
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a🎉b\n");
+  });
+});
