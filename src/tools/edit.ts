@@ -76,7 +76,8 @@ const MAX_LISTED_LINES = 10;
  * @param options - the shared context options.
  * @returns a {@link CoreTool} named `edit`. Success: `replaced 1 occurrence in PATH at line N`
  *   (or `replaced 3 occurrences in PATH at lines 2, 5, 9` with `replaceAll`); identical oldText
- *   and newText is a no-op that says so. Failures leave the file untouched: `ENOMATCH` (not found;
+ *   and newText is a no-op that says so, and so is an edit whose result is the file's own bytes
+ *   (`oldText: "\r\n", newText: "\n"` in a CRLF file: line endings are kept), with no change listed. Failures leave the file untouched: `ENOMATCH` (not found;
  *   hints for whitespace and CRLF differences), `EAMBIGUOUS` (several matches, overlapping ones
  *   counted, with their lines), `EINPUT` (empty oldText; oldText or newText with a lone
  *   surrogate, which has no UTF-8 form), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
@@ -151,6 +152,9 @@ const editTool = defineCoreTool({
       const stale = await fresh;
       if (stale !== undefined) return errorResult("mutation", stale);
       if ("error" in outcome) return errorResult("mutation", outcome.error);
+      if (sameBytes(outcome.data, bytes)) {
+        return { kind: "mutation", ok: true, parts: textParts(unchangedMessage(input, display)), changes: [] };
+      }
       try {
         await gate.fs.writeFile(path, outcome.data);
       } catch (error) {
@@ -174,6 +178,23 @@ const editTool = defineCoreTool({
     });
   },
 });
+
+/** True when `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The no-op text of an edit whose result is the file's own bytes (oldText and newText differ). */
+function unchangedMessage(input: EditInput, display: string): string {
+  const lf = (text: string): string => text.replaceAll("\r\n", "\n");
+  const why =
+    lf(input.oldText) === lf(input.newText)
+      ? "oldText and newText differ only in line endings, and edit keeps the file's own line endings (to change them, write the whole file)"
+      : "the replacement gives the same bytes the file already has";
+  return `No change: ${why}, so ${display} was left as it was.`;
+}
 
 /** The distinct lines of a set of matches: the first {@link MAX_LISTED_LINES} and how many in all. */
 interface LineSummary {

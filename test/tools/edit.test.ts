@@ -76,3 +76,37 @@ describe("edit: text that is not well-formed UTF-16", () => {
     expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a🎉b\n");
   });
 });
+
+describe("edit: a result equal to the file is no change", () => {
+  test("CRLF → LF under the line-ending tolerance says No change and lists no change", async () => {
+    const fs = memoryFileSystem({ files: { "/w/crlf.txt": "one\r\ntwo\r\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const expected = {
+      kind: "mutation",
+      ok: true,
+      parts: [
+        {
+          type: "text",
+          text: "No change: oldText and newText differ only in line endings, and edit keeps the file's own line endings (to change them, write the whole file), so crlf.txt was left as it was.",
+        },
+      ],
+      changes: [],
+    };
+    expect(await edit.execute({ path: "crlf.txt", oldText: "\r\n", newText: "\n", replaceAll: true })).toEqual(
+      expected,
+    );
+    expect(await edit.execute({ path: "crlf.txt", oldText: "one\r\ntwo", newText: "one\ntwo" })).toEqual(expected);
+    expect(new TextDecoder().decode(await fs.readFile("/w/crlf.txt"))).toBe("one\r\ntwo\r\n");
+  });
+
+  test("identical oldText and newText keep their own No change text", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "one", newText: "one" });
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: true,
+      parts: [{ type: "text", text: "No change: oldText and newText are identical, so a.txt was left as it was." }],
+      changes: [],
+    });
+  });
+});
