@@ -64,3 +64,57 @@ describe("read: the cap bounds the output, prefixes included", () => {
     expect(result.truncated).toBe(true);
   });
 });
+
+import { mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { nodeFileSystem } from "../../src/backends/node/index.js";
+import { createReadTool } from "../../src/tools/read.js";
+import { createEditTool } from "../../src/tools/edit.js";
+
+describe("read: the size is checked before the file is loaded (Node, sparse files)", () => {
+  test("over the cap and 16 MiB: EFBIG from the size, without reading", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bft-read-big-"));
+    try {
+      await writeFile(join(root, "big.log"), "");
+      await truncate(join(root, "big.log"), 20 * 1024 * 1024);
+      const fs = nodeFileSystem({ cwd: root });
+      // Loaded, these zeros would be EBINARY: EFBIG shows the size decided before any read.
+      const result = await createReadTool({ fs, cwd: root }).execute({ path: "big.log" });
+      expect(result.error).toEqual({
+        code: "EFBIG",
+        path: join(root, "big.log"),
+        message:
+          "big.log is 20.0 MiB (20,971,520 bytes), over the read cap of 256.0 KiB (262,144 bytes); nothing was returned. Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=1000, then continue from the next line; or search its content for what you need.",
+      });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test("over 256 MiB, ranged or not: EFBIG naming the bound; over 2 GiB edit gets EFBIG, not ENOSPC", async () => {
+    const root = await mkdtemp(join(tmpdir(), "bft-read-huge-"));
+    try {
+      await writeFile(join(root, "big.log"), "");
+      await truncate(join(root, "big.log"), 3 * 1024 * 1024 * 1024);
+      const fs = nodeFileSystem({ cwd: root });
+      const read = createReadTool({ fs, cwd: root });
+      const message =
+        "big.log is 3.0 GiB (3,221,225,472 bytes), over the 256.0 MiB (268,435,456 bytes) read loads at most, with or without offset and limit; nothing was read. Search its content for what you need, or look at parts of it with a shell command (head, tail, sed -n) if one is available.";
+      expect((await read.execute({ path: "big.log" })).error).toEqual({
+        code: "EFBIG",
+        path: join(root, "big.log"),
+        message,
+      });
+      expect((await read.execute({ path: "big.log", offset: 1, limit: 1 })).error?.message).toBe(message);
+      const edit = await createEditTool({ fs, cwd: root, state: false }).execute({
+        path: "big.log",
+        oldText: "a",
+        newText: "b",
+      });
+      expect(edit.error?.code).toBe("EFBIG");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
