@@ -11,7 +11,15 @@ import { checkFresh, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
-import { decodeUtf8, encodeUtf8, formatCount, loneSurrogateMessage, sniffBinary, UTF8_BOM } from "./text.js";
+import {
+  binaryRefusal,
+  decodeUtf8,
+  encodeUtf8,
+  formatCount,
+  loneSurrogateMessage,
+  sniffBinary,
+  UTF8_BOM,
+} from "./text.js";
 import type { CoreTool } from "./tool.js";
 import { matchLinesText } from "./match-lines.js";
 
@@ -223,7 +231,7 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
       error: {
         code: "EBINARY",
         path,
-        message: `Cannot edit ${displayPath}: it is a binary file (${binary.description}), not text.`,
+        message: binaryRefusal("edit", displayPath, binary),
       },
     };
   }

@@ -18,6 +18,7 @@ import {
   cutIndexByBytes,
   cutIndexByChars,
   decodeUtf8,
+  binaryRefusal,
   formatBytes,
   formatCount,
   hasUtf8Bom,
@@ -192,7 +193,7 @@ const readTool = defineCoreTool({
       return errorResult("read", {
         code: "EBINARY",
         path,
-        message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
+        message: binaryRefusal("read", display, binary, bytes.length),
       });
     }
 

@@ -307,6 +307,31 @@ export function sniffBinary(bytes: Uint8Array): BinaryKind | undefined {
   return undefined;
 }
 
+/**
+ * Why a file {@link sniffBinary} flagged cannot be read or edited. Text in an encoding the
+ * tools do not read (UTF-16) is named as such, with a hint to convert it to UTF-8.
+ *
+ * @param verb - what was refused (`read`, `edit`).
+ * @param size - the file's size in bytes, shown when given.
+ * @example
+ * ```ts
+ * binaryRefusal("read", "u16.txt", { mediaType: "text/plain; charset=utf-16le", description: "UTF-16 (little-endian) text" });
+ * // "Cannot read u16.txt: it is a text file in UTF-16 (little-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then read it."
+ * ```
+ */
+export function binaryRefusal(verb: string, display: string, kind: BinaryKind, size?: number): string {
+  if (kind.mediaType.startsWith("text/")) {
+    const encoding = kind.description.replace(/ text$/, "");
+    const shown = size === undefined ? "" : ` (${formatBytes(size)})`;
+    return (
+      `Cannot ${verb} ${display}${shown}: it is a text file in ${encoding}, an encoding this tool does not read. ` +
+      `Convert it to UTF-8 (e.g. iconv -f ${encoding.split(" ")[0]!} -t UTF-8), then ${verb} it.`
+    );
+  }
+  const detail = size === undefined ? "" : `, ${kind.mediaType}, ${formatBytes(size)}`;
+  return `Cannot ${verb} ${display}: it is a binary file (${kind.description}${detail}), not text.`;
+}
+
 /** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -110,3 +110,18 @@ describe("edit: a result equal to the file is no change", () => {
     });
   });
 });
+
+describe("edit: UTF-16 is named as text in another encoding", () => {
+  test("a UTF-16BE file is refused untouched with a hint to convert it", async () => {
+    const bytes = Uint8Array.of(0xfe, 0xff, 0x00, 0x68, 0x00, 0x69);
+    const fs = memoryFileSystem({ files: { "/w/u16.txt": bytes } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "u16.txt", oldText: "hi", newText: "x" });
+    expect(result.error).toEqual({
+      code: "EBINARY",
+      path: "/w/u16.txt",
+      message:
+        "Cannot edit u16.txt: it is a text file in UTF-16 (big-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then edit it.",
+    });
+    expect(await fs.readFile("/w/u16.txt")).toEqual(bytes);
+  });
+});

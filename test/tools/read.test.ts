@@ -118,3 +118,21 @@ describe("read: the size is checked before the file is loaded (Node, sparse file
     }
   });
 });
+
+describe("read: UTF-16 is named as text in another encoding", () => {
+  test("a UTF-16LE file suggests converting it to UTF-8; real binary keeps its wording", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/u16.txt": Uint8Array.of(0xff, 0xfe, 0x68, 0x00, 0x69, 0x00), "/w/z.bin": Uint8Array.of(0, 1, 2) },
+    });
+    const read = createReadTool({ fs, cwd: "/w" });
+    expect((await read.execute({ path: "u16.txt" })).error).toEqual({
+      code: "EBINARY",
+      path: "/w/u16.txt",
+      message:
+        "Cannot read u16.txt (6 bytes): it is a text file in UTF-16 (little-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then read it.",
+    });
+    expect((await read.execute({ path: "z.bin" })).error?.message).toBe(
+      "Cannot read z.bin: it is a binary file (binary data, application/octet-stream, 3 bytes), not text.",
+    );
+  });
+});
