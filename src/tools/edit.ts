@@ -220,9 +220,10 @@ type EditPlan =
 
 /**
  * Work out the new bytes of an edit, or why it cannot be made. Matching happens on a view of
- * the text with CRLF folded to LF (and oldText/newText folded likewise); the splice is made in
+ * the text with CRLF and a lone CR folded to LF (and oldText/newText folded likewise), the lines
+ * read shows; the splice is made in
  * the original text, so untouched bytes stay as they were, and newText takes the file's line
- * ending (CRLF in a CRLF file; in a mixed file, the ending of the replaced region).
+ * ending (CRLF in a CRLF file, CR over a lone-CR region; in a mixed file, the ending of the replaced region).
  */
 export function planEdit(bytes: Uint8Array, input: EditInput, path: string, displayPath: string): EditPlan {
   const binary = sniffBinary(bytes);
@@ -261,6 +262,10 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
     parts.push(raw.slice(from));
     view = parts.join("");
   }
+  // A lone `\r` is a line ending as read shows it: `\n` in the view (same length, so positions
+  // map as they are), and a `\n` of newText written over one becomes `\r` again.
+  const loneCr = /\r(?!\n)/.test(view);
+  if (loneCr) view = view.replaceAll("\r", "\n");
   const oldText = input.oldText.includes("\r\n") ? input.oldText.replaceAll("\r\n", "\n") : input.oldText;
   const newText = input.newText.includes("\r\n") ? input.newText.replaceAll("\r\n", "\n") : input.newText;
 
@@ -306,7 +311,11 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
     const rawEnd = toRaw(start + oldText.length);
     chunks.push(raw.slice(from, rawStart));
     let replacement = newText;
-    if (hasCrlf && newText.includes("\n")) {
+    if (loneCr && newText.includes("\n")) {
+      const region = raw.slice(rawStart, rawEnd);
+      const crOnly = region.includes("\r") ? !region.includes("\n") : !raw.includes("\n");
+      if (crOnly) replacement = newText.replaceAll("\n", "\r");
+    } else if (hasCrlf && newText.includes("\n")) {
       const region = raw.slice(rawStart, rawEnd);
       if (!region.includes("\n")) dominantCrlf ??= folded.length * 2 > countChar(view, 10);
       const crlf = region.includes("\r\n") || (!region.includes("\n") && dominantCrlf === true);

@@ -202,7 +202,8 @@ const readTool = defineCoreTool({
     const cap = exempt ? Number.POSITIVE_INFINITY : maxBytes;
     // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
     // decoded once (strictly; invalid UTF-8 falls through to the report below).
-    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap) {
+    const loneCr = hasLoneCr(bytes);
+    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap && !loneCr) {
       const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
       // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
       if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= cap) {
@@ -251,7 +252,8 @@ const readTool = defineCoreTool({
     }
 
     // One native split; the numbered lines are then written over the array in place.
-    const lines = text === "" ? [] : text.split("\n");
+    // A lone `\r` ends a line too (as in apply_patch), so it is never shown inside one.
+    const lines = text === "" ? [] : loneCr ? text.split(/\r\n|\r|\n/) : text.split("\n");
     if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     const totalLines = lines.length;
     if (totalLines === 0) {
@@ -294,10 +296,16 @@ const readTool = defineCoreTool({
       startLine,
       endLine: page.endLine,
       truncated: page.truncated,
-      finalNewline: bytes[bytes.length - 1] === 10,
+      finalNewline: bytes[bytes.length - 1] === 10 || (loneCr && bytes[bytes.length - 1] === 13),
     };
   },
 });
+
+/** True when `bytes` hold a `\r` not followed by `\n` (a lone CR line ending). */
+function hasLoneCr(bytes: Uint8Array): boolean {
+  for (let at = bytes.indexOf(13); at >= 0; at = bytes.indexOf(13, at + 1)) if (bytes[at + 1] !== 10) return true;
+  return false;
+}
 
 /**
  * The `EFBIG` message for a file refused from its size before it is read, or undefined: any read

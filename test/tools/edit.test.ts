@@ -125,3 +125,22 @@ describe("edit: UTF-16 is named as text in another encoding", () => {
     expect(await fs.readFile("/w/u16.txt")).toEqual(bytes);
   });
 });
+
+describe("edit: a lone CR is a line ending, as read shows it", () => {
+  test("what read showed of a lone-CR file can be edited, and the CRs are kept", async () => {
+    const fs = memoryFileSystem({ files: { "/w/cr.txt": "x\ry\r", "/w/mixed.txt": "a\r\nb\nc\rd\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const decode = async (path: string): Promise<string> => new TextDecoder().decode(await fs.readFile(path));
+    expect(resultText(await edit.execute({ path: "cr.txt", oldText: "x\ny", newText: "X\nY\nZ" }))).toBe(
+      "replaced 1 occurrence in cr.txt at line 1",
+    );
+    expect(await decode("/w/cr.txt")).toBe("X\rY\rZ\r");
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "d", newText: "D" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 4",
+    );
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "c\nD", newText: "c\nd" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 3",
+    );
+    expect(await decode("/w/mixed.txt")).toBe("a\r\nb\nc\rd\n");
+  });
+});

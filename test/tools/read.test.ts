@@ -136,3 +136,16 @@ describe("read: UTF-16 is named as text in another encoding", () => {
     );
   });
 });
+
+describe("read: a lone CR ends a line", () => {
+  test("lone-CR and mixed files are numbered line by line, ranged or not", async () => {
+    const fs = memoryFileSystem({ files: { "/w/cr.txt": "x\ry\r", "/w/mixed.txt": "a\r\nb\nc\rd\n" } });
+    const read = createReadTool({ fs, cwd: "/w" });
+    const cr = await read.execute({ path: "cr.txt" });
+    expect([resultText(cr), cr.totalLines, cr.finalNewline]).toEqual(["1|x\n2|y", 2, true]);
+    expect(resultText(await read.execute({ path: "mixed.txt" }))).toBe("1|a\n2|b\n3|c\n4|d");
+    expect(resultText(await read.execute({ path: "mixed.txt", offset: 3, limit: 1 }))).toBe(
+      "3|c\n[Showed lines 3-3 of 4. Continue with offset=4.]",
+    );
+  });
+});
