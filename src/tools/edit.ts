@@ -11,7 +11,15 @@ import { checkFresh, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
 import { type ToolError } from "../contract/errors.js";
-import { decodeUtf8, encodeUtf8, formatCount, sniffBinary, UTF8_BOM } from "./text.js";
+import {
+  binaryRefusal,
+  decodeUtf8,
+  encodeUtf8,
+  formatCount,
+  loneSurrogateMessage,
+  sniffBinary,
+  UTF8_BOM,
+} from "./text.js";
 import type { CoreTool } from "./tool.js";
 import { matchLinesText } from "./match-lines.js";
 
@@ -76,9 +84,11 @@ const MAX_LISTED_LINES = 10;
  * @param options - the shared context options.
  * @returns a {@link CoreTool} named `edit`. Success: `replaced 1 occurrence in PATH at line N`
  *   (or `replaced 3 occurrences in PATH at lines 2, 5, 9` with `replaceAll`); identical oldText
- *   and newText is a no-op that says so. Failures leave the file untouched: `ENOMATCH` (not found;
+ *   and newText is a no-op that says so, and so is an edit whose result is the file's own bytes
+ *   (`oldText: "\r\n", newText: "\n"` in a CRLF file: line endings are kept), with no change listed. Failures leave the file untouched: `ENOMATCH` (not found;
  *   hints for whitespace and CRLF differences), `EAMBIGUOUS` (several matches, overlapping ones
- *   counted, with their lines), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
+ *   counted, with their lines), `EINPUT` (empty oldText; oldText or newText with a lone
+ *   surrogate, which has no UTF-8 form), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
  *   (not UTF-8), `ENOENT`, `EISDIR`, `EDENIED` (checked for read and for write). The read, the
  *   freshness check and the write run inside `locks` (by default shared by every tool over the
  *   same backend object), so parallel edits of one file serialize and all land.
@@ -117,6 +127,8 @@ const editTool = defineCoreTool({
           "oldText is empty. To create or replace a whole file, write it whole; to insert text, include a neighbouring line in oldText and in newText.",
       });
     }
+    const malformed = loneSurrogateMessage({ oldText: input.oldText, newText: input.newText });
+    if (malformed !== undefined) return errorResult("mutation", { code: "EINPUT", path, message: malformed });
     if (input.oldText === input.newText) {
       return {
         kind: "mutation",
@@ -148,6 +160,9 @@ const editTool = defineCoreTool({
       const stale = await fresh;
       if (stale !== undefined) return errorResult("mutation", stale);
       if ("error" in outcome) return errorResult("mutation", outcome.error);
+      if (sameBytes(outcome.data, bytes)) {
+        return { kind: "mutation", ok: true, parts: textParts(unchangedMessage(input, display)), changes: [] };
+      }
       try {
         await gate.fs.writeFile(path, outcome.data);
       } catch (error) {
@@ -172,6 +187,23 @@ const editTool = defineCoreTool({
   },
 });
 
+/** True when `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The no-op text of an edit whose result is the file's own bytes (oldText and newText differ). */
+function unchangedMessage(input: EditInput, display: string): string {
+  const lf = (text: string): string => text.replaceAll("\r\n", "\n");
+  const why =
+    lf(input.oldText) === lf(input.newText)
+      ? "oldText and newText differ only in line endings, and edit keeps the file's own line endings (to change them, write the whole file)"
+      : "the replacement gives the same bytes the file already has";
+  return `No change: ${why}, so ${display} was left as it was.`;
+}
+
 /** The distinct lines of a set of matches: the first {@link MAX_LISTED_LINES} and how many in all. */
 interface LineSummary {
   readonly shown: readonly number[];
@@ -188,9 +220,10 @@ type EditPlan =
 
 /**
  * Work out the new bytes of an edit, or why it cannot be made. Matching happens on a view of
- * the text with CRLF folded to LF (and oldText/newText folded likewise); the splice is made in
+ * the text with CRLF and a lone CR folded to LF (and oldText/newText folded likewise), the lines
+ * read shows; the splice is made in
  * the original text, so untouched bytes stay as they were, and newText takes the file's line
- * ending (CRLF in a CRLF file; in a mixed file, the ending of the replaced region).
+ * ending (CRLF in a CRLF file, CR over a lone-CR region; in a mixed file, the ending of the replaced region).
  */
 export function planEdit(bytes: Uint8Array, input: EditInput, path: string, displayPath: string): EditPlan {
   const binary = sniffBinary(bytes);
@@ -199,7 +232,7 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
       error: {
         code: "EBINARY",
         path,
-        message: `Cannot edit ${displayPath}: it is a binary file (${binary.description}), not text.`,
+        message: binaryRefusal("edit", displayPath, binary),
       },
     };
   }
@@ -229,6 +262,10 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
     parts.push(raw.slice(from));
     view = parts.join("");
   }
+  // A lone `\r` is a line ending as read shows it: `\n` in the view (same length, so positions
+  // map as they are), and a `\n` of newText written over one becomes `\r` again.
+  const loneCr = /\r(?!\n)/.test(view);
+  if (loneCr) view = view.replaceAll("\r", "\n");
   const oldText = input.oldText.includes("\r\n") ? input.oldText.replaceAll("\r\n", "\n") : input.oldText;
   const newText = input.newText.includes("\r\n") ? input.newText.replaceAll("\r\n", "\n") : input.newText;
 
@@ -274,7 +311,11 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
     const rawEnd = toRaw(start + oldText.length);
     chunks.push(raw.slice(from, rawStart));
     let replacement = newText;
-    if (hasCrlf && newText.includes("\n")) {
+    if (loneCr && newText.includes("\n")) {
+      const region = raw.slice(rawStart, rawEnd);
+      const crOnly = region.includes("\r") ? !region.includes("\n") : !raw.includes("\n");
+      if (crOnly) replacement = newText.replaceAll("\n", "\r");
+    } else if (hasCrlf && newText.includes("\n")) {
       const region = raw.slice(rawStart, rawEnd);
       if (!region.includes("\n")) dominantCrlf ??= folded.length * 2 > countChar(view, 10);
       const crlf = region.includes("\r\n") || (!region.includes("\n") && dominantCrlf === true);

@@ -18,6 +18,7 @@ import {
   cutIndexByBytes,
   cutIndexByChars,
   decodeUtf8,
+  binaryRefusal,
   formatBytes,
   formatCount,
   hasUtf8Bom,
@@ -30,6 +31,18 @@ import { optionValueError } from "../contract/options.js";
 
 /** Default read cap: 256 KiB of file content per call. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
+
+/**
+ * Largest file read loads at all, ranged or not: 256 MiB. A bigger file is refused with `EFBIG`
+ * from its size, before any of it is read (read loads a file whole to number its lines).
+ */
+export const MAX_READ_LOAD_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Largest file over the read cap that an unranged read still loads: 16 MiB, for a converter
+ * (an image) and for the line count in the refusal. A bigger one is refused from its size alone.
+ */
+const MAX_OVER_CAP_LOAD_BYTES = 16 * 1024 * 1024;
 
 /** Default longest line shown: 2,000 characters (UTF-16 code units); longer lines are cut with a marker. */
 export const DEFAULT_MAX_LINE_LENGTH = 2000;
@@ -93,7 +106,9 @@ export const READ_DESCRIPTION =
  *   lines (`1|one`), or for an image a text part and a media part. Failures are results with
  *   `ok: false`: `ENOENT` (missing), `EISDIR` (a directory; suggests list), `EBINARY` (binary
  *   content, with its size and type), `EILSEQ` (invalid UTF-8, with the byte offset), `EFBIG`
- *   (over the cap without a range; says how to page), `EINPUT` (offset past the end), `EDENIED`
+ *   (over the cap without a range, says how to page; any read of a file over
+ *   {@link MAX_READ_LOAD_BYTES}; both refused from the file's size, before loading it when it is
+ *   over 16 MiB), `EINPUT` (offset past the end), `EDENIED`
  *   (refused by the gate). With a state store, a successful read records the file's digest.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
@@ -159,6 +174,8 @@ const readTool = defineCoreTool({
           message: `${display} is not a regular file (a device, pipe or socket); it cannot be read.`,
         });
       }
+      const refused = refuseBySize(stat.size, input, display, isToolOutputPath(gate, path) ? Infinity : maxBytes);
+      if (refused !== undefined) return { ...errorResult("read", { code: "EFBIG", path, message: refused }), path };
       bytes = await gate.fs.readFile(path);
     } catch (error) {
       return errorResult("read", toolErrorFromFs(error, path, display));
@@ -176,7 +193,7 @@ const readTool = defineCoreTool({
       return errorResult("read", {
         code: "EBINARY",
         path,
-        message: `Cannot read ${display}: it is a binary file (${binary.description}, ${binary.mediaType}, ${formatBytes(bytes.length)}), not text.`,
+        message: binaryRefusal("read", display, binary, bytes.length),
       });
     }
 
@@ -185,7 +202,8 @@ const readTool = defineCoreTool({
     const cap = exempt ? Number.POSITIVE_INFINITY : maxBytes;
     // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
     // decoded once (strictly; invalid UTF-8 falls through to the report below).
-    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap) {
+    const loneCr = hasLoneCr(bytes);
+    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap && !loneCr) {
       const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
       // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
       if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= cap) {
@@ -234,7 +252,8 @@ const readTool = defineCoreTool({
     }
 
     // One native split; the numbered lines are then written over the array in place.
-    const lines = text === "" ? [] : text.split("\n");
+    // A lone `\r` ends a line too (as in apply_patch), so it is never shown inside one.
+    const lines = text === "" ? [] : loneCr ? text.split(/\r\n|\r|\n/) : text.split("\n");
     if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
     const totalLines = lines.length;
     if (totalLines === 0) {
@@ -277,10 +296,36 @@ const readTool = defineCoreTool({
       startLine,
       endLine: page.endLine,
       truncated: page.truncated,
-      finalNewline: bytes[bytes.length - 1] === 10,
+      finalNewline: bytes[bytes.length - 1] === 10 || (loneCr && bytes[bytes.length - 1] === 13),
     };
   },
 });
+
+/** True when `bytes` hold a `\r` not followed by `\n` (a lone CR line ending). */
+function hasLoneCr(bytes: Uint8Array): boolean {
+  for (let at = bytes.indexOf(13); at >= 0; at = bytes.indexOf(13, at + 1)) if (bytes[at + 1] !== 10) return true;
+  return false;
+}
+
+/**
+ * The `EFBIG` message for a file refused from its size before it is read, or undefined: any read
+ * of a file over {@link MAX_READ_LOAD_BYTES}, and an unranged read of one over the cap and over
+ * {@link MAX_OVER_CAP_LOAD_BYTES}.
+ */
+function refuseBySize(size: number, input: ReadInput, display: string, cap: number): string | undefined {
+  if (size > MAX_READ_LOAD_BYTES) {
+    return (
+      `${display} is ${formatBytes(size)}, over the ${formatBytes(MAX_READ_LOAD_BYTES)} read loads at most, with or without offset and limit; nothing was read. ` +
+      "Search its content for what you need, or look at parts of it with a shell command (head, tail, sed -n) if one is available."
+    );
+  }
+  const ranged = input.offset !== undefined || input.limit !== undefined;
+  if (ranged || size <= cap || size <= MAX_OVER_CAP_LOAD_BYTES) return undefined;
+  return (
+    `${display} is ${formatBytes(size)}, over the read cap of ${formatBytes(cap)}; nothing was returned. ` +
+    "Read it in parts with offset and limit (in lines), e.g. offset=1 and limit=1000, then continue from the next line; or search its content for what you need."
+  );
+}
 
 /** Number of lines (a final line without `\n` counts; a trailing `\n` does not start one) and the longest, in characters. */
 function scanLines(text: string): { count: number; longest: number } {

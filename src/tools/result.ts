@@ -59,6 +59,8 @@ export interface FileChange {
   readonly path: string;
   /** Source path for `moved`. */
   readonly from?: string;
+  /** `moved` only: a file was already at the destination and was replaced. */
+  readonly replaced?: true;
   /** Bytes written, where bytes were written. */
   readonly bytes?: number;
   /**

@@ -307,6 +307,67 @@ export function sniffBinary(bytes: Uint8Array): BinaryKind | undefined {
   return undefined;
 }
 
+/**
+ * Why a file {@link sniffBinary} flagged cannot be read or edited. Text in an encoding the
+ * tools do not read (UTF-16) is named as such, with a hint to convert it to UTF-8.
+ *
+ * @param verb - what was refused (`read`, `edit`).
+ * @param size - the file's size in bytes, shown when given.
+ * @example
+ * ```ts
+ * binaryRefusal("read", "u16.txt", { mediaType: "text/plain; charset=utf-16le", description: "UTF-16 (little-endian) text" });
+ * // "Cannot read u16.txt: it is a text file in UTF-16 (little-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then read it."
+ * ```
+ */
+export function binaryRefusal(verb: string, display: string, kind: BinaryKind, size?: number): string {
+  if (kind.mediaType.startsWith("text/")) {
+    const encoding = kind.description.replace(/ text$/, "");
+    const shown = size === undefined ? "" : ` (${formatBytes(size)})`;
+    return (
+      `Cannot ${verb} ${display}${shown}: it is a text file in ${encoding}, an encoding this tool does not read. ` +
+      `Convert it to UTF-8 (e.g. iconv -f ${encoding.split(" ")[0]!} -t UTF-8), then ${verb} it.`
+    );
+  }
+  const detail = size === undefined ? "" : `, ${kind.mediaType}, ${formatBytes(size)}`;
+  return `Cannot ${verb} ${display}: it is a binary file (${kind.description}${detail}), not text.`;
+}
+
+/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * The index (in UTF-16 code units) of the first lone surrogate in `text`, or -1 when `text` is
+ * well-formed. Text with a lone surrogate has no UTF-8 form: `TextEncoder` writes U+FFFD for it.
+ *
+ * @example
+ * ```ts
+ * loneSurrogateIndex("a\uD83D"); // 1
+ * loneSurrogateIndex("a😀"); // -1
+ * ```
+ */
+export function loneSurrogateIndex(text: string): number {
+  return text.search(LONE_SURROGATE);
+}
+
+/**
+ * The `EINPUT` message for a text field holding a lone surrogate, or undefined when every field is
+ * well-formed: `oldText is not well-formed Unicode: it has a lone surrogate (U+D83D) at character 0.`
+ *
+ * @param fields - the text fields by name, checked in order.
+ */
+export function loneSurrogateMessage(fields: Readonly<Record<string, string>>): string | undefined {
+  for (const [name, text] of Object.entries(fields)) {
+    const at = loneSurrogateIndex(text);
+    if (at < 0) continue;
+    const unit = text.charCodeAt(at).toString(16).toUpperCase();
+    return (
+      `${name} is not well-formed Unicode: it has a lone surrogate (U+${unit}) at character ${formatCount(at)}, ` +
+      "half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed."
+    );
+  }
+  return undefined;
+}
+
 /** UTF-8 length in bytes of `text` (lone surrogates count 3, as TextEncoder writes U+FFFD). */
 export function utf8Length(text: string): number {
   let bytes = text.length;

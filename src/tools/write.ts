@@ -10,7 +10,7 @@ import { toolErrorFromFs } from "./fs-failure.js";
 import { checkFresh, recordBefore, recordSeen, describeReadFirst } from "./freshness.js";
 import type { InputSpec } from "./input.js";
 import { errorResult, textParts, type MutationResult } from "./result.js";
-import { encodeUtf8 } from "./text.js";
+import { encodeUtf8, loneSurrogateMessage } from "./text.js";
 import type { CoreTool } from "./tool.js";
 
 /** The `write` tool's own options (none yet; the key exists so bundles can pass settings later). */
@@ -53,7 +53,8 @@ export const WRITE_DESCRIPTION =
  * @param options - the shared context options.
  * @returns a {@link CoreTool} named `write` whose result text is `wrote N bytes to PATH`, with a
  *   change `added` (new file) or `updated`. Failures (`ok: false`, nothing written): `EISDIR` (the
- *   target is a directory), `ENOTDIR` (a parent is a file), `ENOTREAD`/`ESTALE` (with a state
+ *   target is a directory), `EINPUT` (content with a lone surrogate, half of a character, which
+ *   has no UTF-8 form), `ENOTDIR` (a parent is a file), `ENOTREAD`/`ESTALE` (with a state
  *   store: an existing file not read in this session, or changed since), `EDENIED`, backend
  *   errors such as `ENOSPC` or `EROFS`; `ESTALE` also when another call wrote the file after this
  *   one began (two parallel writes to one new path: the first lands, the second is refused).
@@ -83,6 +84,8 @@ const writeTool = defineCoreTool({
     if (!checked.ok) return errorResult("mutation", checked.error);
     const path = checked.path;
     const display = gate.display(path);
+    const malformed = loneSurrogateMessage({ content: input.content });
+    if (malformed !== undefined) return errorResult("mutation", { code: "EINPUT", path, message: malformed });
     // What this session knew of the file when the call began: the check below, inside the
     // lock, refuses to overwrite what another call wrote while this one waited.
     const before = { record: await recordBefore(ctx, path) };

@@ -62,6 +62,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "MAX_NAME_BYTES",
       "MAX_OFFLOAD_FILE_BYTES",
       "MAX_PATH_BYTES",
+      "MAX_READ_LOAD_BYTES",
       "MAX_SYMLINK_HOPS",
       "OptionError",
       "PATCH_WRITE_CONCURRENCY",

@@ -43,3 +43,104 @@ describe("edit: huge match counts", () => {
     );
   });
 });
+
+describe("edit: text that is not well-formed UTF-16", () => {
+  test("a lone surrogate in oldText is EINPUT and the emoji stays whole", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "emoji.txt", oldText: "\uD83D", newText: "X" });
+    expect(result.error).toEqual({
+      code: "EINPUT",
+      path: "/w/emoji.txt",
+      message:
+        "oldText is not well-formed Unicode: it has a lone surrogate (U+D83D) at character 0, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    });
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a😀b\n");
+  });
+
+  test("a lone low surrogate in newText is EINPUT, file untouched", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "one", newText: "x\uDE00y" });
+    expect(result.error?.code).toBe("EINPUT");
+    expect(result.error?.message).toBe(
+      "newText is not well-formed Unicode: it has a lone surrogate (U+DE00) at character 1, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    );
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\n");
+  });
+
+  test("whole surrogate pairs are edited as usual", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "emoji.txt", oldText: "😀", newText: "🎉" });
+    expect(resultText(result)).toBe("replaced 1 occurrence in emoji.txt at line 1");
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a🎉b\n");
+  });
+});
+
+describe("edit: a result equal to the file is no change", () => {
+  test("CRLF → LF under the line-ending tolerance says No change and lists no change", async () => {
+    const fs = memoryFileSystem({ files: { "/w/crlf.txt": "one\r\ntwo\r\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const expected = {
+      kind: "mutation",
+      ok: true,
+      parts: [
+        {
+          type: "text",
+          text: "No change: oldText and newText differ only in line endings, and edit keeps the file's own line endings (to change them, write the whole file), so crlf.txt was left as it was.",
+        },
+      ],
+      changes: [],
+    };
+    expect(await edit.execute({ path: "crlf.txt", oldText: "\r\n", newText: "\n", replaceAll: true })).toEqual(
+      expected,
+    );
+    expect(await edit.execute({ path: "crlf.txt", oldText: "one\r\ntwo", newText: "one\ntwo" })).toEqual(expected);
+    expect(new TextDecoder().decode(await fs.readFile("/w/crlf.txt"))).toBe("one\r\ntwo\r\n");
+  });
+
+  test("identical oldText and newText keep their own No change text", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "one", newText: "one" });
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: true,
+      parts: [{ type: "text", text: "No change: oldText and newText are identical, so a.txt was left as it was." }],
+      changes: [],
+    });
+  });
+});
+
+describe("edit: UTF-16 is named as text in another encoding", () => {
+  test("a UTF-16BE file is refused untouched with a hint to convert it", async () => {
+    const bytes = Uint8Array.of(0xfe, 0xff, 0x00, 0x68, 0x00, 0x69);
+    const fs = memoryFileSystem({ files: { "/w/u16.txt": bytes } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "u16.txt", oldText: "hi", newText: "x" });
+    expect(result.error).toEqual({
+      code: "EBINARY",
+      path: "/w/u16.txt",
+      message:
+        "Cannot edit u16.txt: it is a text file in UTF-16 (big-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then edit it.",
+    });
+    expect(await fs.readFile("/w/u16.txt")).toEqual(bytes);
+  });
+});
+
+describe("edit: a lone CR is a line ending, as read shows it", () => {
+  test("what read showed of a lone-CR file can be edited, and the CRs are kept", async () => {
+    const fs = memoryFileSystem({ files: { "/w/cr.txt": "x\ry\r", "/w/mixed.txt": "a\r\nb\nc\rd\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const decode = async (path: string): Promise<string> => new TextDecoder().decode(await fs.readFile(path));
+    expect(resultText(await edit.execute({ path: "cr.txt", oldText: "x\ny", newText: "X\nY\nZ" }))).toBe(
+      "replaced 1 occurrence in cr.txt at line 1",
+    );
+    expect(await decode("/w/cr.txt")).toBe("X\rY\rZ\r");
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "d", newText: "D" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 4",
+    );
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "c\nD", newText: "c\nd" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 3",
+    );
+    expect(await decode("/w/mixed.txt")).toBe("a\r\nb\nc\rd\n");
+  });
+});

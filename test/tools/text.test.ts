@@ -139,3 +139,16 @@ describe("hasNulByte", () => {
     );
   });
 });
+
+import { loneSurrogateIndex } from "../../src/tools/text.js";
+
+describe("loneSurrogateIndex", () => {
+  test("finds lone high and low surrogates, not pairs", () => {
+    expect(loneSurrogateIndex("a😀b")).toBe(-1);
+    expect(loneSurrogateIndex("a\uD83D")).toBe(1);
+    expect(loneSurrogateIndex("a\uD83Db")).toBe(1);
+    expect(loneSurrogateIndex("\uDE00")).toBe(0);
+    expect(loneSurrogateIndex("😀\uDE00")).toBe(2);
+    expect(loneSurrogateIndex("")).toBe(-1);
+  });
+});

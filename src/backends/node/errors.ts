@@ -18,7 +18,7 @@ export const NODE_ERROR_CODE_MAP: Readonly<Record<string, FsErrorCode>> = Object
   ENFILE: "EBUSY",
   EBADF: "EIO",
   ERR_FS_EISDIR: "EISDIR",
-  ERR_FS_FILE_TOO_LARGE: "ENOSPC",
+  ERR_FS_FILE_TOO_LARGE: "EFBIG",
 });
 
 /**
@@ -30,7 +30,8 @@ export const NODE_ERROR_CODE_MAP: Readonly<Record<string, FsErrorCode>> = Object
  * @param path - the path as the caller gave it, in the backend's namespace.
  * @param dest - the second path of `rename`/`symlink`.
  * @returns an FsError whose code is Node's when it is an {@link FsErrorCode}, else from
- *   {@link NODE_ERROR_CODE_MAP}, else `EIO`.
+ *   {@link NODE_ERROR_CODE_MAP} (`ERR_FS_FILE_TOO_LARGE`, a file over 2 GiB, is `EFBIG`), else
+ *   `EFBIG` for a `RangeError` (a buffer too large to allocate), else `EIO`.
  * @example
  * ```ts
  * toFsError(nodeError, "open", "/a.txt"); // FsError "ENOENT: no such file or directory, open '/a.txt'"
@@ -40,7 +41,10 @@ export function toFsError(error: unknown, syscall: string, path: string, dest?: 
   if (FsError.isInstance(error)) return error;
   const nodeCode = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   const known = typeof nodeCode === "string" ? nodeCode : "";
-  const code: FsErrorCode = isFsErrorCode(known) ? known : (NODE_ERROR_CODE_MAP[known] ?? "EIO");
+  // A RangeError from `node:fs` is a buffer or string too large for V8 (a file of gigabytes).
+  const code: FsErrorCode = isFsErrorCode(known)
+    ? known
+    : (NODE_ERROR_CODE_MAP[known] ?? (error instanceof RangeError ? "EFBIG" : "EIO"));
   const detail =
     code === "EIO" && known !== "EIO" ? (error instanceof Error ? error.message : String(error)) : undefined;
   return new FsError(code, {

@@ -253,6 +253,9 @@ async function missingParents(
  * `added`, `updated`, `moved` (`from` → `path`) and `deleted`, in patch order, and whose text is
  * `Success. Updated the following files:` followed by `A path`, `M path`,
  * `M new (moved from old)` and `D path` lines (paths as the model wrote them, relative to `cwd`).
+ * As in Codex, `Add File` over an existing file and `Move to` onto one replace it; the result
+ * says so: the change is `updated` and the line `A path (replaced the existing file)`, or the
+ * `moved` change has `replaced: true` and the line `M new (moved from old, replacing the existing new)`.
  *
  * Expected failures return an error result and change no file:
  * - `EINPUT`: the input does not fit (`validate` runs first, also when `execute` is called
@@ -592,9 +595,11 @@ function computeChanges(
       if (originals.get(path)?.kind === "directory" && pending.get(path) === undefined) {
         return fail("EISDIR", `Cannot add ${show(path)}: it is a directory (in ${where}).`, path);
       }
+      // Codex overwrites an existing file here; so does this tool, and says so.
+      const existed = (pending.get(path) ?? originals.get(path))?.kind === "file";
       pending.set(path, { kind: "file", bytes: encodeText({ text: operation.contents, bom: false }) });
-      changes.push({ action: "added", path });
-      summary.push(`A ${show(path)}`);
+      changes.push({ action: existed ? "updated" : "added", path });
+      summary.push(existed ? `A ${show(path)} (replaced the existing file)` : `A ${show(path)}`);
       continue;
     }
     const state = current(path);
@@ -655,10 +660,22 @@ function computeChanges(
         moveTo,
       );
     }
+    // Codex replaces a file at the destination; so does this tool, and says so.
+    const replaced = (pending.get(moveTo) ?? originals.get(moveTo))?.kind === "file";
     pending.set(moveTo, next);
     pending.set(path, { kind: "absent" });
-    changes.push({ action: "moved", path: moveTo, from: path, ...at });
-    summary.push(`M ${show(moveTo)} (moved from ${show(path)})`);
+    changes.push({
+      action: "moved",
+      path: moveTo,
+      from: path,
+      ...(replaced ? { replaced: true as const } : {}),
+      ...at,
+    });
+    summary.push(
+      replaced
+        ? `M ${show(moveTo)} (moved from ${show(path)}, replacing the existing ${show(moveTo)})`
+        : `M ${show(moveTo)} (moved from ${show(path)})`,
+    );
   }
   return { ok: true, value: { pending, changes, summary, matched } };
 }

@@ -617,7 +617,7 @@ describe("apply_patch guarded execute", () => {
 
     // Read again (the record is current): the overwrite goes ahead.
     const again = await tool.execute({ patch: wrap("*** Add File: n.txt\n+mine") });
-    expect(resultText(again)).toBe("Success. Updated the following files:\nA n.txt");
+    expect(resultText(again)).toBe("Success. Updated the following files:\nA n.txt (replaced the existing file)");
     expect(fs.volume.toJSON()).toEqual({ "/w/n.txt": "mine\n" });
   });
 });
@@ -723,5 +723,45 @@ describe("apply_patch as the reference applies it", () => {
     const result = await run("applypatch <<'EOF'\n*** Begin Patch\n*** Add File: h.txt\n+hi\n*** End Patch\nEOF\n");
     expect(resultText(result)).toBe("Success. Updated the following files:\nA h.txt");
     expect(await text(fs, "/w/h.txt")).toBe("hi\n");
+  });
+});
+
+describe("apply_patch overwrites as Codex does, and says so", () => {
+  test("Add File over an existing file is an update whose line says it replaced the file", async () => {
+    const { fs, run } = setup({ "/w/b.txt": "bbb\n" });
+    const result = await run(wrap("*** Add File: b.txt\n+new"));
+    expect(resultText(result)).toBe("Success. Updated the following files:\nA b.txt (replaced the existing file)");
+    expect(result.changes).toEqual([{ action: "updated", path: "/w/b.txt", bytes: 4 }]);
+    expect(await text(fs, "/w/b.txt")).toBe("new\n");
+  });
+
+  test("Add File of a new path is still added", async () => {
+    const { run } = setup({});
+    const result = await run(wrap("*** Add File: n.txt\n+new"));
+    expect(resultText(result)).toBe("Success. Updated the following files:\nA n.txt");
+    expect(result.changes).toEqual([{ action: "added", path: "/w/n.txt", bytes: 4 }]);
+  });
+
+  test("Move to onto an existing file says the destination was replaced", async () => {
+    const { fs, run } = setup({ "/w/a.txt": "one\ntwo\nthree\n", "/w/dup.txt": "x\ny\nx\ny\n" });
+    const result = await run(wrap("*** Update File: a.txt\n*** Move to: dup.txt\n@@\n-one\n+1"));
+    expect(resultText(result)).toBe(
+      "Success. Updated the following files:\nM dup.txt (moved from a.txt, replacing the existing dup.txt)",
+    );
+    expect(result.changes).toEqual([
+      { action: "moved", path: "/w/dup.txt", from: "/w/a.txt", replaced: true, line: 1, bytes: 12 },
+    ]);
+    expect(await text(fs, "/w/dup.txt")).toBe("1\ntwo\nthree\n");
+    await expect(fs.stat("/w/a.txt")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  test("a file deleted earlier in the patch is added, not replaced", async () => {
+    const { run } = setup({ "/w/b.txt": "bbb\n" });
+    const result = await run(wrap("*** Delete File: b.txt\n*** Add File: b.txt\n+new"));
+    expect(resultText(result)).toBe("Success. Updated the following files:\nD b.txt\nA b.txt");
+    expect(result.changes).toEqual([
+      { action: "deleted", path: "/w/b.txt" },
+      { action: "added", path: "/w/b.txt", bytes: 4 },
+    ]);
   });
 });
