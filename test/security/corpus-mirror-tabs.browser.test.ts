@@ -5,6 +5,7 @@
  * as two tabs: Web Locks and BroadcastChannel). What the gate refuses never reaches the writer;
  * what it admits lands as it does on one instance.
  */
+import { it } from "vitest";
 import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../src/backends/opfs-mirror/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { runSecurityCorpus } from "./corpus.js";
@@ -39,7 +40,13 @@ async function destroy(fs: FileSystem): Promise<void> {
   await writers.get(fs)?.close();
 }
 
-for (const { name, target, skip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
+// Mutations from a reader go to the writer below the gate; the gate, its FileSystem, the workspace
+// handle and the first tool target show it. Every tool runs the corpus on a single mirror
+// instance (corpus-opfs-mirror.browser.test.ts).
+for (const { name } of TOOL_TARGETS.slice(1)) {
+  it.skip(`${name} on an opfs-mirror reader tab (Chromium): not run here, for time; every tool runs the corpus on one opfs-mirror instance`, () => {});
+}
+for (const { name, target, skip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS.slice(0, 1)]) {
   runSecurityCorpus({
     name: `${name} on an opfs-mirror reader tab (Chromium)`,
     backend: reader,
