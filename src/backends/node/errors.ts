@@ -11,7 +11,6 @@ export const NODE_ERROR_CODE_MAP: Readonly<Record<string, FsErrorCode>> = Object
   ENXIO: "ENOTSUP",
   ENODEV: "ENOTSUP",
   EDQUOT: "ENOSPC",
-  EFBIG: "ENOSPC",
   EMLINK: "ENOSPC",
   ETXTBSY: "EBUSY",
   EMFILE: "EBUSY",
