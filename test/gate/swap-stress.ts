@@ -48,7 +48,10 @@ export async function stress(fs: FileSystem, swapper: Swapper, swaps: number): P
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code !== "EEXIST" && code !== "ENOTEMPTY" && code !== "EISDIR") throw error;
-        await swapper.clear(path);
+        // A tool may write into the directory while it is being cleared: then clear it again.
+        await swapper.clear(path).catch((cleared: unknown) => {
+          if ((cleared as { code?: string }).code !== "ENOTEMPTY") throw cleared;
+        });
       }
     }
   };
