@@ -3,9 +3,10 @@
  * file or a directory tree (bounded concurrent walk, optional glob filter), with caps on matches
  * and line length.
  *
- * Speed: each file is read and decoded once; the expression is tested on the whole text first
- * (with the `m` flag) and lines are only looked at in files that match, and then only the lines
- * around each hit, with no per-line allocation for the rest.
+ * Speed: a file whose bytes are ASCII and lack the text every match must contain is not decoded
+ * at all (see `literal-prefilter.ts`); any other file is read and decoded once, the expression is
+ * tested on the whole text first (with the `m` flag), and lines are only looked at in files that
+ * match, and then only the lines around each hit, with no per-line allocation for the rest.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
+import { createBytePrefilter } from "./literal-prefilter.js";
 import { riskyPatternReason } from "./regex-risk.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
@@ -234,6 +236,7 @@ const grepTool = defineCoreTool({
     const rootDisplay = gate.display(root) || ".";
     const fs = walkFileSystem(gate, checked);
     const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
+    const prefilter = createBytePrefilter(effective.pattern, effective.ignoreCase);
     const hits: FileHits[] = [];
     let searched = 0;
     const notUtf8: string[] = [];
@@ -252,6 +255,8 @@ const grepTool = defineCoreTool({
       searched++;
       // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
       if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
+      // ASCII without the text every match contains: no line can match.
+      if (prefilter !== undefined && !prefilter.mayMatch(bytes)) return;
       const decoded = decodeUtf8(bytes);
       if (!decoded.ok) {
         notUtf8.push(gate.display(path));

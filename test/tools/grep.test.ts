@@ -111,6 +111,28 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     );
   });
 
+  it("does not decode ASCII files that lack the text every match contains", async () => {
+    // a.txt has a long line but no "needle": it cannot match, so its long line is not noted;
+    // b.txt holds "needle" (on a long line, so skipped and noted); c.txt is not ASCII.
+    const fs = memoryFileSystem({
+      files: {
+        "/w/a.txt": `${"x".repeat(50)}\n`,
+        "/w/b.txt": `${"needle ".repeat(8)}\nneedle\n`,
+        "/w/c.txt": "caf\u00e9 NEEDLE\n",
+      },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 20 });
+    expect(resultText(await grep.execute({ pattern: "needle" }))).toBe(
+      "b.txt:2:needle\n[Skipped 1 line longer than 20 characters, not searched, in b.txt.]",
+    );
+    expect(resultText(await grep.execute({ pattern: "NEEDLE", ignoreCase: true }))).toBe(
+      "b.txt:2:needle\nc.txt:1:caf\u00e9 NEEDLE\n[Skipped 1 line longer than 20 characters, not searched, in b.txt.]",
+    );
+    expect(resultText(await grep.execute({ pattern: "absent" }))).toBe(
+      'No matches for "absent" in .; searched 3 files.',
+    );
+  });
+
   it("a trailing newline does not start a line", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "a\n\nb", "/w/c.txt": "" } });
     const grep = createGrepTool({ fs, cwd: "/w" });

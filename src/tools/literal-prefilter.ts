@@ -1,0 +1,249 @@
+/**
+ * grep's byte prefilter. Most files of a tree hold no match, and for them decoding the bytes to
+ * text and running the expression is the whole cost of a search. A pattern usually names some
+ * text that every match must contain (`createRequire`, `function \w+\(` → `function `); a file
+ * whose bytes are ASCII and do not contain it cannot match, so it is neither decoded nor
+ * searched. The test is one pass over the bytes, four at a time.
+ *
+ * Only ASCII files are ruled out: under `ignoreCase` a non-ASCII character can match an ASCII one
+ * (`/k/iu` matches U+212A KELVIN SIGN), and a file that is not valid UTF-8 must still be decoded
+ * to be named in grep's note. Those files take the general way.
+ *
+ * @module
+ */
+
+/** Shortest required literal worth looking for first, in characters: 3. */
+export const MIN_PREFILTER_LITERAL_LENGTH = 3;
+
+/** A quick test of a file's bytes against a pattern; see {@link createBytePrefilter}. */
+export interface BytePrefilter {
+  /** The literal every match contains (lower-cased under `ignoreCase`). */
+  readonly literal: string;
+  /**
+   * `false` when `bytes` certainly hold no match: they are all ASCII (below 0x80) and do not
+   * contain the literal (compared without case under `ignoreCase`); `true` when they might.
+   */
+  mayMatch(bytes: Uint8Array): boolean;
+}
+
+/** ASCII punctuation an escape turns into itself (`\.`, `\(`, `\/`, `\-` ...). */
+function isPunctuation(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0x21 && code <= 0x7e && !/[0-9A-Za-z_]/.test(char);
+}
+
+/** Index just past the escape that starts at `at` (a backslash followed by a letter or digit). */
+function skipEscape(pattern: string, at: number): number {
+  const kind = pattern[at + 1];
+  let next = at + 2;
+  const through = (close: string): number => {
+    const end = pattern.indexOf(close, next);
+    return end < 0 ? pattern.length : end + 1;
+  };
+  switch (kind) {
+    case "p":
+    case "P":
+      return pattern[next] === "{" ? through("}") : next;
+    case "u":
+      return pattern[next] === "{" ? through("}") : next + 4;
+    case "x":
+      return next + 2;
+    case "c":
+      return next + 1;
+    case "k":
+      return pattern[next] === "<" ? through(">") : next;
+    default:
+      while (next < pattern.length && /[0-9]/.test(pattern[next] as string)) next++;
+      return next;
+  }
+}
+
+/** Index just past the character class that starts at `at` (`[...]`, escapes inside it skipped). */
+function skipClass(pattern: string, at: number): number {
+  let index = at + 1;
+  if (pattern[index] === "^") index++;
+  if (pattern[index] === "]") index++;
+  while (index < pattern.length && pattern[index] !== "]") index += pattern[index] === "\\" ? 2 : 1;
+  return index + 1;
+}
+
+/**
+ * The longest run of ASCII text that every match of `pattern` contains, read from its source:
+ * plain characters and escaped punctuation outside groups and classes, not followed by a
+ * quantifier. Anything else ends a run; a `|` outside groups means there is none.
+ *
+ * @param pattern - a JavaScript regular expression's source (valid with or without the `u` flag).
+ * @returns the literal, or undefined when none of at least {@link MIN_PREFILTER_LITERAL_LENGTH}
+ *   characters is required.
+ * @example
+ * ```ts
+ * requiredLiteral("function \\w+\\("); // "function "
+ * requiredLiteral("foo|bar"); // undefined
+ * ```
+ */
+export function requiredLiteral(pattern: string): string | undefined {
+  let best = "";
+  let run = "";
+  let depth = 0;
+  const endRun = (): void => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  for (let index = 0; index < pattern.length;) {
+    const char = pattern[index] as string;
+    if (char === "\\") {
+      const next = pattern[index + 1];
+      if (next === undefined) return undefined;
+      if (isPunctuation(next)) {
+        if (depth === 0) run += next;
+        index += 2;
+      } else {
+        endRun();
+        index = skipEscape(pattern, index);
+      }
+      continue;
+    }
+    switch (char) {
+      case "[":
+        endRun();
+        index = skipClass(pattern, index);
+        continue;
+      case "(":
+        endRun();
+        depth++;
+        break;
+      case ")":
+        endRun();
+        depth = Math.max(0, depth - 1);
+        break;
+      case "|":
+        if (depth === 0) return undefined;
+        break;
+      case "?":
+      case "*":
+      case "+":
+      case "{":
+        // The character before a quantifier may be absent or repeated: not part of a run.
+        run = run.slice(0, -1);
+        endRun();
+        if (char === "{") {
+          const close = pattern.indexOf("}", index);
+          if (close > index && /^\{\d+(,\d*)?\}$/.test(pattern.slice(index, close + 1))) index = close;
+        }
+        break;
+      default: {
+        const code = char.charCodeAt(0);
+        if (depth > 0) break;
+        if (code < 0x20 || code >= 0x7f || char === "^" || char === "$" || char === "." || char === "}" || char === "]")
+          endRun();
+        else run += char;
+      }
+    }
+    index++;
+  }
+  endRun();
+  return best.length >= MIN_PREFILTER_LITERAL_LENGTH ? best : undefined;
+}
+
+const LOWERCASE_BIT = 0x20;
+
+function isUpper(code: number): boolean {
+  return code >= 0x41 && code <= 0x5a;
+}
+
+function isLower(code: number): boolean {
+  return code >= 0x61 && code <= 0x7a;
+}
+
+/**
+ * How common a byte is in source code and prose, roughly (lower is rarer): the prefilter scans
+ * for the literal's rarest byte and checks the literal around each hit.
+ */
+function commonness(code: number): number {
+  if (code === 0x20) return 9;
+  if ("etaoinsr".includes(String.fromCharCode(code))) return 8;
+  if ("(){};.,=/\"'-_:".includes(String.fromCharCode(code))) return 7;
+  if (isLower(code)) return "qzjxkvw".includes(String.fromCharCode(code)) ? 3 : 6;
+  if (code >= 0x30 && code <= 0x39) return 5;
+  if (isUpper(code)) return "QZJXKVWY".includes(String.fromCharCode(code)) ? 1 : 4;
+  return 2;
+}
+
+/**
+ * Build the prefilter for a grep pattern.
+ *
+ * @param pattern - the expression's source as compiled (without a leading `(?i)`).
+ * @param ignoreCase - whether letters match without case.
+ * @returns a {@link BytePrefilter}, or undefined when the pattern requires no literal of at least
+ *   {@link MIN_PREFILTER_LITERAL_LENGTH} characters (every file then takes the general way).
+ * @example
+ * ```ts
+ * const prefilter = createBytePrefilter("createRequire", false)!;
+ * prefilter.mayMatch(new TextEncoder().encode("import x from 'y';\n")); // false
+ * ```
+ */
+export function createBytePrefilter(pattern: string, ignoreCase: boolean): BytePrefilter | undefined {
+  const found = requiredLiteral(pattern);
+  if (found === undefined) return undefined;
+  const literal = ignoreCase ? found.toLowerCase() : found;
+  const needle = Uint8Array.from(literal, (char) => char.charCodeAt(0));
+  let anchorAt = 0;
+  for (let index = 1; index < needle.length; index++) {
+    if (commonness(needle[index] as number) < commonness(needle[anchorAt] as number)) anchorAt = index;
+  }
+  const anchor = needle[anchorAt] as number;
+  // Under ignoreCase a letter anchor is looked for with the lower-case bit set on every byte.
+  const foldAnchor = ignoreCase && isLower(anchor);
+  const anchorWord = Math.imul(anchor, 0x01010101);
+  const foldWord = foldAnchor ? Math.imul(LOWERCASE_BIT, 0x01010101) : 0;
+
+  const literalAt = (bytes: Uint8Array, start: number): boolean => {
+    if (start < 0 || start + needle.length > bytes.length) return false;
+    for (let index = 0; index < needle.length; index++) {
+      let code = bytes[start + index] as number;
+      if (ignoreCase && isUpper(code)) code |= LOWERCASE_BIT;
+      if (code !== needle[index]) return false;
+    }
+    return true;
+  };
+  const anchorHere = (code: number): boolean => (foldAnchor ? code | LOWERCASE_BIT : code) === anchor;
+
+  return {
+    literal,
+    mayMatch(bytes) {
+      const length = bytes.length;
+      let high = 0;
+      let index = 0;
+      const head = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
+      for (; index < head; index++) {
+        const code = bytes[index] as number;
+        high |= code;
+        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return true;
+      }
+      const words = (length - index) >> 2;
+      if (words > 0) {
+        const view = new Int32Array(bytes.buffer, bytes.byteOffset + index, words);
+        for (let word = 0; word < words; word++) {
+          const value = view[word] as number;
+          high |= value;
+          // A zero byte in (value ^ anchor in every byte) is the anchor somewhere in this word.
+          const x = (value | foldWord) ^ anchorWord;
+          if (((x - 0x01010101) & ~x & 0x80808080) !== 0) {
+            const at = index + (word << 2);
+            for (let k = at; k < at + 4; k++) {
+              if (anchorHere(bytes[k] as number) && literalAt(bytes, k - anchorAt)) return true;
+            }
+          }
+        }
+        index += words << 2;
+      }
+      for (; index < length; index++) {
+        const code = bytes[index] as number;
+        high |= code;
+        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return true;
+      }
+      // Not found: only an ASCII file is certainly without a match.
+      return (high & 0x80808080) !== 0;
+    },
+  };
+}
