@@ -239,6 +239,53 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
   for (const [path, data] of checked.files) writeFileSync(path, data);
 
   /**
+   * The link at `path`, walked name by name from `/` straight through memfs's child maps (each
+   * name looked up once; memfs's own walk also rebuilds the path and stamps every directory's
+   * `atime` with a new `Date`). Undefined when the walk meets anything but searchable
+   * directories on the way, or a symlink anywhere, or a name that is missing: the general way
+   * (memfs's call) then answers, with the right error.
+   */
+  function plainLink(path: string): MemfsLink | undefined {
+    if (typeof path !== "string" || !path.startsWith("/") || path.includes("\0")) return undefined;
+    let link: MemfsLink | undefined = volume._core.root;
+    let start = 1;
+    while (start <= path.length) {
+      let end = path.indexOf("/", start);
+      if (end < 0) end = path.length;
+      if (end > start) {
+        const name = path.slice(start, end);
+        if (name === "." || name === "..") return undefined;
+        const node: MemfsNode = link.getNode();
+        if (!node.isDirectory() || !node.canExecute(uid, gid)) return undefined;
+        link = link.children.get(name);
+        if (link === undefined || link.getNode().isSymlink()) return undefined;
+      }
+      start = end + 1;
+    }
+    return link;
+  }
+
+  /** A copy of a readable file's bytes at `link` (one native copy), or undefined to go the general way. */
+  function readPlainFile(link: MemfsLink | undefined): Uint8Array | undefined {
+    const node = link?.getNode();
+    if (node === undefined || !node.isFile() || !node.canRead(uid, gid)) return undefined;
+    // A plain Uint8Array (not memfs's Buffer class), with an ArrayBuffer of its own.
+    return new Uint8Array(node.buf.buffer, node.buf.byteOffset, node.getSize()).slice();
+  }
+
+  /** The entries of a readable directory at `link`, sorted by name as memfs sorts them, or undefined. */
+  function listPlainDirectory(link: MemfsLink | undefined): DirEntry[] | undefined {
+    const node = link?.getNode();
+    if (link === undefined || node === undefined || !node.isDirectory() || !node.canRead(uid, gid)) return undefined;
+    const entries: DirEntry[] = [];
+    for (const [name, child] of link.children) {
+      if (child === undefined || name === "." || name === "..") continue;
+      entries.push({ name, type: nodeType(child.getNode()) });
+    }
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
    * The no-follow check, synchronous: walk `path` name by name from `/` (each name looked up
    * once) and reject with `ELOOP` at a symlink in a directory of the path, or at the last name
    * when `followLeaf`. A missing name ends the walk (the call itself then reports it).
@@ -268,7 +315,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     volume,
 
     async readFile(path) {
-      // No walk ahead: reads are mostly of files that exist (the gate has just looked).
+      const plain = readPlainFile(plainLink(path));
+      if (plain !== undefined) return plain;
       return run("open", path, () => {
         const data = volume.readFileSync(path);
         if (typeof data === "string") return encoder.encode(data);
@@ -291,6 +339,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async readdir(path) {
+      const plain = listPlainDirectory(plainLink(path));
+      if (plain !== undefined) return plain;
       return run("scandir", path, () =>
         (volume.readdirSync(path, { withFileTypes: true }) as (MemfsTyped & { name: unknown })[]).map(
           (entry): DirEntry => ({ name: String(entry.name), type: typeOf(entry) }),
@@ -404,6 +454,9 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     name: MEMORY_FILE_SYSTEM_NAME,
     capabilities: CAPABILITIES,
     async readFile(path: string) {
+      // A walk that meets no link at all is the check and the lookup in one.
+      const plain = readPlainFile(plainLink(path));
+      if (plain !== undefined) return plain;
       refuseLinks("open", path, true);
       return fs.readFile(path);
     },
@@ -420,6 +473,8 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       return fs.lstat(path);
     },
     async readdir(path: string) {
+      const plain = listPlainDirectory(plainLink(path));
+      if (plain !== undefined) return plain;
       refuseLinks("scandir", path, true);
       return fs.readdir(path);
     },

@@ -81,6 +81,42 @@ describe("memoryFileSystem options", () => {
     expect(decoder.decode(await fs.readFile("/c.txt"))).toBe("c");
   });
 
+  it("readFile returns a plain Uint8Array of its own: changing it changes nothing stored", async () => {
+    const fs = memoryFileSystem({ files: { "/d/a.bin": new Uint8Array([1, 2, 3]) } });
+    await fs.writeFile("/d/a.bin", new Uint8Array([4, 5])); // memfs keeps a larger store after shrinking
+    const first = await fs.readFile("/d/a.bin");
+    first[0] = 9;
+    const second = await fs.readFile("/d/a.bin");
+    expect({
+      constructor: first.constructor.name,
+      whole: first.buffer.byteLength === first.byteLength,
+      bytes: Array.from(second),
+      through: Array.from(await fs.noFollow!.readFile("/d/a.bin")),
+    }).toEqual({ constructor: "Uint8Array", whole: true, bytes: [4, 5], through: [4, 5] });
+  });
+
+  it("readdir lists entries sorted by code unit, with types, through links and directly", async () => {
+    const fs = memoryFileSystem({ files: { "/d/b.txt": "b", "/d/B/x": "x", "/d/a": "a", "/d/_": "_" } });
+    await fs.symlink("/d", "/link");
+    await fs.symlink("/d/a", "/d/l");
+    const listed = ["B:directory", "_:file", "a:file", "b.txt:file", "l:symlink"];
+    const show = (entries: readonly { name: string; type: string }[]) => entries.map((e) => `${e.name}:${e.type}`);
+    expect(show(await fs.readdir("/d"))).toEqual(listed);
+    expect(show(await fs.readdir("/link"))).toEqual(listed);
+    expect(show(await fs.noFollow!.readdir("/d"))).toEqual(listed);
+    await expect(fs.noFollow!.readdir("/link")).rejects.toThrow("ELOOP");
+    await expect(fs.readdir("/d/a")).rejects.toThrow("ENOTDIR: not a directory, scandir '/d/a'");
+  });
+
+  it("a directory without search or read permission still refuses (EACCES)", async () => {
+    const fs = memoryFileSystem({ files: { "/d/a.txt": "a" } });
+    fs.volume.chmodSync("/d", 0o600);
+    await expect(fs.readFile("/d/a.txt")).rejects.toMatchObject({ code: "EACCES" });
+    fs.volume.chmodSync("/d", 0o300);
+    await expect(fs.readdir("/d")).rejects.toMatchObject({ code: "EACCES" });
+    expect(decoder.decode(await fs.readFile("/d/a.txt"))).toBe("a");
+  });
+
   it.each([
     [{ file: {} }, 'memoryFileSystem got an unknown option "file". Known options: files, cwd'],
     [{ cwd: "relative" }, 'memoryFileSystem option "cwd" must be an absolute path string, got "relative"'],
