@@ -3,8 +3,8 @@
  * file or a directory tree (bounded concurrent walk, optional glob filter), with caps on matches
  * and line length.
  *
- * Speed: a file whose bytes are ASCII and lack the text every match must contain is not decoded
- * at all (see `literal-prefilter.ts`); any other file is read and decoded once, the expression is
+ * Speed: a file whose bytes lack the text every match must contain is not decoded at all (see
+ * `literal-prefilter.ts`; one that is not all ASCII is checked for UTF-8 validity); any other file is read and decoded once, the expression is
  * tested on the whole text first (with the `m` flag), and lines are only looked at in files that
  * match, and then only the lines around each hit, with no per-line allocation for the rest.
  *
@@ -20,7 +20,15 @@ import { createBytePrefilter } from "./literal-prefilter.js";
 import { riskyPatternReason } from "./regex-risk.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
-import { BINARY_SNIFF_BYTES, cutIndexByChars, decodeUtf8, formatCount, hasNulByte, plural } from "./text.js";
+import {
+  BINARY_SNIFF_BYTES,
+  cutIndexByChars,
+  decodeUtf8,
+  findInvalidUtf8,
+  formatCount,
+  hasNulByte,
+  plural,
+} from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 import type { ToolErrorCode } from "../contract/errors.js";
@@ -255,8 +263,14 @@ const grepTool = defineCoreTool({
       searched++;
       // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
       if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
-      // ASCII without the text every match contains: no line can match.
-      if (prefilter !== undefined && !prefilter.mayMatch(bytes)) return;
+      // Without the text every match contains, no line can match: the file is not decoded (one
+      // that is not all ASCII is only checked for UTF-8 validity, to be named if it is not).
+      const verdict = prefilter?.scan(bytes) ?? "maybe";
+      if (verdict === "none") return;
+      if (verdict === "none-if-utf8") {
+        if (findInvalidUtf8(bytes) >= 0) notUtf8.push(gate.display(path));
+        return;
+      }
       const decoded = decodeUtf8(bytes);
       if (!decoded.ok) {
         notUtf8.push(gate.display(path));

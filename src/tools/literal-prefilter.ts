@@ -5,9 +5,10 @@
  * whose bytes are ASCII and do not contain it cannot match, so it is neither decoded nor
  * searched. The test is one pass over the bytes, four at a time.
  *
- * Only ASCII files are ruled out: under `ignoreCase` a non-ASCII character can match an ASCII one
- * (`/k/iu` matches U+212A KELVIN SIGN), and a file that is not valid UTF-8 must still be decoded
- * to be named in grep's note. Those files take the general way.
+ * A file that is not all ASCII is ruled out too once it is known to be valid UTF-8 (grep still
+ * names a file that is not), except under `ignoreCase` for a literal with a `k` or an `s`:
+ * `/k/iu` matches U+212A KELVIN SIGN and `/s/iu` U+017F LONG S, the only non-ASCII characters
+ * that match ASCII ones.
  *
  * @module
  */
@@ -15,15 +16,23 @@
 /** Shortest required literal worth looking for first, in characters: 3. */
 export const MIN_PREFILTER_LITERAL_LENGTH = 3;
 
+/**
+ * What {@link BytePrefilter.scan} found in a file's bytes:
+ * - `maybe`: the literal is there (or the file is not ASCII and, under `ignoreCase`, the literal
+ *   has a `k` or an `s`, which U+212A KELVIN SIGN and U+017F LONG S match): decode and search;
+ * - `none`: all ASCII, without the literal: no line can match;
+ * - `none-if-utf8`: not all ASCII, without the literal: no line can match if the bytes are valid
+ *   UTF-8 (ASCII bytes never occur inside a multi-byte character); a file that is not still has
+ *   to be named as such.
+ */
+export type PrefilterVerdict = "maybe" | "none" | "none-if-utf8";
+
 /** A quick test of a file's bytes against a pattern; see {@link createBytePrefilter}. */
 export interface BytePrefilter {
   /** The literal every match contains (lower-cased under `ignoreCase`). */
   readonly literal: string;
-  /**
-   * `false` when `bytes` certainly hold no match: they are all ASCII (below 0x80) and do not
-   * contain the literal (compared without case under `ignoreCase`); `true` when they might.
-   */
-  mayMatch(bytes: Uint8Array): boolean;
+  /** One pass over `bytes`, four at a time: see {@link PrefilterVerdict}. */
+  scan(bytes: Uint8Array): PrefilterVerdict;
 }
 
 /** ASCII punctuation an escape turns into itself (`\.`, `\(`, `\/`, `\-` ...). */
@@ -179,7 +188,7 @@ function commonness(code: number): number {
  * @example
  * ```ts
  * const prefilter = createBytePrefilter("createRequire", false)!;
- * prefilter.mayMatch(new TextEncoder().encode("import x from 'y';\n")); // false
+ * prefilter.scan(new TextEncoder().encode("import x from 'y';\n")); // "none"
  * ```
  */
 export function createBytePrefilter(pattern: string, ignoreCase: boolean): BytePrefilter | undefined {
@@ -207,10 +216,11 @@ export function createBytePrefilter(pattern: string, ignoreCase: boolean): ByteP
     return true;
   };
   const anchorHere = (code: number): boolean => (foldAnchor ? code | LOWERCASE_BIT : code) === anchor;
+  const otherScripts: PrefilterVerdict = ignoreCase && /[ks]/.test(literal) ? "maybe" : "none-if-utf8";
 
   return {
     literal,
-    mayMatch(bytes) {
+    scan(bytes) {
       const length = bytes.length;
       let high = 0;
       let index = 0;
@@ -218,7 +228,7 @@ export function createBytePrefilter(pattern: string, ignoreCase: boolean): ByteP
       for (; index < head; index++) {
         const code = bytes[index] as number;
         high |= code;
-        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return true;
+        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return "maybe";
       }
       const words = (length - index) >> 2;
       if (words > 0) {
@@ -231,7 +241,7 @@ export function createBytePrefilter(pattern: string, ignoreCase: boolean): ByteP
           if (((x - 0x01010101) & ~x & 0x80808080) !== 0) {
             const at = index + (word << 2);
             for (let k = at; k < at + 4; k++) {
-              if (anchorHere(bytes[k] as number) && literalAt(bytes, k - anchorAt)) return true;
+              if (anchorHere(bytes[k] as number) && literalAt(bytes, k - anchorAt)) return "maybe";
             }
           }
         }
@@ -240,10 +250,9 @@ export function createBytePrefilter(pattern: string, ignoreCase: boolean): ByteP
       for (; index < length; index++) {
         const code = bytes[index] as number;
         high |= code;
-        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return true;
+        if (anchorHere(code) && literalAt(bytes, index - anchorAt)) return "maybe";
       }
-      // Not found: only an ASCII file is certainly without a match.
-      return (high & 0x80808080) !== 0;
+      return (high & 0x80808080) === 0 ? "none" : otherScripts;
     },
   };
 }

@@ -118,11 +118,20 @@ export function encodeUtf8(text: string): Uint8Array {
  */
 export function findInvalidUtf8(bytes: Uint8Array): number {
   const length = bytes.length;
+  // Runs of ASCII are skipped a 4-byte word at a time (the words aligned in the buffer).
+  const wordsStart = Math.min(length, (4 - (bytes.byteOffset & 3)) & 3);
+  const wordCount = (length - wordsStart) >> 2;
+  const words = wordCount > 0 ? new Int32Array(bytes.buffer, bytes.byteOffset + wordsStart, wordCount) : undefined;
   let i = 0;
   while (i < length) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
+      if (words !== undefined && i >= wordsStart && ((i - wordsStart) & 3) === 0) {
+        let word = (i - wordsStart) >> 2;
+        while (word < wordCount && (words[word]! & 0x80808080) === 0) word++;
+        i = wordsStart + (word << 2);
+      }
       continue;
     }
     let need: number;

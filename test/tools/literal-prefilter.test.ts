@@ -41,7 +41,7 @@ describe("requiredLiteral", () => {
 });
 
 describe("createBytePrefilter", () => {
-  it("rules out ASCII files without the literal, and nothing else", () => {
+  it("rules out files without the literal: ASCII ones at once, others if they are UTF-8", () => {
     const prefilter = createBytePrefilter("createRequire", false)!;
     expect(prefilter.literal).toBe("createRequire");
     expect(
@@ -54,17 +54,29 @@ describe("createBytePrefilter", () => {
         "",
         "createRequir",
         "xxcreateRequire",
-      ].map((text) => prefilter.mayMatch(bytes(text))),
-    ).toEqual([true, false, false, true, true, false, false, true]);
+      ].map((text) => prefilter.scan(bytes(text))),
+    ).toEqual(["maybe", "none", "none", "maybe", "none-if-utf8", "none", "none", "maybe"]);
   });
 
   it("compares without case under ignoreCase, with a letter anchor and a punctuation one", () => {
     const letters = createBytePrefilter("todo", true)!;
     const punctuated = createBytePrefilter("fix\\(\\)", true)!;
-    expect(["// TODO\n", "// ToDo\n", "// to do\n", "@odo[ODO\n"].map((text) => letters.mayMatch(bytes(text)))).toEqual(
-      [true, true, false, false],
-    );
-    expect(["FIX()", "Fix( )", "fIx()x"].map((text) => punctuated.mayMatch(bytes(text)))).toEqual([true, false, true]);
+    expect(
+      ["// TODO\n", "// ToDo\n", "// to do\n", "@odo[ODO\n", "// tödo\n"].map((text) => letters.scan(bytes(text))),
+    ).toEqual(["maybe", "maybe", "none", "none", "none-if-utf8"]);
+    expect(["FIX()", "Fix( )", "fIx()x"].map((text) => punctuated.scan(bytes(text)))).toEqual([
+      "maybe",
+      "none",
+      "maybe",
+    ]);
+    // U+212A KELVIN SIGN matches k and U+017F LONG S matches s under /iu: not ruled out.
+    const keep = createBytePrefilter("keep", true)!;
+    expect(["\u212Aeep", "ta\u017Fk", "m\u00e9lange"].map((text) => keep.scan(bytes(text)))).toEqual([
+      "maybe",
+      "maybe",
+      "maybe",
+    ]);
+    expect(createBytePrefilter("keep", false)!.scan(bytes("\u212Aeep"))).toBe("none-if-utf8");
   });
 
   it("finds the literal at every offset and alignment of the bytes", () => {
@@ -76,7 +88,7 @@ describe("createBytePrefilter", () => {
         const view = backing.subarray(offset, offset + 40);
         view.fill(0x2e);
         view.set(bytes("QZqz"), at);
-        found.push(prefilter.mayMatch(view));
+        found.push(prefilter.scan(view) === "maybe");
       }
     }
     expect(found.every(Boolean)).toBe(true);
@@ -88,8 +100,8 @@ describe("createBytePrefilter", () => {
     expect(createBytePrefilter("\\d+", true)).toBe(undefined);
   });
 
-  it("never rules out a file with a matching line (property, ASCII texts holding a match or not)", () => {
-    const alphabet = fc.constantFrom(..."abcABC xyz().*+?|[]{}^$\n-_0");
+  it("never rules out a file with a matching line (property: texts holding a match or not, with KELVIN SIGN and LONG S)", () => {
+    const alphabet = fc.constantFrom(..."abcABC xyz().*+?|[]{}^$\n-_0ék\u212Aſs");
     const noise = fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join(""));
     const piece = fc.oneof(
       fc.constantFrom("a", "b", "c", "A", "x", " ", "\\(", "\\.", "\\*", "-", "_", "0"),
@@ -123,7 +135,7 @@ describe("createBytePrefilter", () => {
         const matches = haystack.split("\n").some((line) => re.test(line));
         if (matches) matched++;
         const prefilter = createBytePrefilter(source, ignoreCase);
-        if (prefilter === undefined || prefilter.mayMatch(bytes(haystack))) return;
+        if (prefilter === undefined || prefilter.scan(bytes(haystack)) === "maybe") return;
         ruledOut++;
         expect(matches).toBe(false);
       }),

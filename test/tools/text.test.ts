@@ -48,6 +48,41 @@ describe("decodeUtf8", () => {
       { numRuns: 2000 },
     );
   });
+
+  test("findInvalidUtf8 finds the first invalid sequence in long mostly-ASCII data, at every alignment", () => {
+    const strict = new TextDecoder("utf-8", { fatal: true });
+    const chunk = fc.oneof(
+      { weight: 6, arbitrary: fc.string({ unit: fc.constantFrom("a", " ", "\n", "z"), maxLength: 20 }).map(utf8) },
+      { weight: 2, arbitrary: fc.constantFrom("é", "€", "😀", "日").map(utf8) },
+      { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3, min: 0x80 }) },
+    );
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 30 }), fc.integer({ min: 0, max: 3 }), (chunks, shift) => {
+        const total = chunks.reduce((sum, part) => sum + part.length, 0);
+        const backing = new Uint8Array(total + shift);
+        let at = shift;
+        for (const part of chunks) {
+          backing.set(part, at);
+          at += part.length;
+        }
+        const data = backing.subarray(shift);
+        const offset = findInvalidUtf8(data);
+        let valid = true;
+        try {
+          strict.decode(data);
+        } catch {
+          valid = false;
+        }
+        expect(offset === -1).toBe(valid);
+        if (offset >= 0) {
+          // Everything before the offset decodes; the sequence at the offset does not.
+          expect(() => strict.decode(data.subarray(0, offset))).not.toThrow();
+          expect(findInvalidUtf8(data.slice(offset))).toBe(0);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe("detectLineEnding", () => {
