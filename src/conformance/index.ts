@@ -135,6 +135,7 @@ export function testFileSystem(options: TestFileSystemOptions): void {
   describe(`conformance: ${options.name}`, async () => {
     const probe = await options.create();
     const capabilities: FileSystemCapabilities = { ...probe.capabilities };
+    const lends = typeof probe.readFileView === "function";
     await options.destroy?.(probe);
 
     const registered = new Set<string>();
@@ -152,7 +153,7 @@ export function testFileSystem(options: TestFileSystemOptions): void {
     function check(
       name: string,
       body: (fs: FileSystem) => Promise<void>,
-      capability?: keyof FileSystemCapabilities,
+      capability?: keyof FileSystemCapabilities | "readFileView",
     ): void {
       if (registered.has(name)) throw new Error(`duplicate conformance test name: ${name}`);
       registered.add(name);
@@ -160,8 +161,13 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         it.todo(`${name} (todo: known gap of ${options.name})`);
         return;
       }
-      const missing = capability !== undefined && capabilities[capability] !== true;
-      const title = missing ? `${name} (skipped: ${options.name} does not declare capabilities.${capability})` : name;
+      const missing =
+        capability === "readFileView" ? !lends : capability !== undefined && capabilities[capability] !== true;
+      const title = !missing
+        ? name
+        : capability === "readFileView"
+          ? `${name} (skipped: ${options.name} has no readFileView, an optional method)`
+          : `${name} (skipped: ${options.name} does not declare capabilities.${capability})`;
       it.skipIf(missing)(title, async () => {
         if (instance === undefined) throw new Error("no instance: create() did not run");
         await body(instance);
@@ -274,6 +280,63 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         expect(read.length).toBe(LARGE_FILE_BYTES);
         expect(firstDifference(read, data)).toBe(-1);
       });
+    });
+
+    describe("readFileView", () => {
+      const view = (fs: FileSystem) => fs.readFileView as NonNullable<FileSystem["readFileView"]>;
+      check(
+        "readFileView lends the bytes readFile returns, and resolves with what use returns",
+        async (fs) => {
+          const data = new Uint8Array(300);
+          for (let index = 0; index < data.length; index++) data[index] = (index * 7) & 0xff;
+          await fs.writeFile("/d/all.bin", data);
+          await fs.writeFile("/empty.txt", new Uint8Array(0));
+          expect(await view(fs)("/d/all.bin", (lent) => firstDifference(lent, data) === -1 && lent.length)).toBe(300);
+          expect(await view(fs)("/empty.txt", (lent) => lent.length)).toBe(0);
+          expect(await view(fs)("/d/all.bin", () => "done")).toBe("done");
+        },
+        "readFileView",
+      );
+
+      check(
+        "readFileView fails as readFile does, without calling use",
+        async (fs) => {
+          await fs.mkdir("/dir");
+          let calls = 0;
+          const use = () => ++calls;
+          await expect(view(fs)("/missing.txt", use)).rejects.toMatchObject({ code: "ENOENT" });
+          await expect(view(fs)("/dir", use)).rejects.toMatchObject({ code: "EISDIR" });
+          expect(calls).toBe(0);
+        },
+        "readFileView",
+      );
+
+      check(
+        "readFileView rejects with what use throws; the file is unchanged",
+        async (fs) => {
+          await fs.writeFile("/a.txt", bytes("abc"));
+          const thrown = new Error("use failed");
+          await expect(
+            view(fs)("/a.txt", () => {
+              throw thrown;
+            }),
+          ).rejects.toBe(thrown);
+          expect(await readText(fs, "/a.txt")).toBe("abc");
+        },
+        "readFileView",
+      );
+
+      check(
+        "readFileView next to a write in flight sees the old or the new bytes, never a mix",
+        async (fs) => {
+          await fs.writeFile("/a.txt", bytes("old content, longer"));
+          const seen = view(fs)("/a.txt", (lent) => new TextDecoder().decode(lent));
+          await fs.writeFile("/a.txt", bytes("new"));
+          expect(["old content, longer", "new"]).toContain(await seen);
+          expect(await view(fs)("/a.txt", (lent) => new TextDecoder().decode(lent))).toBe("new");
+        },
+        "readFileView",
+      );
     });
 
     describe("stat and lstat", () => {

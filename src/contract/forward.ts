@@ -21,7 +21,9 @@ const REQUIRED_METHODS = [
 ] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 /** The methods a backend may lack; a wrapper has one exactly when the backend it wraps has it. */
-const OPTIONAL_METHODS = ["symlink", "readlink", "watch"] as const satisfies ReadonlyArray<keyof FileSystem>;
+const OPTIONAL_METHODS = ["readFileView", "symlink", "readlink", "watch"] as const satisfies ReadonlyArray<
+  keyof FileSystem
+>;
 
 /** The fields that are not methods: carried as they are (`locks`, `noFollow`, `cwd`, `allowedRoots` only when present). */
 const FIELDS = ["name", "capabilities", "locks", "noFollow", "cwd", "allowedRoots"] as const satisfies ReadonlyArray<
@@ -61,7 +63,8 @@ const METHODS: ReadonlySet<string> = new Set<string>([...REQUIRED_METHODS, ...OP
  * - `name`, `capabilities` and `locks` (the storage's own locks, e.g. OPFS's Web Locks, which the
  *   tools use by default) are carried; `locks` only when `next` has it.
  * - An optional method `next` lacks stays absent (no stub), and an override of one is dropped
- *   there too: a wrapper never claims an ability its backend has not got.
+ *   there too: a wrapper never claims an ability its backend has not got. `readFileView` is
+ *   dropped where `readFile` is overridden and it is not (it would read around the override).
  * - `noFollow` (the backend's no-follow call form) is carried only when no method is
  *   overridden, or when `overrides` gives its own (a wrapper applied to `next.noFollow` too):
  *   carried past an override it would let calls around the wrapper.
@@ -121,6 +124,8 @@ export function forwardFileSystem<N extends FileSystem, O extends FileSystemOver
     if (METHODS.has(key) && !(key in wrapped)) continue;
     wrapped[key] = value;
   }
+  // A view of the bytes would go around a replaced readFile: it stays only where it is replaced too.
+  if (overrides.readFile !== undefined && overrides.readFileView === undefined) delete wrapped.readFileView;
   const overridesMethod = Object.entries(overrides).some(([key, value]) => value !== undefined && METHODS.has(key));
   const carried = trustedNoFollow(next);
   const view = overrides.noFollow ?? (overridesMethod ? undefined : carried);

@@ -50,7 +50,17 @@ export function withMissingMethods<F extends FileSystem>(backend: F): F {
   if (missing.length === 0) return backend;
   const copy: Record<string, unknown> = {};
   // Own fields, and the contract's members wherever they live (a class keeps methods on its prototype).
-  const members = [...Object.keys(REQUIRED), "name", "capabilities", "symlink", "readlink", "watch", "locks", "cwd"];
+  const members = [
+    ...Object.keys(REQUIRED),
+    "name",
+    "capabilities",
+    "readFileView",
+    "symlink",
+    "readlink",
+    "watch",
+    "locks",
+    "cwd",
+  ];
   for (const key of new Set([...Object.keys(backend), ...members, "allowedRoots"])) {
     const value: unknown = (backend as unknown as Record<string, unknown>)[key];
     if (value === undefined) continue;

@@ -76,6 +76,15 @@ export interface FileSystem {
   rename(from: string, to: string): Promise<void>;
   /** The canonical path with every symlink resolved. ENOENT if absent. */
   realpath(path: string): Promise<string>;
+  /**
+   * The whole file's bytes without a copy, lent to `use`: the backend calls `use` synchronously,
+   * inside this call, with a view of the bytes it holds, and resolves with what `use` returns.
+   * `use` must not change the view nor keep it (after `use` returns, a write may change or reuse
+   * those bytes). Errors as `readFile` (ENOENT, EISDIR...), and whatever `use` throws. Backends
+   * that hold files in memory have it (memory, idb, opfs-mirror); absent: call `readFile`. A
+   * wrapper that replaces `readFile` drops it unless it replaces it too.
+   */
+  readFileView?<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T>;
   /** Create a symlink at `path` pointing to `target` (capability `symlink`). */
   symlink?(target: string, path: string): Promise<void>;
   /** The target of the symlink at `path` (capability `symlink`). EINVAL if not a link. */

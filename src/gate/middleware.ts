@@ -120,7 +120,8 @@ export function formatFilesystemLogEntry(entry: FilesystemLogEntry): string {
 /**
  * Log every call, before it runs, as `{ method, args }`. `writeFile` logs the whole content
  * (its text, or `{ bytes }` for content that is not UTF-8); `readFile` (text and binary reads
- * alike) logs the path only, and nothing a call returns is ever logged.
+ * alike, and `readFileView`, logged as `readFile`) logs the path only, and nothing a call
+ * returns is ever logged.
  *
  * @param options - `destination`, a function of one {@link FilesystemLogEntry}; default: a line
  *   per call to `console.error` ({@link formatFilesystemLogEntry}).
@@ -152,6 +153,10 @@ export function withFilesystemLogging(options: FilesystemLoggingOptions = {}): F
       readFile: (path) => {
         log("readFile", path);
         return next.readFile(path);
+      },
+      readFileView: (path, use) => {
+        log("readFile", path);
+        return (next.readFileView as NonNullable<FileSystem["readFileView"]>)(path, use);
       },
       writeFile: (path, data) => {
         log("writeFile", path, describeContent(data));

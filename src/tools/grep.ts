@@ -251,15 +251,8 @@ const grepTool = defineCoreTool({
     const unreadable: Array<{ path: string; display: string; code: ToolErrorCode }> = [];
     const longLines: Array<{ display: string; count: number }> = [];
 
-    const searchFile = async (path: string): Promise<void> => {
-      let bytes: Uint8Array;
-      try {
-        bytes = await fs.readFile(path);
-      } catch (error) {
-        // Named in the result (an abort is rethrown): a file not searched must not look like no match.
-        unreadable.push({ path, display: gate.display(path), code: toolErrorFromFs(error, path, path).code });
-        return;
-      }
+    /** Everything done with one file's bytes: synchronous, so a backend may lend its own (no copy). */
+    const inspect = (path: string, bytes: Uint8Array): void => {
       searched++;
       // Binary (a NUL byte in the first 8 KiB, as git and ripgrep decide): skipped.
       if (hasNulByte(bytes, BINARY_SNIFF_BYTES)) return;
@@ -284,6 +277,19 @@ const grepTool = defineCoreTool({
           : matchShortLines(text, lineRe, maxLineLength, maxScanLineLength);
       if (long > 0) longLines.push({ display: gate.display(path), count: long });
       if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
+    };
+    const readFileView = fs.readFileView?.bind(fs);
+    const searchFile = async (path: string): Promise<void> => {
+      let bytes: Uint8Array | undefined;
+      try {
+        if (readFileView !== undefined) await readFileView(path, (view) => inspect(path, view));
+        else bytes = await fs.readFile(path);
+      } catch (error) {
+        // Named in the result (an abort is rethrown): a file not searched must not look like no match.
+        unreadable.push({ path, display: gate.display(path), code: toolErrorFromFs(error, path, path).code });
+        return;
+      }
+      if (bytes !== undefined) inspect(path, bytes);
     };
 
     try {

@@ -120,6 +120,22 @@ describe("forwardFileSystem", () => {
     expect("locks" in fs).toBe(false);
   });
 
+  it("carries readFileView, and drops it where readFile is replaced and it is not", async () => {
+    const backend = memoryFileSystem({ files: { "/a.txt": "abc" } });
+    const length = (bytes: Uint8Array) => bytes.length;
+    const carried = forwardFileSystem(backend, {});
+    const replaced = forwardFileSystem(backend, { readFile: async () => encode("other") });
+    const both = forwardFileSystem(backend, {
+      readFile: async () => encode("other"),
+      readFileView: async <T>(_path: string, use: (bytes: Uint8Array) => T) => use(encode("other")),
+    });
+    expect({
+      carried: await carried.readFileView?.("/a.txt", length),
+      replaced: "readFileView" in replaced,
+      both: await both.readFileView?.("/a.txt", length),
+    }).toEqual({ carried: 3, replaced: false, both: 5 });
+  });
+
   it("lets overrides win, and keeps the forwarded member for an undefined override", async () => {
     const { backend, calls } = recordingBackend({ optional: true });
     const otherLocks = memoryLocks();

@@ -11,6 +11,7 @@ import { RACE_SWAPS, writeRowFiles, type Attack, type RaceSwap } from "./attacks
 
 const METHODS = [
   "readFile",
+  "readFileView",
   "writeFile",
   "stat",
   "lstat",

@@ -56,7 +56,8 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     const fs = new Proxy(inner, {
       get(target, key, receiver) {
         const value: unknown = Reflect.get(target, key, receiver);
-        if (key !== "readFile" || typeof value !== "function") return value;
+        // Both ways of reading fail (a wrapper that replaces readFile must replace readFileView too).
+        if ((key !== "readFile" && key !== "readFileView") || typeof value !== "function") return value;
         return (path: string, ...rest: unknown[]) => {
           const error = failing[path];
           return error === undefined ? Reflect.apply(value, target, [path, ...rest]) : Promise.reject(error);

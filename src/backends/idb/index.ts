@@ -250,6 +250,10 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   function persisted(target: FileSystem) {
     return {
       readFile: loaded((path: string) => target.readFile(path)),
+      async readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> {
+        await ready;
+        return (target.readFileView as NonNullable<FileSystem["readFileView"]>)(path, use);
+      },
       stat: loaded((path: string) => target.stat(path)),
       lstat: loaded((path: string) => target.lstat(path)),
       readdir: loaded((path: string) => target.readdir(path)),

@@ -31,6 +31,7 @@ export interface MemoryFileSystemOptions {
 export interface MemoryFileSystem extends FileSystem {
   readonly name: typeof MEMORY_FILE_SYSTEM_NAME;
   readonly capabilities: { readonly symlink: true };
+  readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T>;
   symlink(target: string, path: string): Promise<void>;
   readlink(path: string): Promise<string>;
   /**
@@ -265,12 +266,17 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     return link;
   }
 
-  /** A copy of a readable file's bytes at `link` (one native copy), or undefined to go the general way. */
-  function readPlainFile(link: MemfsLink | undefined): Uint8Array | undefined {
+  /** A view of a readable file's stored bytes at `link`, or undefined to go the general way. */
+  function viewPlainFile(link: MemfsLink | undefined): Uint8Array | undefined {
     const node = link?.getNode();
     if (node === undefined || !node.isFile() || !node.canRead(uid, gid)) return undefined;
-    // A plain Uint8Array (not memfs's Buffer class), with an ArrayBuffer of its own.
-    return new Uint8Array(node.buf.buffer, node.buf.byteOffset, node.getSize()).slice();
+    // A plain Uint8Array (not memfs's Buffer class) over the node's storage.
+    return new Uint8Array(node.buf.buffer, node.buf.byteOffset, node.getSize());
+  }
+
+  /** A copy of a readable file's bytes at `link` (one native copy), or undefined to go the general way. */
+  function readPlainFile(link: MemfsLink | undefined): Uint8Array | undefined {
+    return viewPlainFile(link)?.slice();
   }
 
   /** The entries of a readable directory at `link`, sorted by name as memfs sorts them, or undefined. */
@@ -324,6 +330,11 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
         if (data.byteOffset === 0 && data.byteLength === data.buffer.byteLength) return new Uint8Array(data.buffer);
         return new Uint8Array(data);
       });
+    },
+
+    async readFileView(path, use) {
+      const view = viewPlainFile(plainLink(path));
+      return use(view ?? (await fs.readFile(path)));
     },
 
     async writeFile(path, data) {
@@ -459,6 +470,12 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       if (plain !== undefined) return plain;
       refuseLinks("open", path, true);
       return fs.readFile(path);
+    },
+    async readFileView<T>(path: string, use: (bytes: Uint8Array) => T) {
+      const view = viewPlainFile(plainLink(path));
+      if (view !== undefined) return use(view);
+      refuseLinks("open", path, true);
+      return use(await fs.readFile(path));
     },
     async writeFile(path: string, data: Uint8Array) {
       refuseLinks("open", path, true);

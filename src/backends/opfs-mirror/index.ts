@@ -772,6 +772,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     root: label,
     ...(locks === undefined ? {} : { locks }),
     readFile: read((path: string) => mem.readFile(path)),
+    readFileView: <T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> =>
+      read(() => mem.readFileView(path, use))(),
     stat: read((path: string) => mem.stat(path)),
     lstat: read((path: string) => mem.lstat(path)),
     readdir: read((path: string) => mem.readdir(path)),
