@@ -17,6 +17,7 @@ export {
   FsError,
   type FsErrorCode,
   type FsErrorOptions,
+  type ResolvedPrefix,
   type ToolError,
   type ToolErrorCode,
 } from "./contract/errors.js";

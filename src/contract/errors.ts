@@ -121,6 +121,36 @@ export interface FsErrorOptions {
   detail?: string;
   /** The underlying error (DOMException, memfs or Node error). */
   cause?: unknown;
+  /** For `realpath`'s `ENOENT`/`ENOTDIR`: how far the path resolved (see {@link ResolvedPrefix}). */
+  resolvedPrefix?: ResolvedPrefix;
+}
+
+/**
+ * How far a path resolved before a name was missing, carried by an `ENOENT` or `ENOTDIR` from a
+ * backend's `realpath` (the Node backend gives it; others may). With it the gate learns the
+ * real path of a missing path from that one call, instead of looking its prefixes up itself:
+ * the real path is `real` followed by `missing`, and it does not exist.
+ *
+ * @example
+ * ```ts
+ * // /w/link -> /w/real; "/w/link/new/a.txt" does not exist yet:
+ * // realpath rejects with code "ENOENT", path "/w/link/new/a.txt" and
+ * // resolvedPrefix { real: "/w/real", missing: ["new", "a.txt"] }
+ * ```
+ */
+export interface ResolvedPrefix {
+  /**
+   * The real path (absolute, normalised, every symlink resolved, in the backend's namespace) of
+   * the longest leading part of the path that exists: a directory, or a file when the next name
+   * failed with `ENOTDIR`.
+   */
+  readonly real: string;
+  /**
+   * The names after it, in order, at least one, each a plain name (no `/`, not `.` or `..`).
+   * Symlinks met on the way are already followed, so these may come from a link's target. The
+   * first does not exist (or `real` is not a directory); none after it was looked up.
+   */
+  readonly missing: readonly string[];
 }
 
 /**
@@ -143,6 +173,8 @@ export class FsError extends Error {
   readonly syscall: string;
   readonly path: string | undefined;
   readonly dest: string | undefined;
+  /** Set by a `realpath` that rejects with `ENOENT`/`ENOTDIR` when the backend knows it: {@link ResolvedPrefix}. */
+  readonly resolvedPrefix: ResolvedPrefix | undefined;
 
   constructor(code: FsErrorCode, options: FsErrorOptions) {
     const where =
@@ -159,6 +191,13 @@ export class FsError extends Error {
     this.syscall = options.syscall;
     this.path = options.path;
     this.dest = options.dest;
+    this.resolvedPrefix =
+      options.resolvedPrefix === undefined
+        ? undefined
+        : Object.freeze({
+            real: options.resolvedPrefix.real,
+            missing: Object.freeze([...options.resolvedPrefix.missing]),
+          });
     FS_ERROR_MARKER.mark(this);
   }
 

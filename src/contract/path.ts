@@ -11,7 +11,7 @@
  * @module
  */
 import { type FileSystem } from "./types.js";
-import { FsError, type FsErrorCode } from "./errors.js";
+import { FsError, type FsErrorCode, type ResolvedPrefix } from "./errors.js";
 
 /** A repeated `/`, a `.` or `..` name, or a trailing `/`: what {@link resolvePath} would change. */
 const NOT_NORMALISED = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
@@ -262,6 +262,37 @@ function normaliseReal(real: string): string {
   return real.startsWith("/") && !NOT_NORMALISED.test(real) ? real : resolvePath("/", real);
 }
 
+/** Whether `name` is one plain name: not empty, not `.` or `..`, no `/` or NUL. */
+function isPlainName(name: unknown): name is string {
+  return typeof name === "string" && name !== "" && name !== "." && name !== ".." && !/[/\0]/.test(name);
+}
+
+/**
+ * The real path of a missing `path` as a backend's `realpath` rejection gives it
+ * ({@link ResolvedPrefix}: the real existing part and the names after it), or `undefined` when
+ * the error carries none that can be used: it must be an `ENOENT`/`ENOTDIR` FsError naming
+ * `path` itself (an error passed on by a wrapper that maps paths names another path), with an
+ * absolute normalised `real` and at least one plain name.
+ */
+function resolvedFromError(error: unknown, path: string): ResolvedPrefix | undefined {
+  if (!FsError.isInstance(error) || (error.code !== "ENOENT" && error.code !== "ENOTDIR") || error.path !== path) {
+    return undefined;
+  }
+  const prefix = error.resolvedPrefix;
+  if (typeof prefix !== "object" || prefix === null) return undefined;
+  const { real, missing } = prefix;
+  if (typeof real !== "string" || !real.startsWith("/") || real.includes("\0") || NOT_NORMALISED.test(real)) {
+    return undefined;
+  }
+  if (!Array.isArray(missing) || missing.length === 0 || !missing.every(isPlainName)) return undefined;
+  return prefix;
+}
+
+/** `real` followed by `names` (plain), joined once. */
+function appendNames(real: string, names: readonly string[]): string {
+  return `${real === "/" ? "" : real}/${names.join("/")}`;
+}
+
 function isMissing(error: unknown): boolean {
   return FsError.isInstance(error)
     ? error.code === "ENOENT" || error.code === "ENOTDIR"
@@ -276,7 +307,10 @@ function isMissing(error: unknown): boolean {
  * where a last name that is a dangling symlink is followed through `readlink` (so a link to a
  * file not yet created outside the workspace resolves to that outside path). Names that do not
  * exist yet are kept as given. A symlink target's `..` is resolved lexically against the real
- * directory holding the link.
+ * directory holding the link. When the backend's `realpath` rejection carries a
+ * `resolvedPrefix` for the path ({@link ResolvedPrefix}, as the Node backend's does), a missing
+ * path costs that one call; otherwise O(log n) more `realpath` calls find the deepest existing
+ * directory.
  *
  * @param fs - the backend; `readlink` is used when present.
  * @param path - absolute, normalised (from {@link resolvePath}).
@@ -347,10 +381,11 @@ async function lookupCached(
 }
 
 /**
- * Resolve `path`: one `realpath` when it exists (its parent, without `followLeaf`); else the
- * deepest existing directory through O(log n) `realpath` calls ({@link deepestExisting}), then
- * an `lstat` of the next name (`readlink` for a dangling link, whose target is then resolved)
- * and no lookup below the first missing name.
+ * Resolve `path`: one `realpath` when it exists (its parent, without `followLeaf`), or when its
+ * rejection says how far the path resolved ({@link resolvedFromError}); else the deepest
+ * existing directory through O(log n) `realpath` calls ({@link deepestExisting}), then an
+ * `lstat` of the next name (`readlink` for a dangling link, whose target is then resolved) and
+ * no lookup below the first missing name.
  */
 async function resolveWithin(
   fs: FileSystem,
@@ -368,6 +403,9 @@ async function resolveWithin(
   try {
     return { path: normaliseReal(await fs.realpath(path)), exists: true };
   } catch (error) {
+    // The backend said how far the path resolved (the Node backend does): nothing left to look up.
+    const resolved = resolvedFromError(error, path);
+    if (resolved !== undefined) return { path: appendNames(resolved.real, resolved.missing), exists: false };
     if (!isMissing(error) && !(isRefused(error) && passThrough(path))) throw error;
   }
   // The common case, a new name in an existing directory: one more realpath, of the parent.
@@ -386,17 +424,19 @@ async function resolveWithin(
   // looked up one at a time, and none below the first missing one.
   const start = await deepestExisting(fs, names, names.length - 1, passThrough);
   let current = start.real;
-  let exists = true;
   for (let index = start.index; index < names.length; index += 1) {
     const candidate = joinPath(current, names[index] as string);
     current = candidate;
-    if (!exists) continue;
     let type: string;
     try {
       type = (await fs.lstat(candidate)).type;
     } catch (error) {
-      if (isMissing(error)) exists = false;
-      else if (!(isRefused(error) && passThrough(candidate))) throw error;
+      if (isMissing(error)) {
+        // Nothing below a missing name is looked up: the rest is joined once.
+        const rest = names.slice(index + 1);
+        return { path: rest.length === 0 ? candidate : appendNames(candidate, rest), exists: false };
+      }
+      if (!(isRefused(error) && passThrough(candidate))) throw error;
       continue;
     }
     if (type !== "symlink") continue;
@@ -406,7 +446,8 @@ async function resolveWithin(
         current = normaliseReal(await fs.realpath(candidate));
       } catch (error) {
         if (!isMissing(error)) throw error;
-        exists = false;
+        const rest = names.slice(index + 1);
+        return { path: rest.length === 0 ? candidate : appendNames(candidate, rest), exists: false };
       }
       continue;
     }
@@ -425,7 +466,7 @@ async function resolveWithin(
       passThrough,
     );
   }
-  return { path: current, exists };
+  return { path: current, exists: true };
 }
 
 /**
@@ -522,8 +563,9 @@ function cachedDirectory(
 }
 
 /**
- * A directory not yet in the cache: one `realpath` when it exists, else (or when its parent is
- * already in the cache) its real parent plus one `lstat` of its name.
+ * A directory not yet in the cache: one `realpath` when it exists or when its rejection says how
+ * far it resolved (every directory of that chain is then noted in the cache), else (or when its
+ * parent is already in the cache) its real parent plus one `lstat` of its name.
  */
 async function resolveDirectory(
   fs: FileSystem,
@@ -539,7 +581,17 @@ async function resolveDirectory(
     try {
       found = { path: normaliseReal(await fs.realpath(directory)), exists: true, hops: 0 };
     } catch (error) {
-      if (!isMissing(error) && !(isRefused(error) && passThrough(directory))) throw error;
+      const resolved = resolvedFromError(error, directory);
+      if (resolved !== undefined) {
+        // One call told the whole chain: the existing part, then each missing directory below it.
+        let partial = resolved.real;
+        state.seen.set(partial, true);
+        for (const name of resolved.missing) {
+          partial = appendNames(partial, [name]);
+          state.seen.set(partial, false);
+        }
+        found = { path: partial, exists: false, hops: 0 };
+      } else if (!isMissing(error) && !(isRefused(error) && passThrough(directory))) throw error;
     }
   }
   if (found === undefined) {

@@ -74,7 +74,11 @@ export interface FileSystem {
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   /** Move `from` to `to`, replacing an existing file at `to`. ENOENT if `from` is absent. */
   rename(from: string, to: string): Promise<void>;
-  /** The canonical path with every symlink resolved. ENOENT if absent. */
+  /**
+   * The canonical path with every symlink resolved. ENOENT if absent (ENOTDIR when a name on the
+   * way is a file). A backend that learns how far a missing path resolved may say so in the
+   * error's `resolvedPrefix` (see `ResolvedPrefix`): the gate then needs no lookup of its own.
+   */
   realpath(path: string): Promise<string>;
   /**
    * The whole file's bytes without a copy, lent to `use`: the backend calls `use` synchronously,

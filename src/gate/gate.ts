@@ -292,7 +292,9 @@ function toolError(
  * (`... and the approve callback failed (ui crashed), so readFile was refused. ...`).
  * Symlinks are resolved through the backend's `realpath`, and through `lstat`/`readlink` for a
  * dangling link (a link to a file not yet created outside); a backend without `readlink` has
- * no dangling links to follow.
+ * no dangling links to follow. A path that exists costs one backend call; so does a missing one
+ * when the backend's `realpath` rejection says how far it resolved (`FsError.resolvedPrefix`,
+ * given by the Node backend); with other backends a missing path costs O(log n) `realpath` calls.
  *
  * `runBash` rules are opt-in: with none configured, `checkCommand` admits every command (a
  * just-bash shell reaches files only through this gate). With one or more, each simple command

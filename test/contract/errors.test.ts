@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { FS_ERROR_DESCRIPTIONS, isFsErrorCode } from "../../src/contract/errors.js";
+import { FS_ERROR_DESCRIPTIONS, FsError, isFsErrorCode } from "../../src/contract/errors.js";
 
 test("isFsErrorCode: our codes only, never an inherited key or a non-string", () => {
   expect(Object.keys(FS_ERROR_DESCRIPTIONS).every(isFsErrorCode)).toBe(true);
@@ -13,4 +13,20 @@ test("isFsErrorCode: our codes only, never an inherited key or a non-string", ()
     false,
     false,
   ]);
+});
+
+test("FsError.resolvedPrefix: a frozen copy of what was given, absent otherwise; the message unchanged", () => {
+  const missing = ["new", "a.txt"];
+  const error = new FsError("ENOENT", {
+    syscall: "realpath",
+    path: "/w/link/new/a.txt",
+    resolvedPrefix: { real: "/w/real", missing },
+  });
+  missing.push("changed later");
+  expect([error.message, error.resolvedPrefix]).toEqual([
+    "ENOENT: no such file or directory, realpath '/w/link/new/a.txt'",
+    { real: "/w/real", missing: ["new", "a.txt"] },
+  ]);
+  expect([Object.isFrozen(error.resolvedPrefix), Object.isFrozen(error.resolvedPrefix?.missing)]).toEqual([true, true]);
+  expect(new FsError("ENOENT", { syscall: "open", path: "/a" }).resolvedPrefix).toBeUndefined();
 });

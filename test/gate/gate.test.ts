@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createResolutionCache } from "../../src/contract/path.js";
-import { FsError } from "../../src/contract/errors.js";
+import { FsError, type ResolvedPrefix } from "../../src/contract/errors.js";
+import { forwardFileSystem } from "../../src/contract/forward.js";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const encode = (value: string) => new TextEncoder().encode(value);
@@ -524,6 +525,97 @@ describe("check with a resolution cache", () => {
     const refused = await gate.check("link/hosts", "read", { cache });
     expect(refused).toStrictEqual(await gate.check("link/hosts", "read"));
     expect(refused.ok).toBe(false);
+  });
+});
+
+describe("createGate: a backend whose realpath says how far a missing path resolved", () => {
+  /**
+   * Memory, with `realpath` and `lstat` recorded; a failed `realpath` rejects with the
+   * `resolvedPrefix` that `prefix` gives for the path (and the error path `errorPath` gives).
+   */
+  function backend(prefix: (path: string) => ResolvedPrefix | undefined, errorPath = (path: string) => path) {
+    const memory = memoryFileSystem({ files: { "/w/real/a.txt": "a" } });
+    const calls: string[] = [];
+    const fs = forwardFileSystem(memory, {
+      realpath: async (path) => {
+        calls.push(`realpath ${path}`);
+        try {
+          return await memory.realpath(path);
+        } catch (error) {
+          const resolvedPrefix = prefix(path);
+          if (resolvedPrefix === undefined) throw error;
+          throw new FsError("ENOENT", { syscall: "realpath", path: errorPath(path), resolvedPrefix });
+        }
+      },
+      lstat: async (path) => {
+        calls.push(`lstat ${path}`);
+        return memory.lstat(path);
+      },
+    });
+    return { fs, calls };
+  }
+  /** The names of `path` below /w, said to lie under /w/real (the gate takes the backend's word, as for realpath). */
+  const underReal = (path: string): ResolvedPrefix => ({ real: "/w/real", missing: path.slice(3).split("/") });
+
+  it("one realpath call, and the path it gives", async () => {
+    const { fs, calls } = backend(underReal);
+    const gate = createGate({ fs, cwd: "/w" });
+    await gate.check(".", "list");
+    calls.length = 0;
+    expect(await gate.check("m1/m2/m3.txt", "write")).toStrictEqual({
+      ok: true,
+      path: "/w/real/m1/m2/m3.txt",
+      outside: false,
+    });
+    expect(calls).toEqual(["realpath /w/m1/m2/m3.txt"]);
+  });
+
+  it("with a resolution cache: one call for the directory, and the chain of missing directories known", async () => {
+    const { fs, calls } = backend(underReal);
+    const gate = createGate({ fs, cwd: "/w" });
+    await gate.check(".", "list");
+    calls.length = 0;
+    const cache = createResolutionCache();
+    expect(await gate.check("m1/m2/m3.txt", "write", { cache })).toStrictEqual({
+      ok: true,
+      path: "/w/real/m1/m2/m3.txt",
+      outside: false,
+      exists: false,
+    });
+    expect(calls).toEqual(["realpath /w/m1/m2"]);
+    expect(["/w/real", "/w/real/m1", "/w/real/m1/m2", "/w/m1"].map((path) => cache.exists(path))).toEqual([
+      true,
+      false,
+      false,
+      undefined,
+    ]);
+  });
+
+  it.each<[string, (path: string) => ResolvedPrefix | undefined, (path: string) => string]>([
+    ["none given", () => undefined, (path) => path],
+    ["the error names another path (a wrapper that maps paths)", underReal, (path) => `/inner${path}`],
+    ["a relative real path", (path) => ({ ...underReal(path), real: "w/real" }), (path) => path],
+    ["a real path not normalised", (path) => ({ ...underReal(path), real: "/w/real/../real" }), (path) => path],
+    ["a .. name", () => ({ real: "/w/real", missing: ["..", "x"] }), (path) => path],
+    ["a name with a slash", () => ({ real: "/w/real", missing: ["m1/m2"] }), (path) => path],
+    ["no names", () => ({ real: "/w/real", missing: [] }), (path) => path],
+  ])("ignored when unusable (%s): the gate looks the path up itself", async (_, prefix, errorPath) => {
+    const { fs, calls } = backend(prefix, errorPath);
+    const gate = createGate({ fs, cwd: "/w" });
+    await gate.check(".", "list");
+    calls.length = 0;
+    expect(await gate.check("m1/m2/m3.txt", "write")).toStrictEqual({
+      ok: true,
+      path: "/w/m1/m2/m3.txt",
+      outside: false,
+    });
+    expect(calls).toEqual([
+      "realpath /w/m1/m2/m3.txt",
+      "realpath /w/m1/m2",
+      "realpath /w/m1",
+      "realpath /w",
+      "lstat /w/m1",
+    ]);
   });
 });
 

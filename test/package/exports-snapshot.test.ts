@@ -198,6 +198,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "ReadResult",
       "ReadToolOptions",
       "ReadToolSettings",
+      "ResolvedPrefix",
       "ResultPart",
       "SearchResult",
       "SearchSettings",

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { closeSync, constants, openSync, readlinkSync } from "node:fs";
+import { closeSync, constants, open as openCallback, openSync, readlinkSync } from "node:fs";
 
 /**
  * Linux `O_PATH` (`010000000` on every architecture Node runs on; Node's `fs.constants` does not
@@ -68,4 +68,24 @@ export function hasDescriptorPaths(): boolean {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Open `host` as a bare descriptor (no FileHandle: `O_PATH` descriptors are closed with
+ * `closeSync`, which for them never waits on a disk, saving a thread-pool round trip).
+ *
+ * @param host - the host path to open (may be `/proc/self/fd/<fd>/<name>`).
+ * @param flags - open flags, e.g. {@link DIRECTORY_NOFOLLOW_FLAGS}.
+ * @returns the descriptor; the caller closes it with `closeSync`.
+ * @throws the Node error of the open (`ENOENT`, `ENOTDIR`, `ELOOP`, `EACCES`...).
+ * @example
+ * ```ts
+ * const fd = await openDescriptor("/", DIRECTORY_NOFOLLOW_FLAGS);
+ * closeSync(fd);
+ * ```
+ */
+export function openDescriptor(host: string, flags: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))),
+  );
 }

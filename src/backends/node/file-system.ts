@@ -4,29 +4,21 @@
  *
  * @module
  */
-import {
-  closeSync,
-  constants,
-  open as openCallback,
-  promises as fsp,
-  readlinkSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, promises as fsp, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { type DirEntry, type FileStat, type FileSystem, type FileType } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
-import { checkPathInput, isWithin, MAX_SYMLINK_HOPS, resolvePath } from "../../contract/path.js";
+import { checkPathInput, isWithin, resolvePath } from "../../contract/path.js";
 import { toFsError } from "./errors.js";
 import {
   descriptorPath,
   DIRECTORY_NOFOLLOW_FLAGS,
   DIRECTORY_OPEN_FLAGS,
   hasDescriptorPaths,
-  LINUX_O_PATH,
+  openDescriptor,
 } from "./descriptors.js";
+import { hostRealpath as hostRealpathOf, lookupHostPath, type HostLookup } from "./lookup.js";
 import { assertKnownOptions } from "../../contract/options.js";
 import { declareNoFollow } from "../../contract/no-follow.js";
 
@@ -103,7 +95,8 @@ function absoluteOption(option: string, value: unknown): string {
  * A backend over the host filesystem.
  *
  * Safety: every call resolves its path through the host's symlinks first (the parent for calls
- * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`) and rejects with `EACCES`
+ * on a link itself: `lstat`, `readlink`, `rm`, `rename`, `symlink`; a missing path is walked one
+ * name at a time, each name looked up once, see `lookupHostPath`) and rejects with `EACCES`
  * unless the real path lies within `allowedRoots` (and `root`); the only calls admitted above a
  * root are `lstat`, `realpath` and `readlink` of its ancestors. The path checked is the path
  * used. On Linux (where `/proc/self/fd` shows an opened descriptor's real path):
@@ -114,10 +107,12 @@ function absoluteOption(option: string, value: unknown): string {
  *   `readdir`) as a descriptor, verifies its real path the same way, and then names the file
  *   through `/proc/self/fd/<fd>/<name>`, which the kernel resolves inside that directory (as
  *   `openat` would): `stat`/`lstat`, `readlink`, `mkdir`, `symlink`, `rm`, both ends of
- *   `rename`, and `writeFile`'s temporary file and its rename. `writeFile` makes missing parent
- *   directories one at a time inside their verified parents, and checks the temporary file's
- *   descriptor before writing; `rm` with `recursive` descends by descriptor (`O_NOFOLLOW`), so
- *   a subdirectory swapped for a symlink is unlinked, never entered.
+ *   `rename`, and `writeFile`'s temporary file and its rename. `writeFile` and `mkdir` with
+ *   `recursive` make missing parent directories one at a time, each inside the descriptor of
+ *   the one before, walking down from `/` with no symlink followed (a name found to be a link is
+ *   refused with `EACCES`), so a deep new path costs one lookup per name; `writeFile` checks the
+ *   temporary file's descriptor before writing; `rm` with `recursive` descends by descriptor
+ *   (`O_NOFOLLOW`), so a subdirectory swapped for a symlink is unlinked, never entered.
  * A mismatch closes the descriptor and rejects with `EACCES` ("`/x` was swapped for
  * `/host/out` between the check and the open; refused"), before anything is read or changed.
  * Elsewhere (macOS, Windows, no `/proc`) the backend falls back to using checked paths by name:
@@ -128,7 +123,9 @@ function absoluteOption(option: string, value: unknown): string {
  * hangs). Writes are atomic: the bytes go to a temporary file in the same directory (`O_EXCL`),
  * are flushed to disk, and renamed over the target, so a crash or a full disk mid-write leaves
  * the old content; an existing file keeps its permission bits. Errors are {@link FsError}s
- * naming the caller's path.
+ * naming the caller's path; `realpath` of a missing path rejects with `ENOENT` (or `ENOTDIR`)
+ * carrying `resolvedPrefix`, the real existing part and the names after it, so the gate checks a
+ * missing path with that one call.
  *
  * Limits: a descriptor pins a directory, not its place in the tree. A directory moved elsewhere
  * (by someone who can write both there and here) after its descriptor was verified is still
@@ -212,7 +209,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         const cached = realRoots.get(value);
         if (cached !== undefined) return cached;
         const host = toHost(value, "realpath");
-        const real = await realHost(host, true, { count: 0 }, value, "realpath");
+        const { real } = await lookupHostPath(host, {
+          follow: true,
+          descriptorChecks,
+          shown: value,
+          syscall: "realpath",
+        });
         if (await exists(host)) realRoots.set(value, real);
         return real;
       }),
@@ -236,89 +238,6 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   }
 
   /**
-   * Resolve symlinks on the host, keeping missing names as given: one `realpath` when the path
-   * (or, without `follow`, its parent) exists; else a walk from `/` that looks each name up once
-   * (`lstat`, and `readlink` for a link, whose target is walked in its turn) and stops looking at
-   * the first missing name, so a deep missing path costs one lookup per name, not per prefix.
-   */
-  async function realHost(
-    host: string,
-    follow: boolean,
-    hops: { count: number },
-    shown: string,
-    syscall: string,
-  ): Promise<string> {
-    if (host === "/") return "/";
-    try {
-      if (follow) return await hostRealpath(host);
-      const parent = nodePath.dirname(host);
-      return nodePath.join(parent === "/" ? "/" : await hostRealpath(parent), nodePath.basename(host));
-    } catch (error) {
-      if (!isMissing(error)) throw toFsError(error, syscall, shown);
-    }
-    let names = host.split("/").filter((name) => name !== "");
-    let current = "/";
-    let exists = true;
-    // The common case, a new name in an existing directory: one more realpath, of the parent.
-    const parent = nodePath.dirname(host);
-    if (follow && parent !== "/") {
-      try {
-        current = await hostRealpath(parent);
-        names = [nodePath.basename(host)];
-      } catch (error) {
-        if (!isMissing(error)) throw toFsError(error, syscall, shown);
-      }
-    }
-    if (current === "/" && names.length > 2) {
-      // The parent is missing too: find the deepest existing directory with O(log n) realpath
-      // calls (prefixes exist or not in order), rather than one lookup per name from the top.
-      const prefix = (count: number) => `/${names.slice(0, count).join("/")}`;
-      let low = 0;
-      let high = names.length - 1;
-      while (high - low > 1) {
-        const middle = Math.floor((low + high) / 2);
-        try {
-          current = await hostRealpath(prefix(middle));
-          low = middle;
-        } catch (error) {
-          if (!isMissing(error)) throw toFsError(error, syscall, shown);
-          high = middle;
-        }
-      }
-      current = low === 0 ? "/" : await hostRealpath(prefix(low));
-      names = names.slice(low);
-    }
-    for (let index = 0; index < names.length; index += 1) {
-      const candidate = nodePath.join(current, names[index] as string);
-      const last = index === names.length - 1;
-      if (!exists || (last && !follow)) {
-        current = candidate;
-        continue;
-      }
-      let stats: Stats;
-      try {
-        stats = await fsp.lstat(candidate);
-      } catch (error) {
-        if (!isMissing(error)) throw toFsError(error, syscall, shown);
-        exists = false;
-        current = candidate;
-        continue;
-      }
-      if (!stats.isSymbolicLink()) {
-        current = candidate;
-        continue;
-      }
-      hops.count += 1;
-      if (hops.count > MAX_SYMLINK_HOPS) throw new FsError("ELOOP", { syscall, path: shown });
-      const target = nodePath.resolve(current, await fsp.readlink(candidate));
-      names = [...target.split("/").filter((name) => name !== ""), ...names.slice(index + 1)];
-      current = "/";
-      index = -1;
-    }
-    return current;
-  }
-
-  /**
    * The real host path for a call: resolved (the leaf too when `follow`), inside `root` and the
    * allowed roots, else FsError EACCES.
    */
@@ -329,10 +248,24 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     dest: string | undefined,
     exact: boolean,
   ): Promise<string> {
+    return (await admitLookup(path, syscall, follow, dest, exact)).real;
+  }
+
+  /** {@link admit}, with where the lookup stopped when a name was missing (never with `exact`). */
+  async function admitLookup(
+    path: string,
+    syscall: string,
+    follow: boolean,
+    dest: string | undefined,
+    exact: boolean,
+  ): Promise<HostLookup> {
     const host = toHost(path, syscall);
     // The no-follow form: the path is taken as real; the descriptor checks below refuse it when
     // a name on the way is (now) a link.
-    const real = exact ? host : await realHost(host, follow, { count: 0 }, path, syscall);
+    const lookup = exact
+      ? { real: host }
+      : await lookupHostPath(host, { follow, descriptorChecks, shown: path, syscall });
+    const real = lookup.real;
     const inside = toNamespace(real);
     const roots = await jailRoots();
     if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
@@ -340,7 +273,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       // changed: a caller resolving a root that does not exist yet must see the symlinks on its
       // way (a cwd under /var on macOS, a symlinked home), or it would name the root by a path
       // this jail does not admit.
-      if (inside !== undefined && ANCESTOR_LOOKUPS.has(syscall) && aboveRoot(real, roots)) return real;
+      if (inside !== undefined && ANCESTOR_LOOKUPS.has(syscall) && aboveRoot(real, roots)) return lookup;
       throw new FsError("EACCES", {
         syscall,
         path,
@@ -348,7 +281,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         detail: `${inside ?? real} is outside the allowed roots ${jailText}`,
       });
     }
-    return real;
+    return lookup;
   }
 
   async function call<T>(syscall: string, path: string, run: () => Promise<T>, dest?: string): Promise<T> {
@@ -359,38 +292,12 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
-  /**
-   * Open `host` as a bare descriptor (no FileHandle: `O_PATH` descriptors are closed with
-   * `closeSync`, which for them never waits on a disk, saving a thread-pool round trip).
-   */
-  function openDescriptor(host: string, flags: number): Promise<number> {
-    return new Promise((resolve, reject) =>
-      openCallback(host, flags, (error, fd) => (error === null ? resolve(fd) : reject(error))),
-    );
-  }
-
   /** Whether opened descriptors can be checked (Linux with `/proc`); else names are used as checked. */
   const descriptorChecks = hasDescriptorPaths();
 
-  /**
-   * The real host path of `host`, every link followed; rejects as `realpath` does (ENOENT,
-   * ENOTDIR, ELOOP, EACCES). With descriptor checks: an `O_PATH` open, which the kernel resolves
-   * in one pass over the names, and the descriptor's `/proc/self/fd` link, read back
-   * (`fsp.readlink`: the one call of the lookup that tests can time a swap on). `fsp.realpath`
-   * (the C library's) looks every prefix up again, so its cost grows with the square of the
-   * depth: 0.2 ms at 100 names, 180 ms at 2,000, against 0.5 ms this way.
-   */
-  async function hostRealpath(host: string): Promise<string> {
-    if (!descriptorChecks) return fsp.realpath(host);
-    const fd = await openDescriptor(host, LINUX_O_PATH);
-    let real: string;
-    try {
-      real = await fsp.readlink(descriptorPath(fd));
-    } finally {
-      closeSync(fd);
-    }
-    // Removed since it was opened (the link then ends with " (deleted)"): let realpath say so.
-    return real.startsWith("/") && !real.endsWith(" (deleted)") ? real : fsp.realpath(host);
+  /** The real host path of `host`, every link followed (`hostRealpath` in `lookup.ts`). */
+  function hostRealpath(host: string): Promise<string> {
+    return hostRealpathOf(host, descriptorChecks);
   }
 
   /** A host path as the caller would recognise it: in the namespace, or the host path when outside `root`. */
@@ -431,8 +338,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
   /**
    * Open the checked real directory `realDir` (`O_PATH | O_DIRECTORY`) and verify the descriptor
-   * is that directory (a name swapped for a symlink is caught here, with where it led). With `create`, missing directories are made one at a time,
-   * each inside its verified parent's descriptor (never by name from the top).
+   * is that directory (a name swapped for a symlink is caught here, with where it led). With
+   * `create`, missing directories are made first ({@link makeDirectories}).
    */
   async function openDirectory(
     realDir: string,
@@ -445,20 +352,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     try {
       fd = await openDescriptor(realDir, DIRECTORY_OPEN_FLAGS);
     } catch (error) {
-      const parentDir = nodePath.dirname(realDir);
-      if (!create || codeOf(error) !== "ENOENT" || parentDir === realDir) throw error;
-      const parent = await openDirectory(parentDir, path, syscall, true, dest);
-      try {
-        const child = `${descriptorPath(parent)}/${nodePath.basename(realDir)}`;
-        try {
-          await fsp.mkdir(child);
-        } catch (mkdirError) {
-          if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
-        }
-        fd = await openDescriptor(child, DIRECTORY_OPEN_FLAGS);
-      } finally {
-        closeSync(parent);
-      }
+      if (!create || codeOf(error) !== "ENOENT" || realDir === "/") throw error;
+      fd = await makeDirectories(realDir, path, syscall, dest);
     }
     try {
       verifyDescriptor(fd, realDir, path, syscall, dest);
@@ -467,6 +362,94 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       throw error;
     }
     return fd;
+  }
+
+  /**
+   * Make the missing directories of the checked real directory `realDir` and open it. When its
+   * parent exists: one `mkdir` inside the verified parent. Otherwise a walk from `/`: each name
+   * is opened inside the directory opened before it (`/proc/self/fd/<fd>/<name>`, no symlink
+   * followed) and made there when missing, so a deep new path costs one lookup (and at most one
+   * `mkdir`) per name, never a lookup of the whole path per name. A name that is a symlink or a
+   * file where the check saw a directory (or nothing) is refused: `EACCES` naming where the link
+   * leads, else `ENOTDIR`.
+   */
+  async function makeDirectories(realDir: string, path: string, syscall: string, dest?: string): Promise<number> {
+    let directory: number;
+    let names: string[];
+    let expected: (index: number) => string;
+    try {
+      directory = await openDirectory(nodePath.dirname(realDir), path, syscall, false, dest);
+      names = [nodePath.basename(realDir)];
+      expected = () => realDir;
+    } catch (error) {
+      if (codeOf(error) !== "ENOENT") throw error;
+      directory = await openDescriptor("/", DIRECTORY_NOFOLLOW_FLAGS);
+      const all = realDir.split("/").filter((name) => name !== "");
+      names = all;
+      expected = (index) => `/${all.slice(0, index + 1).join("/")}`;
+    }
+    // Below a directory this call made, names are surely missing: make them without a look first.
+    let made = false;
+    try {
+      for (const [index, name] of names.entries()) {
+        const at = `${descriptorPath(directory)}/${name}`;
+        let next: number | undefined;
+        if (!made) {
+          try {
+            next = await openDescriptor(at, DIRECTORY_NOFOLLOW_FLAGS);
+          } catch (error) {
+            if (codeOf(error) !== "ENOENT") throw await notDirectory(error, at, expected(index), path, syscall, dest);
+          }
+        }
+        if (next === undefined) {
+          try {
+            await fsp.mkdir(at);
+            made = true;
+          } catch (mkdirError) {
+            if (codeOf(mkdirError) !== "EEXIST") throw mkdirError;
+            made = false;
+          }
+          try {
+            next = await openDescriptor(at, DIRECTORY_NOFOLLOW_FLAGS);
+          } catch (openError) {
+            throw await notDirectory(openError, at, expected(index), path, syscall, dest);
+          }
+        }
+        closeSync(directory);
+        directory = next;
+      }
+    } catch (error) {
+      closeSync(directory);
+      throw error;
+    }
+    return directory;
+  }
+
+  /**
+   * The error for `at`, which did not open as a directory with no link followed: for `ENOTDIR`
+   * or `ELOOP`, `EACCES` naming where a symlink there leads (it is opened, following it, to see),
+   * or `ENOTDIR` for a file; any other error as it is.
+   */
+  async function notDirectory(
+    error: unknown,
+    at: string,
+    expected: string,
+    path: string,
+    syscall: string,
+    dest?: string,
+  ): Promise<unknown> {
+    if (codeOf(error) !== "ENOTDIR" && codeOf(error) !== "ELOOP") return error;
+    let fd: number;
+    try {
+      fd = await openDescriptor(at, DIRECTORY_OPEN_FLAGS);
+    } catch {
+      return new FsError("ENOTDIR", { syscall, path, ...(dest === undefined ? {} : { dest }) });
+    }
+    try {
+      return swapped(expected, readlinkSync(descriptorPath(fd)), path, syscall, dest);
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /** A checked directory held open: names inside it resolve through its descriptor. */
@@ -765,7 +748,17 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
     realpath: (path) =>
       call("realpath", path, async () => {
-        const checked = await admit(path, "realpath", true, undefined, exact);
+        const lookup = await admitLookup(path, "realpath", true, undefined, exact);
+        if (lookup.stop !== undefined) {
+          // Missing: say how far it resolved, so a gate needs no lookups of its own.
+          const existing = toNamespace(lookup.stop.existing);
+          throw new FsError(lookup.stop.code, {
+            syscall: "realpath",
+            path,
+            ...(existing === undefined ? {} : { resolvedPrefix: { real: existing, missing: lookup.stop.missing } }),
+          });
+        }
+        const checked = lookup.real;
         const real = await hostRealpath(checked);
         if (exact && real !== checked) refuseLink(path, "realpath");
         const inside = toNamespace(real);

@@ -278,9 +278,10 @@ describe.skipIf(!LINUX_PROC)(
         await renameHost(join(box, "x"), join(box, "x.real"));
         await renameHost(join(box, "xlink"), join(box, "x"));
       };
-      // The check resolves an existing path by reading an opened descriptor's real path back
-      // (readlink of /proc/self/fd/N); below the deepest existing directory it looks names up
-      // with lstat: the first successful lookup of either kind is the check.
+      // The check resolves an existing path (and the existing part of a missing one) by reading
+      // an opened descriptor's real path back (readlink of /proc/self/fd/N); a new name in an
+      // existing directory is looked up with lstat: the first successful lookup of either kind
+      // is the check.
       const spy = vi.spyOn(nodeFsPromises, "readlink").mockImplementation((async (path: string) => {
         const result = await readlink(path);
         await swap();
@@ -320,16 +321,16 @@ describe.skipIf(!LINUX_PROC)(
         [
           "writeFile new",
           () => fs.writeFile("/x/new/n.txt", encode("pwned")),
-          // The check walks down a missing path name by name: the swap lands during that walk,
-          // which sees where the link leads and refuses it there.
-          `EACCES: permission denied, open '/x/new/n.txt' (${out}/new/n.txt is outside the allowed roots /)`,
+          // The check walks the missing path through descriptors and reads the deepest existing
+          // directory (/x) back: the swap lands then, and making new/ inside /x refuses it.
+          `EACCES: permission denied, open '/x/new/n.txt' ${swappedFor("/x", out)}`,
         ],
         ["mkdir", () => fs.mkdir("/x/d"), `EACCES: permission denied, mkdir '/x/d' ${swappedFor("/x", out)}`],
         [
           "mkdir -p",
           () => fs.mkdir("/x/d/e", { recursive: true }),
-          // Two missing names: caught by the check's walk, as for "writeFile new".
-          `EACCES: permission denied, mkdir '/x/d/e' (${out}/d/e is outside the allowed roots /)`,
+          // Two missing names: as for "writeFile new".
+          `EACCES: permission denied, mkdir '/x/d/e' ${swappedFor("/x", out)}`,
         ],
         ["rm", () => fs.rm("/x/f.txt"), `EACCES: permission denied, rm '/x/f.txt' ${swappedFor("/x", out)}`],
         [
@@ -470,6 +471,232 @@ describe.skipIf(!LINUX_PROC)(
       expect([...outcomes.values()].reduce((sum, count) => sum + count, 0)).toBe(rounds * 3);
       expect(await readFile(join(out, "f.txt"), "utf8")).toBe("SECRET");
       expect((await lstatHost(join(box, "xlink"))).isSymbolicLink()).toBe(true);
+    });
+  },
+);
+
+import nodeFsModule from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
+import { forwardFileSystem } from "../../../src/contract/forward.js";
+import { createResolutionCache } from "../../../src/contract/path.js";
+import type { FileSystem } from "../../../src/contract/types.js";
+import { createFsTools } from "../../../src/shell/defaults.js";
+
+/** A wrapper that records each backend call as `method path` (and keeps no `noFollow`, so the gate calls it for every use too). */
+function countCalls(fs: FileSystem): { fs: FileSystem; calls: string[] } {
+  const calls: string[] = [];
+  const methods = [
+    "readFile",
+    "writeFile",
+    "stat",
+    "lstat",
+    "readdir",
+    "mkdir",
+    "rm",
+    "rename",
+    "realpath",
+    "readlink",
+  ];
+  const overrides = Object.fromEntries(
+    methods.map((method) => [
+      method,
+      (...args: unknown[]) => {
+        calls.push(`${method} ${String(args[0])}`);
+        return (fs[method as keyof FileSystem] as (...values: unknown[]) => unknown).apply(fs, args);
+      },
+    ]),
+  );
+  return { fs: forwardFileSystem(fs, overrides as Pick<FileSystem, "realpath">) as FileSystem, calls };
+}
+
+const deep = (count: number, name: string) => Array.from({ length: count }, () => name).join("/");
+
+describe("nodeFileSystem: deep missing paths (one lookup per name) and the gate (one backend call)", () => {
+  let base: string;
+  let box: string;
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), "bft-node-deep-"));
+    box = join(base, "box");
+    await mkdir(join(box, "w", "sub"), { recursive: true });
+    await writeFile(join(box, "w", "f.txt"), "f");
+    await symlink("sub", join(box, "w", "rel"));
+    await symlink("loop", join(box, "w", "loop"));
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    syncBuiltinESMExports();
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("realpath of a missing path rejects with how far it resolved (resolvedPrefix, in the namespace)", async () => {
+    const fs = nodeFileSystem({ root: box, cwd: "/w" });
+    const fields = (error: unknown) =>
+      FsError.isInstance(error)
+        ? { code: error.code, path: error.path, resolvedPrefix: error.resolvedPrefix, message: error.message }
+        : String(error);
+    expect(await fs.realpath("/w/rel/new/x.txt").catch(fields)).toEqual({
+      code: "ENOENT",
+      path: "/w/rel/new/x.txt",
+      resolvedPrefix: { real: "/w/sub", missing: ["new", "x.txt"] },
+      message: "ENOENT: no such file or directory, realpath '/w/rel/new/x.txt'",
+    });
+    expect(await fs.realpath("/w/f.txt/x").catch(fields)).toEqual({
+      code: "ENOTDIR",
+      path: "/w/f.txt/x",
+      resolvedPrefix: { real: "/w/f.txt", missing: ["x"] },
+      message: "ENOTDIR: not a directory, realpath '/w/f.txt/x'",
+    });
+    // The no-follow form takes the path as real and looks nothing up: no prefix to give.
+    expect(await fs.noFollow!.realpath("/w/new/x.txt").catch(fields)).toEqual({
+      code: "ENOENT",
+      path: "/w/new/x.txt",
+      resolvedPrefix: undefined,
+      message: "ENOENT: no such file or directory, realpath '/w/new/x.txt'",
+    });
+  });
+
+  it.each([10, 100, 1000])("the gate checks a missing path of %i names with one backend call", async (count) => {
+    await mkdir(join(box, "w", deep(count / 2, "d")), { recursive: true });
+    const { fs, calls } = countCalls(nodeFileSystem({ root: box, cwd: "/w" }));
+    const gate = createGate({ fs });
+    await gate.check(".", "list");
+    calls.length = 0;
+    const path = `${deep(count / 2, "d")}/${deep(count / 2, "m")}`;
+    expect(await gate.check(path, "read")).toEqual({ ok: true, path: `/w/${path}`, outside: false });
+    expect(calls).toEqual([`realpath /w/${path}`]);
+    // With a resolution cache (as apply_patch checks): one call for the directory, none for the
+    // name in it, and every directory of the chain known.
+    calls.length = 0;
+    const cache = createResolutionCache();
+    expect(await gate.check(path, "write", { cache })).toEqual({
+      ok: true,
+      path: `/w/${path}`,
+      outside: false,
+      exists: false,
+    });
+    const parent = `/w/${deep(count / 2, "d")}/${deep(count / 2 - 1, "m")}`;
+    expect(calls).toEqual([`realpath ${parent}`]);
+    expect([
+      cache.exists(`/w/${deep(count / 2, "d")}`),
+      cache.exists(`/w/${deep(count / 2, "d")}/m`),
+      cache.exists(parent),
+    ]).toEqual([true, false, false]);
+  });
+
+  it("through the gate: a link in the middle of a missing path is followed, a link cycle is ELOOP", async () => {
+    const { fs, calls } = countCalls(nodeFileSystem({ root: box, cwd: "/w" }));
+    const gate = createGate({ fs });
+    await gate.check(".", "list");
+    calls.length = 0;
+    expect(await gate.check("rel/n1/n2/x.txt", "write")).toEqual({
+      ok: true,
+      path: "/w/sub/n1/n2/x.txt",
+      outside: false,
+    });
+    expect(await gate.check("loop/m1/m2", "read")).toEqual({
+      ok: false,
+      error: {
+        code: "ELOOP",
+        message: 'Cannot resolve "loop/m1/m2": too many symbolic links (a symlink loop?). Allowed roots: /w.',
+        path: "/w/loop/m1/m2",
+      },
+    });
+    expect(calls).toEqual(["realpath /w/rel/n1/n2/x.txt", "realpath /w/loop/m1/m2"]);
+    await gate.fs.writeFile("rel/n1/n2/x.txt", encode("via the link"));
+    expect(await readFile(join(box, "w", "sub", "n1", "n2", "x.txt"), "utf8")).toBe("via the link");
+  });
+
+  it("apply_patch adding a file under 10, 100 or 1,000 new directories makes the same backend calls", async () => {
+    const shapes: string[][] = [];
+    for (const count of [10, 100, 1000]) {
+      const { fs, calls } = countCalls(nodeFileSystem({ root: box, cwd: "/w" }));
+      const tools = createFsTools({ fs, state: false });
+      const path = `n${count}/${deep(count - 1, "n")}/x.txt`;
+      const result = await tools.apply_patch.execute({
+        patch: `*** Begin Patch\n*** Add File: ${path}\n+deep\n*** End Patch`,
+      });
+      expect([result.ok, await readFile(join(box, "w", path), "utf8")]).toEqual([true, "deep\n"]);
+      shapes.push(calls.map((call) => call.replace(`/w/n${count}/${deep(count - 1, "n")}`, "/w/<new>")));
+    }
+    // The new file's directory, checked once through the call's resolution cache (its chain of
+    // new directories comes with it), the workspace root, and the write of the checked path.
+    expect(shapes[0]).toEqual(["realpath /w/<new>", "realpath /w", "writeFile /w/<new>/x.txt"]);
+    expect(shapes.slice(1)).toEqual([shapes[0], shapes[0]]);
+  });
+});
+
+describe.skipIf(!LINUX_PROC)(
+  "nodeFileSystem: making missing parents (Linux /proc/self/fd; skipped where it is absent)",
+  () => {
+    let base: string;
+    let box: string;
+    let out: string;
+    beforeEach(async () => {
+      base = await mkdtemp(join(tmpdir(), "bft-node-mkdirs-"));
+      box = join(base, "box");
+      out = join(base, "out");
+      await mkdir(join(box, "w", "x", "y"), { recursive: true });
+      await mkdir(join(out, "y"), { recursive: true });
+    });
+    afterEach(async () => {
+      vi.restoreAllMocks();
+      syncBuiltinESMExports();
+      await rm(base, { recursive: true, force: true });
+    });
+
+    it("1,000 new directories: each name opened once inside the one before, one mkdir per new name", async () => {
+      const fs = nodeFileSystem({ root: box, cwd: "/w" });
+      await fs.realpath("/w"); // the backend resolves its roots on its first call
+      const opened: string[] = [];
+      const open = nodeFsModule.open;
+      vi.spyOn(nodeFsModule, "open").mockImplementation(((file: string, ...rest: never[]) => {
+        opened.push(file);
+        return (open as (...args: unknown[]) => void)(file, ...rest);
+      }) as typeof open);
+      syncBuiltinESMExports();
+      const mkdirSpy = vi.spyOn(nodeFsPromises, "mkdir");
+      const dir = `/w/${deep(1000, "n")}`;
+      await fs.noFollow!.writeFile(`${dir}/f.txt`, encode("deep"));
+      expect(await readFile(join(box, dir, "f.txt"), "utf8")).toBe("deep");
+      const oneName = (name: string) => `/proc/self/fd/N/${name}`;
+      expect(opened.map((file) => file.replace(/^\/proc\/self\/fd\/\d+\//, "/proc/self/fd/N/"))).toEqual([
+        `${box}${dir}`,
+        `${box}${dir.slice(0, -2)}`,
+        "/",
+        ...box
+          .split("/")
+          .filter((name) => name !== "")
+          .map(oneName),
+        oneName("w"),
+        // The first new name: looked for, made, opened; below it names are made, then opened.
+        ...Array.from({ length: 1001 }, () => oneName("n")),
+      ]);
+      expect(mkdirSpy.mock.calls.map(([path]) => String(path).replace(/^\/proc\/self\/fd\/\d+\//, ""))).toEqual(
+        Array.from({ length: 1000 }, () => "n"),
+      );
+    });
+
+    it("a directory on the way swapped for a symlink after the check is refused; nothing is made outside", async () => {
+      const gate = createGate({ fs: nodeFileSystem({ root: box, cwd: "/w" }) });
+      const checked = await gate.check("x/y/n1/n2/f.txt", "write");
+      expect(checked).toEqual({ ok: true, path: "/w/x/y/n1/n2/f.txt", outside: false });
+      if (!checked.ok) return;
+      await renameHost(join(box, "w", "x"), join(box, "w", "x.real"));
+      await symlink(out, join(box, "w", "x"));
+      // out/y/n1 is missing: the walk from / meets /w/x, a link now, and refuses it.
+      expect(await failure(gate.noFollow.writeFile(checked.path, encode("pwned")))).toBe(
+        `EACCES: permission denied, open '/w/x/y/n1/n2/f.txt' (/w/x was swapped for ${out} between the check and the open; refused)`,
+      );
+      // out/y/n1 exists: the parent opens through the link, and its real path gives it away.
+      await mkdir(join(out, "y", "n1"));
+      expect(await failure(gate.noFollow.writeFile(checked.path, encode("pwned")))).toBe(
+        `EACCES: permission denied, open '/w/x/y/n1/n2/f.txt' (/w/x/y/n1 was swapped for ${out}/y/n1 between the check and the open; refused)`,
+      );
+      expect(await failure(gate.noFollow.mkdir("/w/x/y/n1/n2/n3", { recursive: true }))).toBe(
+        `EACCES: permission denied, mkdir '/w/x/y/n1/n2/n3' (/w/x/y/n1 was swapped for ${out}/y/n1 between the check and the open; refused)`,
+      );
+      expect([await readdir(join(out, "y")), await readdir(join(out, "y", "n1"))]).toEqual([["n1"], []]);
+      expect(await readdir(join(box, "w", "x.real", "y"))).toEqual([]);
     });
   },
 );
