@@ -40,7 +40,7 @@ export interface AttemptOutcome {
   readonly code?: string;
 }
 
-/** The calls a target can make; a missing method skips the rows of that access (they are not registered). */
+/** The calls a target can make; a missing method leaves the rows of that access out (they are not registered: they do not apply). */
 export interface AttackTarget {
   read?(path: string): Promise<AttemptOutcome>;
   write?(path: string, content: string): Promise<AttemptOutcome>;
@@ -59,7 +59,7 @@ export interface SecurityCorpusOptions {
   readonly destroy?: (fs: FileSystem) => Promise<void>;
   /** Compare `outcome.code` with the row's `gateCode` on denied rows (for targets that report gate codes). */
   readonly checkGateCodes?: boolean;
-  /** Rows this target cannot express, by name, with the reason (the reason documents why the row is not registered). */
+  /** Rows skipped on this target, by name, with the reason: each is registered as `it.skip("<row>: skipped, <reason>")`. */
   readonly skip?: Readonly<Record<string, string>>;
 }
 
@@ -162,17 +162,18 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
       (["read", "write", "list"] as const).filter((access) => probeTarget[access] !== undefined),
     );
 
+    const stale = Object.keys(options.skip ?? {}).filter((name) => !ATTACKS.some((attack) => attack.name === name));
+    if (stale.length > 0) throw new Error(`${options.name}: skip names no row of the corpus: ${stale.join(", ")}`);
     for (const attack of attacks) {
-      const reason =
-        options.skip?.[attack.name] ??
-        (!accesses.has(attack.access)
-          ? `the target has no ${attack.access}`
-          : attack.needs === "symlink" && !symlinks
-            ? "the backend has no symlinks"
-            : undefined);
-      // A row this target cannot express (no such access, no symlinks, or listed in `skip` with a
-      // reason) is not registered: it is not applicable, rather than a skipped check.
-      if (reason !== undefined) continue;
+      // A row the target cannot express at all (it has no such access, or the backend has no
+      // symlinks) is not registered: it does not apply. A row in `skip` is registered as a
+      // skipped case whose name says why.
+      if (!accesses.has(attack.access) || (attack.needs === "symlink" && !symlinks)) continue;
+      const reason = options.skip?.[attack.name];
+      if (reason !== undefined) {
+        it.skip(`${attack.name}: skipped, ${reason}`, () => {});
+        continue;
+      }
       it(attack.name, { timeout: attack.race === undefined ? 60_000 : 180_000 }, async () => {
         const fs = await options.backend();
         try {

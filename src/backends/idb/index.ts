@@ -12,7 +12,8 @@ import { forwardFileSystem } from "../../contract/forward.js";
 import { memoryFileSystem } from "../memory/index.js";
 import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./store.js";
-import { ancestorsOf, recordAt, recordsUnder, restoreVolume } from "./snapshot.js";
+import { recordsOf, restoreVolume } from "./snapshot.js";
+import { storedPaths } from "./stored.js";
 
 export type { CreateStore, IdbRecord } from "./store.js";
 
@@ -144,8 +145,12 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   const memory = memoryFileSystem();
   const { volume } = memory;
   /** What the store holds now: path → kind. */
-  const stored = new Map<string, IdbRecord["kind"]>();
-  const dirty = new Set<string>();
+  const stored = storedPaths();
+  /**
+   * Paths changed since the last save: `tree` (the path and everything below it: removals,
+   * renames) or `entry` (the path alone, with new ancestors: a write, a new directory or link).
+   */
+  const dirty = new Map<string, "tree" | "entry">();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
@@ -178,28 +183,21 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     dirty.clear();
     const deletes = new Set<string>();
     const puts = new Map<string, IdbRecord>();
-    for (const path of batch) {
+    // Ancestors created on the way (mkdir -p, writeFile into new directories) are saved too.
+    const wantsAncestor = (ancestor: string) => !stored.has(ancestor);
+    for (const [path, extent] of batch) {
       if (stored.has(path)) deletes.add(path);
-      if (path === "/" || stored.get(path) === "directory") {
-        const prefix = path === "/" ? "/" : `${path}/`;
-        for (const key of stored.keys()) if (key.startsWith(prefix)) deletes.add(key);
+      const subtree = extent === "tree";
+      if (subtree && (path === "/" || stored.get(path) === "directory")) {
+        for (const key of stored.under(path)) deletes.add(key);
       }
-      recordsUnder(volume, path, puts);
-    }
-    // Ancestors created on the way (mkdir -p, writeFile into new directories).
-    for (const path of [...puts.keys()]) {
-      for (const ancestor of ancestorsOf(path)) {
-        if (stored.has(ancestor) || puts.has(ancestor)) continue;
-        // An ancestor of a stored (physical) path is physical too.
-        const record = recordAt(volume, ancestor, true);
-        if (record !== undefined) puts.set(ancestor, record);
-      }
+      recordsOf(volume, path, puts, { subtree, wantsAncestor });
     }
     for (const key of puts.keys()) deletes.delete(key);
     try {
       await records.commit([...deletes], puts);
     } catch (error) {
-      for (const path of batch) dirty.add(path);
+      for (const [path, extent] of batch) remember(extent, path);
       throw storeError("flush", error);
     }
     for (const key of deletes) stored.delete(key);
@@ -222,8 +220,13 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     }, debounceMs);
   }
 
-  function mark(...paths: string[]): void {
-    for (const path of paths) dirty.add(path);
+  /** Note a changed path (one marked `tree` stays `tree`). */
+  function remember(extent: "tree" | "entry", path: string): void {
+    if (dirty.get(path) !== "tree") dirty.set(path, extent);
+  }
+
+  function mark(extent: "tree" | "entry", ...paths: string[]): void {
+    for (const path of paths) remember(extent, path);
     schedule();
   }
 
@@ -262,36 +265,39 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
       async writeFile(path: string, data: Uint8Array) {
         await ready;
         await target.writeFile(path, data);
-        let real = physical(volume, path);
+        // The entry written (a link's target, when the path names a link) and the name itself.
+        const where = physical(volume, path);
+        let real = where;
         try {
           real = String(volume.realpathSync(path));
         } catch {
           // keep the physical path
         }
-        mark(physical(volume, path), real);
+        mark("entry", where, real);
       },
       async mkdir(path: string, mkdirOptions?: { recursive?: boolean }) {
         await ready;
         await target.mkdir(path, mkdirOptions);
-        mark(physical(volume, path));
+        // A new directory is empty, and `mkdir -p` of an existing one changes nothing below it.
+        mark("entry", physical(volume, path));
       },
       async rm(path: string, rmOptions?: { recursive?: boolean; force?: boolean }) {
         await ready;
         const where = physical(volume, path);
         await target.rm(path, rmOptions);
-        mark(where);
+        mark("tree", where);
       },
       async rename(from: string, to: string) {
         await ready;
         const source = physical(volume, from);
         const dest = physical(volume, to);
         await target.rename(from, to);
-        mark(source, dest);
+        mark("tree", source, dest);
       },
       async symlink(linkTarget: string, path: string) {
         await ready;
         await target.symlink!(linkTarget, path);
-        mark(physical(volume, path));
+        mark("entry", physical(volume, path));
       },
     };
   }

@@ -88,6 +88,33 @@ describe("idb persistence", () => {
     expect(decoder.decode(await second.readFile("/b/sub/two.txt"))).toBe("2 again");
   });
 
+  it("a 2,000-directory chain is saved and a second instance on the same database loads the same tree", async () => {
+    const name = uniqueName();
+    const first = await open({ name });
+    const chain = (count: number) => `/w/${Array.from({ length: count }, () => "d").join("/")}`;
+    const deep = chain(2000);
+    await first.writeFile(`${deep}/x.txt`, encoder.encode("deep"));
+    await first.mkdir(`${deep}/e`);
+    await first.symlink("x.txt", `${deep}/l`);
+    await first.flush();
+    await first.writeFile(`${deep}/x.txt`, encoder.encode("deep, changed"));
+    await first.close();
+
+    const second = await open({ name });
+    for (const path of ["/w", chain(1), chain(1000), deep, `${deep}/x.txt`, `${deep}/e`]) {
+      expect({ path, stat: await second.lstat(path) }).toEqual({ path, stat: await first.lstat(path) });
+    }
+    expect(decoder.decode(await second.readFile(`${deep}/l`))).toBe("deep, changed");
+    expect(await second.readlink(`${deep}/l`)).toBe("x.txt");
+    expect((await second.readdir(deep)).map(({ name: entry, type }) => `${entry}:${type}`).sort()).toEqual([
+      "e:directory",
+      "l:symlink",
+      "x.txt:file",
+    ]);
+    expect((await second.readdir(chain(1999))).map(({ name: entry }) => entry)).toEqual(["d"]);
+    await second.close();
+  });
+
   it("writes through a symlinked directory are saved at the real path", async () => {
     const name = uniqueName();
     const first = await open({ name });

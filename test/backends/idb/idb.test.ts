@@ -191,3 +191,112 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
     });
   });
 });
+
+/** `/w` then `count` directories named `d`, one inside the other. */
+function chain(count: number): string {
+  return `/w/${Array.from({ length: count }, () => "d").join("/")}`;
+}
+
+describe("idbFileSystem saves and loads deep trees in one walk per changed path", () => {
+  it("a 2,000-directory chain is saved as one record per path, and a second instance restores the same tree", async () => {
+    const store = fakeStore();
+    const first = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const deep = chain(2000);
+    await first.writeFile(`${deep}/x.txt`, encoder.encode("deep"));
+    await first.mkdir(`${deep}/e`);
+    await first.symlink("x.txt", `${deep}/l`);
+    await first.flush();
+    const expected: Record<string, string> = { "/w": "directory" };
+    for (let depth = 1; depth <= 2000; depth += 1) expected[chain(depth)] = "directory";
+    expected[`${deep}/x.txt`] = "file:deep";
+    expected[`${deep}/e`] = "directory";
+    expected[`${deep}/l`] = "symlink:x.txt";
+    expect(summary(store.data)).toEqual(expected);
+    expect(store.transactions).toEqual(["readwrite:2004"]);
+
+    // The whole tree round trip, record by record, is in snapshot.test.ts; here the ends of the chain.
+    const second = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    for (const path of ["/w", chain(1), chain(1000), deep, `${deep}/x.txt`, `${deep}/e`]) {
+      expect({ path, stat: await second.lstat(path) }).toEqual({ path, stat: await first.lstat(path) });
+    }
+    // A symlink's record keeps its target only (its time is the load's).
+    expect(await second.lstat(`${deep}/l`)).toMatchObject({ type: "symlink", mode: 0o666 });
+    expect(new TextDecoder().decode(await second.readFile(`${deep}/l`))).toBe("deep");
+    expect(await second.readlink(`${deep}/l`)).toBe("x.txt");
+    expect((await second.readdir(deep)).map(({ name, type }) => `${name}:${type}`).sort()).toEqual([
+      "e:directory",
+      "l:symlink",
+      "x.txt:file",
+    ]);
+  });
+
+  it("a link swapped into the chain before a save does not redirect a record: nothing is saved through it", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const deep = chain(2000);
+    const middle = chain(1000);
+    const below = deep.slice(middle.length); // `/d/d/...` (1,000 names)
+    await fs.writeFile(`${deep}/x.txt`, encoder.encode("deep"));
+    await fs.writeFile(`/out${below}/x.txt`, encoder.encode("OUTSIDE"));
+    await fs.flush();
+    // Changed, then its chain swapped for a link to /out before the save: the lexical path now
+    // names /out's file, which must not be saved under it.
+    await fs.writeFile(`${deep}/x.txt`, encoder.encode("deep, changed"));
+    await fs.rename(middle, "/w/aside");
+    await fs.symlink("/out", middle);
+    await fs.writeFile(`${middle}/new.txt`, encoder.encode("through the link"));
+    const noFollow = createGate({ fs, cwd: "/w" }).noFollow;
+    const refusal = await noFollow.writeFile(`${middle}/refused.txt`, encoder.encode("x")).catch((e: Error) => e);
+    expect((refusal as Error).message).toBe(
+      `ELOOP: too many symbolic links encountered, open '${middle}/refused.txt' (${middle} is a symbolic link; not followed)`,
+    );
+    await fs.flush();
+    const expected: Record<string, string> = { "/w": "directory", "/w/aside": "directory", "/out": "directory" };
+    for (let depth = 1; depth < 1000; depth += 1) expected[chain(depth)] = "directory";
+    expected[middle] = "symlink:/out";
+    for (let depth = 1; depth <= 1000; depth += 1) {
+      expected[`/w/aside${below.slice(0, 2 * depth)}`] = "directory";
+      expected[`/out${below.slice(0, 2 * depth)}`] = "directory";
+    }
+    expected[`/w/aside${below}/x.txt`] = "file:deep, changed";
+    expected[`/out${below}/x.txt`] = "file:OUTSIDE";
+    expected["/out/new.txt"] = "file:through the link";
+    expect(summary(store.data)).toEqual(expected);
+    expect([...store.data.keys()].filter((key) => key.startsWith(`${middle}/`))).toEqual([]);
+  });
+
+  it("mkdir -p of a stored directory saves that directory alone, not what is below it", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    await fs.writeFile("/a/one.txt", encoder.encode("1"));
+    await fs.writeFile("/a/sub/two.txt", encoder.encode("2"));
+    await fs.flush();
+    await fs.mkdir("/a", { recursive: true });
+    await fs.mkdir("/a/sub/new/deeper", { recursive: true });
+    await fs.flush();
+    // 4 puts, then /a again, and /a/sub/new with /a/sub/new/deeper (nothing below /a rewritten).
+    expect(store.transactions).toEqual(["readwrite:4", "readwrite:3"]);
+    expect(summary(store.data)).toEqual({
+      "/a": "directory",
+      "/a/one.txt": "file:1",
+      "/a/sub": "directory",
+      "/a/sub/two.txt": "file:2",
+      "/a/sub/new": "directory",
+      "/a/sub/new/deeper": "directory",
+    });
+  });
+
+  it("a store written by hand with a record under a file, or a key that is not a normal path, fails the load", async () => {
+    const underFile = fakeStore();
+    underFile.data.set("/f", { kind: "file", data: encoder.encode("f"), mode: 0o644, mtimeMs: 0 });
+    underFile.data.set("/f/x", { kind: "directory", mode: 0o755, mtimeMs: 0 });
+    await expect(idbFileSystem({ name: "db", createStore: underFile.createStore }).ready).rejects.toThrow(
+      "ENOTDIR: not a directory, restore '/f' (stored entries lie below a file or a link)",
+    );
+    const notNormal = fakeStore();
+    notNormal.data.set("/a/../b", { kind: "directory", mode: 0o755, mtimeMs: 0 });
+    await expect(idbFileSystem({ name: "db", createStore: notNormal.createStore }).ready).rejects.toThrow(
+      "EINVAL: invalid argument, restore '/a/../b' (a stored key is not an absolute normal path)",
+    );
+  });
+});
