@@ -44,7 +44,9 @@ import {
   OPFS_MIRROR_CONNECT_KIND,
   type MirrorAppended,
   type MirrorConnectMessage,
+  type MirrorJournal,
   type MirrorOpened,
+  type MirrorSegment,
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
@@ -335,22 +337,35 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     };
     const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
     worker.postMessage(connect, [pair.port2]);
-    const opened = (await request({ kind: "open" })) as MirrorOpened;
-    const journal = decodeRecords(opened.journal);
-    const disk: JournalPosition = { generation: opened.generation, end: journal.validBytes };
-    // A reader taking over that has applied every batch already holds this tree.
-    if (!(synced && samePosition(position, disk))) {
+    // Both asked at once: the Worker reads and checks the journal while the segment is replayed here.
+    const opening = request({ kind: "open" }) as Promise<MirrorSegment>;
+    const reading = request({ kind: "journal" }) as Promise<MirrorJournal>;
+    reading.catch(() => undefined);
+    const opened = await opening;
+    const replaySegment = () => {
       clearTree();
-      if (opened.segment !== undefined) {
-        // The Worker hands over a segment only with its seal checked: whole, and each file once.
+      // The Worker hands over a segment only with its seal checked: whole, and each file once.
+      if (opened.segment !== undefined)
         replayRecords(volume, decodeRecords(opened.segment, { checksums: false }).records, { shareBuffer: true });
-      }
-      replayRecords(volume, journal.records);
+    };
+    // A reader taking over that has applied every batch already holds this tree: it waits for the
+    // journal's length to know, and replays nothing when it does.
+    let replayed = !synced;
+    if (replayed) replaySegment();
+    const journal = await reading;
+    const decoded = decodeRecords(journal.journal.subarray(0, journal.checkedBytes), { checksums: false });
+    const disk: JournalPosition = { generation: opened.generation, end: decoded.validBytes };
+    if (!replayed && !samePosition(position, disk)) {
+      replaySegment();
+      replayed = true;
     }
+    // The records' bytes stay in the journal's buffer; those a later record replaced are not kept alive.
+    if (replayed) replayRecords(volume, decoded.records, { shareBuffer: true, superseded: "release" });
     generation = opened.generation;
-    journalBytes = journal.validBytes;
+    journalBytes = decoded.validBytes;
     segmentBytes = opened.segment?.byteLength ?? 0;
-    if (journal.validBytes < opened.journal.byteLength) await request({ kind: "truncate", length: journal.validBytes });
+    if (decoded.validBytes < journal.journal.byteLength)
+      await request({ kind: "truncate", length: decoded.validBytes });
     position = disk;
     synced = true;
     buffered = [];

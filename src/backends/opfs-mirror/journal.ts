@@ -72,6 +72,31 @@ export function encodeRecord(record: JournalOp): Uint8Array {
   return bytes;
 }
 
+/**
+ * How many bytes from the start of `bytes` are whole records with matching checksums: the
+ * framing and CRC-32 check of {@link decodeRecords} without decoding the payloads (the Worker
+ * runs it on the journal while the main thread replays the segment).
+ *
+ * @param bytes - a journal's content.
+ * @returns the length, in bytes, of the valid prefix; anything after it is a torn tail.
+ * @example
+ * ```ts
+ * checkedLength(encodeRecord({ op: OP_MKDIR, path: "/a" })); // 15
+ * ```
+ */
+export function checkedLength(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  while (at + RECORD_HEADER_BYTES <= bytes.byteLength) {
+    const size = view.getUint32(at, true);
+    const end = at + RECORD_HEADER_BYTES + size;
+    if (size === 0 || end > bytes.byteLength) break;
+    if (crc32(bytes.subarray(at + RECORD_HEADER_BYTES, end)) !== view.getUint32(at + 4, true)) break;
+    at = end;
+  }
+  return at;
+}
+
 /** What {@link decodeRecords} found. */
 export interface DecodedJournal {
   readonly records: JournalOp[];

@@ -15,7 +15,7 @@ import type { FsErrorCode } from "../../contract/errors.js";
 import { codeOfDomError, errorName } from "../opfs/errors.js";
 import { resolveOpfsRoot } from "../opfs/root.js";
 import type { SyncAccessHandle, SyncCapableFileHandle } from "../opfs/sync-io.js";
-import { OP_SEAL, RECORD_HEADER_BYTES } from "./journal.js";
+import { OP_SEAL, RECORD_HEADER_BYTES, checkedLength } from "./journal.js";
 import { crc32 } from "./crc32.js";
 import {
   MirrorFault,
@@ -25,7 +25,9 @@ import {
   segmentName,
   type MirrorConnectMessage,
   type MirrorError,
+  type MirrorJournal,
   type MirrorOpened,
+  type MirrorSegment,
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
@@ -116,7 +118,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
     return { generation, segment, journal: readWhole(journal!).subarray(0, end) };
   }
 
-  async function open(): Promise<MirrorOpened> {
+  async function open(): Promise<MirrorSegment> {
     directory = await resolveOpfsRoot(root);
     const names: string[] = [];
     for await (const name of directory.keys()) names.push(name);
@@ -143,14 +145,19 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       }
     }
     journal = await openAccess(journalName(generation));
-    const journalBytes = readWhole(journal);
-    end = journalBytes.byteLength;
+    end = journal.getSize();
     // Files of other generations: older ones were compacted away, newer ones never sealed.
     for (const name of names) {
       const found = generationOf(name);
       if (found !== undefined && found.generation !== generation) await directory.removeEntry(name).catch(() => {});
     }
-    return { generation, segment, journal: journalBytes };
+    return { generation, segment };
+  }
+
+  /** The journal opened by `open`, read whole, with the length of its whole, checked records. */
+  function readJournal(): MirrorJournal {
+    const bytes = readWhole(journal!);
+    return { journal: bytes, checkedBytes: checkedLength(bytes) };
   }
 
   async function compact(bytes: Uint8Array, seal: Uint8Array): Promise<{ journalBytes: number }> {
@@ -192,6 +199,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
     switch (request.kind) {
       case "open":
         return open();
+      case "journal":
+        return readJournal();
       case "truncate":
         journal!.truncate(request.length);
         journal!.flush();
@@ -237,10 +246,11 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       try {
         const value = await handle(request);
         const transfer: Transferable[] = [];
-        if (typeof value === "object" && value !== null && "journal" in value) {
-          const opened = value as { journal: Uint8Array; segment?: Uint8Array };
-          transfer.push(opened.journal.buffer as ArrayBuffer);
-          if (opened.segment !== undefined) transfer.push(opened.segment.buffer as ArrayBuffer);
+        if (typeof value === "object" && value !== null) {
+          // The bytes read from disk go over without a copy.
+          const read = value as { journal?: Uint8Array; segment?: Uint8Array };
+          if (read.journal !== undefined) transfer.push(read.journal.buffer as ArrayBuffer);
+          if (read.segment !== undefined) transfer.push(read.segment.buffer as ArrayBuffer);
         }
         port.postMessage({ id: request.id, value } as MirrorReply, transfer);
       } catch (error) {

@@ -20,6 +20,7 @@ export interface MirrorConnectMessage {
 /** Requests, served one after the other. */
 export type MirrorRequest =
   | { readonly id: number; readonly kind: "open" }
+  | { readonly id: number; readonly kind: "journal" }
   | { readonly id: number; readonly kind: "truncate"; readonly length: number }
   | { readonly id: number; readonly kind: "append"; readonly bytes: Uint8Array }
   | { readonly id: number; readonly kind: "compact"; readonly bytes: Uint8Array; readonly seal: Uint8Array }
@@ -27,13 +28,29 @@ export type MirrorRequest =
   | { readonly id: number; readonly kind: "close" };
 
 /**
- * What `open` and `read` answer: the current generation's segment (if any) and journal contents
- * (`read`: the durable copy as it is now, for a reader tab's snapshot; nothing is changed).
+ * What `read` answers: the current generation's segment (if any) and journal contents, the
+ * durable copy as it is now, for a reader tab's snapshot (nothing is changed).
  */
 export interface MirrorOpened {
   readonly generation: number;
   readonly segment: Uint8Array | undefined;
   readonly journal: Uint8Array;
+}
+
+/**
+ * What `open` answers: the generation in use and its sealed segment, if any (the journal comes
+ * with the next request, `journal`, so the main thread replays the segment while the Worker
+ * reads and checks the journal).
+ */
+export interface MirrorSegment {
+  readonly generation: number;
+  readonly segment: Uint8Array | undefined;
+}
+
+/** What `journal` answers (after `open`): the journal's bytes and how many of them are whole, checked records. */
+export interface MirrorJournal {
+  readonly journal: Uint8Array;
+  readonly checkedBytes: number;
 }
 
 /** What `append` and `compact` answer: the journal's length after the call, in bytes. */
@@ -59,7 +76,7 @@ export class MirrorFault extends Error {
 }
 
 export type MirrorReply =
-  | { readonly id: number; readonly value: MirrorOpened | MirrorAppended | undefined }
+  | { readonly id: number; readonly value: MirrorOpened | MirrorSegment | MirrorJournal | MirrorAppended | undefined }
   | { readonly id: number; readonly error: MirrorError };
 
 /** File names in the mirror's directory. */

@@ -59,6 +59,22 @@ function bufferViewOf(core: Core): BufferView | undefined {
   return viewed instanceof Uint8Array && viewed.buffer === probe.buffer && viewed.byteOffset === 1 ? view : undefined;
 }
 
+/** Options of {@link replayRecords}. */
+export interface ReplayOptions {
+  /**
+   * `true` keeps each file's bytes where they are (a view into the decoded buffer, no copy): for
+   * records out of a buffer no one writes to afterwards (a read segment or journal). Else the
+   * bytes are copied and the buffer can go.
+   */
+  readonly shareBuffer?: boolean;
+  /**
+   * `"release"` (with `shareBuffer`, for a journal, where a file may be written more than once):
+   * when the files hold much less than the buffer's bytes, move them out so replaced records'
+   * bytes are not kept alive.
+   */
+  readonly superseded?: "release";
+}
+
 /** `/a/b.txt`-style: absolute, no empty, `.` or `..` segment, no trailing slash. */
 function isPlain(path: string): boolean {
   return (
@@ -107,17 +123,15 @@ function replaySlow(volume: Volume, record: JournalOp): void {
  *
  * @param volume - the working set.
  * @param records - decoded records.
- * @param options - `shareBuffer: true` keeps each file's bytes where they are (a view into the
- *   decoded buffer, no copy); only for records that each write a different file (a segment) out
- *   of a buffer no one writes to afterwards. Else the bytes are copied and the buffer can go.
+ * @param options - see {@link ReplayOptions}.
  */
-export function replayRecords(
-  volume: Volume,
-  records: Iterable<JournalOp>,
-  options: { readonly shareBuffer?: boolean } = {},
-): void {
+export function replayRecords(volume: Volume, records: Iterable<JournalOp>, options: ReplayOptions = {}): void {
   const core = coreOf(volume);
   const view = options.shareBuffer === true && core !== undefined ? bufferViewOf(core) : undefined;
+  // Files whose storage is a view into the records' buffer, and the bytes given to them.
+  const viewed = new Set<CoreNode>();
+  let viewedBytes = 0;
+  let source: ArrayBufferLike | undefined;
   // Directory links by path, valid while no RM or RENAME has run in this batch.
   const directories = new Map<string, CoreLink>();
   const directory = (path: string): CoreLink | undefined => {
@@ -139,9 +153,12 @@ export function replayRecords(
         if (parent !== undefined && (existing === undefined || existing.getNode().isFile())) {
           const node = (existing ?? core.createLink(parent, name, false, 0o666)).getNode();
           const data = record.data;
-          if (view !== undefined && node._setBuf !== undefined)
+          if (view !== undefined && node._setBuf !== undefined) {
             node._setBuf(view(data.buffer, data.byteOffset, data.byteLength));
-          else node.setBuffer(data);
+            viewed.add(node);
+            viewedBytes += data.byteLength;
+            source ??= data.buffer;
+          } else node.setBuffer(data);
           node.mtime = new Date(record.mtimeMs);
           continue;
         }
@@ -151,5 +168,40 @@ export function replayRecords(
     } catch {
       // A record that no longer applies cannot come from a call that succeeded; skip it.
     }
+  }
+  if (options.superseded === "release" && view !== undefined && source !== undefined)
+    releaseSuperseded(viewed, viewedBytes, source, view);
+}
+
+/**
+ * Files keep at least this share of the bytes they were given in the records' buffer, or their
+ * bytes move to a buffer of their own (so replaced records are not kept alive): 90 %.
+ */
+const KEEP_SHARED_SHARE = 0.9;
+
+/**
+ * After a replay with `superseded: "release"`: when the files still viewing the records' buffer
+ * hold less than {@link KEEP_SHARED_SHARE} of the bytes given to them (a file written twice, a
+ * file written then removed), their bytes move into one new buffer of exactly their size (one
+ * allocation, one copy each), and the records' buffer can go.
+ */
+function releaseSuperseded(
+  viewed: ReadonlySet<CoreNode>,
+  viewedBytes: number,
+  source: ArrayBufferLike,
+  view: BufferView,
+): void {
+  // A file written again the general way since holds storage of its own.
+  const live = [...viewed].filter((node) => node.buf.buffer === source);
+  let kept = 0;
+  for (const node of live) kept += node.buf.byteLength;
+  if (kept >= viewedBytes * KEEP_SHARED_SHARE) return;
+  const packed = new Uint8Array(kept);
+  let at = 0;
+  for (const node of live) {
+    const size = node.buf.byteLength;
+    packed.set(node.buf, at);
+    node._setBuf!(view(packed.buffer, at, size));
+    at += size;
   }
 }

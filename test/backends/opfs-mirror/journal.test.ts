@@ -10,6 +10,7 @@ import {
   OP_SEAL,
   OP_WRITE,
   RECORD_HEADER_BYTES,
+  checkedLength,
   decodeRecords,
   encodeRecord,
   type JournalOp,
@@ -42,6 +43,21 @@ describe("opfs-mirror journal records", () => {
     expect(
       decoded.records.map((record) => ("data" in record ? { ...record, data: [...record.data] } : record)),
     ).toEqual(RECORDS.map((record) => ("data" in record ? { ...record, data: [...record.data] } : record)));
+  });
+
+  it("checkedLength: whole records with matching checksums, without decoding them", () => {
+    const first = encodeRecord(RECORDS[0]!);
+    const second = encodeRecord({ op: OP_WRITE, path: "/b", mtimeMs: 7, data: new Uint8Array([10, 20, 30]) });
+    const whole = concat(first, second);
+    const damaged = concat(first, second);
+    damaged[damaged.byteLength - 1] = 99;
+    expect([
+      checkedLength(whole),
+      checkedLength(whole.subarray(0, whole.byteLength - 1)),
+      checkedLength(damaged),
+      checkedLength(new Uint8Array(0)),
+      checkedLength(new Uint8Array(12)),
+    ]).toEqual([first.byteLength + second.byteLength, first.byteLength, first.byteLength, 0, 0]);
   });
 
   it("a record cut short ends the decoded part at the last whole record", () => {

@@ -130,6 +130,39 @@ describe("opfs-mirror replay", () => {
     expect([await text("/a.txt"), await text("/b.txt"), await text("/c.txt")]).toEqual(["aaaa-grown", "bXYb", "new"]);
   });
 
+  it("superseded: release moves files out of a journal buffer that mostly holds replaced records", async () => {
+    const records = segmentLike([
+      ["/a.txt", "a-first-version-long", 1],
+      ["/b.txt", "bb", 2],
+      ["/a.txt", "a2", 3],
+    ]);
+    const source = (records[0] as Extract<JournalOp, { op: typeof OP_WRITE }>).data.buffer;
+    const fs = memoryFileSystem();
+    replayRecords(fs.volume, records, { shareBuffer: true, superseded: "release" });
+    const storage = (path: string) => fs.volume._core.getResolvedLink(path)!.getNode().buf;
+    const text = async (path: string) => new TextDecoder().decode(await fs.readFile(path));
+    // 4 bytes live of 24 given: both files now share one buffer of exactly 4 bytes.
+    expect({
+      a: await text("/a.txt"),
+      b: await text("/b.txt"),
+      moved: storage("/a.txt").buffer !== source,
+      together: storage("/a.txt").buffer === storage("/b.txt").buffer,
+      size: storage("/a.txt").buffer.byteLength,
+    }).toEqual({ a: "a2", b: "bb", moved: true, together: true, size: 4 });
+  });
+
+  it("superseded: release keeps files in the buffer when they still hold nearly all of it", async () => {
+    const records = segmentLike([
+      ["/a.txt", "aaaaaaaaaa", 1],
+      ["/b.txt", "bbbbbbbbbb", 2],
+    ]);
+    const source = (records[0] as Extract<JournalOp, { op: typeof OP_WRITE }>).data.buffer;
+    const fs = memoryFileSystem();
+    replayRecords(fs.volume, records, { shareBuffer: true, superseded: "release" });
+    const storage = (path: string) => fs.volume._core.getResolvedLink(path)!.getNode().buf;
+    expect([storage("/a.txt").buffer === source, storage("/b.txt").buffer === source]).toEqual([true, true]);
+  });
+
   it("without shareBuffer the bytes are copied: the decoded buffer can be reused", async () => {
     const records = segmentLike([["/a.txt", "abc", 1]]);
     const fs = memoryFileSystem();
