@@ -30,7 +30,8 @@ interface CoreNode {
 }
 interface CoreLink {
   getNode(): CoreNode;
-  getChild(name: string): CoreLink | undefined;
+  /** The entries by name (memfs's `getChild` also stamps the directory's `atime` with a new `Date`). */
+  readonly children: Map<string, CoreLink | undefined>;
 }
 interface Core {
   readonly root: CoreLink;
@@ -132,14 +133,24 @@ export function replayRecords(volume: Volume, records: Iterable<JournalOp>, opti
   const viewed = new Set<CoreNode>();
   let viewedBytes = 0;
   let source: ArrayBufferLike | undefined;
-  // Directory links by path, valid while no RM or RENAME has run in this batch.
+  // Directory links by path, valid while no RM or RENAME has run in this batch. A missing one is
+  // made as `mkdir -p` would (mode 0o777), one name below its parent; anything else in the way
+  // (a file, a link) leaves the record to the general way.
   const directories = new Map<string, CoreLink>();
   const directory = (path: string): CoreLink | undefined => {
     let link = directories.get(path);
     if (link !== undefined) return link;
-    if (!volume.existsSync(path)) volume.mkdirSync(path, { recursive: true });
-    link = core!.getResolvedLink(path) ?? undefined;
-    if (link === undefined || !link.getNode().isDirectory()) return undefined;
+    if (path === "/") link = core!.root;
+    else {
+      const cut = path.lastIndexOf("/");
+      const parent = directory(cut === 0 ? "/" : path.slice(0, cut));
+      if (parent === undefined) return undefined;
+      const name = path.slice(cut + 1);
+      const child = parent.children.get(name);
+      if (child === undefined) link = core!.createLink(parent, name, true, 0o777);
+      else if (child.getNode().isDirectory()) link = child;
+      else return undefined;
+    }
     directories.set(path, link);
     return link;
   };
@@ -149,7 +160,7 @@ export function replayRecords(volume: Volume, records: Iterable<JournalOp>, opti
         const cut = record.path.lastIndexOf("/");
         const parent = directory(cut === 0 ? "/" : record.path.slice(0, cut));
         const name = record.path.slice(cut + 1);
-        const existing = parent?.getChild(name);
+        const existing = parent?.children.get(name);
         if (parent !== undefined && (existing === undefined || existing.getNode().isFile())) {
           const node = (existing ?? core.createLink(parent, name, false, 0o666)).getNode();
           const data = record.data;
