@@ -5,9 +5,13 @@
 //     and small browser stand-ins bundled in (scripts/browser-aliases.mjs), written beside it as
 //     <entry>.browser.js and exposed through the "browser" export condition. Our own modules
 //     stay external (relative imports), so classes like FsError exist once.
-//  3. Checks the exports map: every target is a built file.
+//  3. The Workers' entry modules (opfs-worker.js, mirror-worker.js) become one file each, their
+//     imports inlined: a Worker started from the package without a bundler loads one script, not
+//     a chain of module requests (a Worker is a realm of its own, so nothing is duplicated).
+//  4. Checks the exports map: every target is a built file.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "vite";
@@ -69,6 +73,34 @@ for (const bundle of BROWSER_BUNDLES) {
       },
     },
   });
+}
+
+/** The Workers' entry modules, bundled into one file each (step 3). */
+const WORKER_ENTRIES = ["backends/opfs/opfs-worker", "backends/opfs-mirror/mirror-worker"];
+for (const worker of WORKER_ENTRIES) {
+  const entry = join(dist, `${worker}.js`);
+  if (!existsSync(entry)) continue;
+  const out = mkdtempSync(join(tmpdir(), "bft-worker-"));
+  try {
+    await build({
+      configFile: false,
+      logLevel: "warn",
+      root,
+      build: {
+        outDir: out,
+        emptyOutDir: false,
+        copyPublicDir: false,
+        minify: false,
+        sourcemap: false,
+        target: "es2022",
+        reportCompressedSize: false,
+        lib: { entry, formats: ["es"], fileName: () => "worker.js" },
+      },
+    });
+    copyFileSync(join(out, "worker.js"), entry);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
 
 // Modules that import a bundled module get browser variants too (e.g. ./idb over ./memory).
