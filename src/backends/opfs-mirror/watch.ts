@@ -5,7 +5,8 @@
  * Events come from journal records, so a writer and its readers report the same events for the
  * same change: one per record (`WRITE` → `write`, `MKDIR` → `mkdir`, `RM` → `remove`, `RENAME`
  * → `rename` for the old path then `rename` for the new one, as Node's `fs.watch` does), once the
- * record is durable; a mutation taken back (quota) wrote no record and reports nothing. When the
+ * record is durable (an `rm` with `force` of a missing path is a record too, so it reports
+ * `remove`); a mutation taken back (quota) wrote no record and reports nothing. When the
  * whole tree is replaced (loaded from disk or from the writer's snapshot) the event is
  * {@link OPFS_MIRROR_RELOAD_EVENT}: re-read everything.
  *
