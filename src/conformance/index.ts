@@ -824,6 +824,35 @@ export function testFileSystem(options: TestFileSystemOptions): void {
         },
         "watch",
       );
+
+      check(
+        "watch reports nothing for a sibling of the watched path, and nothing after it is stopped",
+        async (fs) => {
+          if (fs.watch === undefined) throw new Error(`${fs.name} declares capabilities.watch but has no watch()`);
+          await fs.mkdir("/w");
+          await fs.mkdir("/w-sibling");
+          const seen: WatchEvent[] = [];
+          const stop = fs.watch("/w", (event) => seen.push(event));
+          // A second listener, never stopped, tells when the last change was reported.
+          const reported = new Promise<void>((resolve) => {
+            const stopAll = fs.watch?.("/", (event) => {
+              if (event.path === "/w/after-stop.txt") {
+                stopAll?.();
+                resolve();
+              }
+            });
+          });
+          await fs.writeFile("/w-sibling/s.txt", bytes("s"));
+          await fs.writeFile("/w/a.txt", bytes("a"));
+          await fs.writeFile("/w/b.txt", bytes("b"));
+          stop();
+          await fs.writeFile("/w/after-stop.txt", bytes("x"));
+          await reported;
+          expect(seen.filter((event) => !event.path.startsWith("/w/") && event.path !== "/w")).toEqual([]);
+          expect(seen.map((event) => event.path)).not.toContain("/w/after-stop.txt");
+        },
+        "watch",
+      );
     });
 
     // Nested describe blocks are collected after this callback returns: check todo entries in a test.

@@ -255,6 +255,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "DEFAULT_COMPACT_MIN_BYTES",
       "DEFAULT_OPFS_MIRROR_ROOT",
       "OPFS_MIRROR_LOCK_PREFIX",
+      "OPFS_MIRROR_RELOAD_EVENT",
       "opfsMirrorFileSystem",
     ],
     types: ["OpfsMirrorFileSystem", "OpfsMirrorFileSystemOptions", "OpfsMirrorRole"],

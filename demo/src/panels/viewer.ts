@@ -24,6 +24,11 @@ export type ViewerMode = "file" | "changes";
 
 export interface ViewerPanel {
   showFile(path: string, content: Uint8Array): void;
+  /**
+   * The open file changed (in this tab or another): show `content` if `path` is still the open
+   * file, or say it is gone (`undefined`), without leaving the Changes list if that is showing.
+   */
+  updateFile(path: string, content: Uint8Array | undefined): void;
   addChange(change: ViewerChange): void;
   clearChanges(): void;
   setMode(mode: ViewerMode): void;
@@ -113,6 +118,18 @@ export function createViewerPanel(options: {
     "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.",
   );
 
+  const viewOf = (path: string, content: Uint8Array): HTMLElement => {
+    const text = textOf(content);
+    if (text === undefined) return h("div", { class: "empty" }, `Binary file, ${formatBytes(content.byteLength)}.`);
+    const lines = text.split("\n");
+    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+    const code = h("div", { class: "code", "data-file": path });
+    lines.forEach((line, index) =>
+      code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line)),
+    );
+    return code;
+  };
+
   const render = () => {
     if (mode === "file") {
       options.title.textContent = openPath ?? "No file open";
@@ -134,24 +151,24 @@ export function createViewerPanel(options: {
     },
     showFile(path, content) {
       openPath = path;
-      const text = textOf(content);
-      if (text === undefined) {
-        fileView = h("div", { class: "empty" }, `Binary file, ${formatBytes(content.byteLength)}.`);
-      } else {
-        const lines = text.split("\n");
-        if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-        const code = h("div", { class: "code", "data-file": path });
-        lines.forEach((line, index) =>
-          code.append(h("span", { class: "ln" }, String(index + 1)), h("span", { class: "tx" }, line)),
-        );
-        fileView = code;
-      }
+      fileView = viewOf(path, content);
       mode = "file";
       options.onMode(mode);
       render();
       // Counts file renders, so a caller (or a test) can tell a fresh render from the previous one.
       fileRenders += 1;
       options.container.dataset.fileRenders = String(fileRenders);
+    },
+    updateFile(path, content) {
+      if (path !== openPath) return;
+      fileView =
+        content === undefined
+          ? h("div", { class: "empty", "data-gone": path }, `${path} no longer exists.`)
+          : viewOf(path, content);
+      if (mode !== "file") return;
+      const scroll = options.container.scrollTop;
+      render();
+      options.container.scrollTop = scroll;
     },
     addChange(change) {
       changes.push(change);

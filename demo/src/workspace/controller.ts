@@ -1,7 +1,8 @@
 /**
  * The open workspace in the page: which session is open, switching storage, who is changing
  * files (each change in the viewer is labelled with its source), the tree kept up to date and
- * files opened in the viewer.
+ * files opened in the viewer. Where the storage reports changes itself (the OPFS mirror), the
+ * tree and the open file also follow what other tabs change.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { textOf, type ViewerPanel } from "../panels/viewer.js";
 import type { SetStatus } from "../ui/status.js";
 import type { FsChange } from "./observed-fs.js";
 import { openSession, TOOL_ORDER, WORKSPACE_ROOT, type BackendKind, type Session } from "./session.js";
+import { touches, type StorageChanges } from "./storage-changes.js";
 
 /** Where the chosen backend is remembered across reloads. */
 export const BACKEND_STORAGE_KEY = "playground.backend";
@@ -56,6 +58,7 @@ export function createWorkspaceController(options: {
   const { tree, viewer, setStatus, backendSelect } = options;
   let session: Session | undefined;
   let unsubscribe: (() => void) | undefined;
+  let unwatch: (() => void) | undefined;
   let refreshTimer: ReturnType<typeof setTimeout> | undefined;
   /** Who is changing files right now, to label each change in the viewer. */
   let changeSource = "host";
@@ -83,6 +86,21 @@ export function createWorkspaceController(options: {
     } catch (error) {
       setStatus(`Cannot open ${path}: ${(error as Error).message}`);
     }
+  }
+
+  /** The storage changed (this tab or another): the tree again, and the open file if it changed. */
+  async function followStorage(changes: StorageChanges): Promise<void> {
+    await refreshTree();
+    const open = viewer.openPath;
+    if (session === undefined || open === undefined || !touches(changes, open)) return;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await session.gate.fs.readFile(`${WORKSPACE_ROOT}/${open}`);
+    } catch {
+      bytes = undefined;
+    }
+    viewer.updateFile(open, bytes);
+    if (bytes === undefined) tree.setOpen(undefined);
   }
 
   async function asSource<T>(source: string, fn: () => Promise<T>): Promise<T> {
@@ -123,6 +141,8 @@ export function createWorkspaceController(options: {
     setStatus(`Opening the ${kind} workspace…`, true);
     try {
       unsubscribe?.();
+      unwatch?.();
+      unwatch = undefined;
       await session?.close();
       session = undefined;
       const next = await openSession(kind, options.approve);
@@ -131,6 +151,7 @@ export function createWorkspaceController(options: {
       backendSelect.value = kind;
       document.body.dataset.backend = kind;
       unsubscribe = next.onChange(showChange);
+      unwatch = next.onStorageChanges(followStorage);
       viewer.clearChanges();
       options.console.setTools(next.tools, TOOL_ORDER);
       await refreshTree();

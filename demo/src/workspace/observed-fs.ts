@@ -38,6 +38,7 @@ export function observeFileSystem(inner: FileSystem): {
   fs: FileSystem;
   onChange(listener: FsChangeListener): () => void;
   quiet<T>(fn: () => Promise<T>): Promise<T>;
+  isQuiet(): boolean;
 } {
   const listeners = new Set<FsChangeListener>();
   let quietDepth = 0;
@@ -100,5 +101,7 @@ export function observeFileSystem(inner: FileSystem): {
         quietDepth -= 1;
       }
     },
+    /** True while bulk work runs in {@link quiet}. */
+    isQuiet: () => quietDepth > 0,
   };
 }

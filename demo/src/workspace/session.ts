@@ -22,6 +22,7 @@ import {
 import { justBashCommandRunner } from "better-fs-tools/shell";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";
+import { watchStorage, type StorageChanges } from "./storage-changes.js";
 import { walkFiles } from "./transfer.js";
 
 export type BackendKind = "memory" | "opfs" | "mirror" | "idb";
@@ -60,6 +61,12 @@ export interface Session {
    */
   readonly agentWorkspace: AgentWorkspace;
   onChange(listener: FsChangeListener): () => void;
+  /**
+   * Changes the storage itself reports, this tab's and other tabs' (the OPFS mirror: a reader tab
+   * hears what the writer tab and the other readers change), in batches (see storage-changes.ts),
+   * held back while {@link quiet} work runs. A no-op where the storage cannot watch.
+   */
+  onStorageChanges(listener: (changes: StorageChanges) => void | Promise<void>): () => void;
   /** Run bulk work without a change event per file. */
   quiet<T>(fn: () => Promise<T>): Promise<T>;
   /** Every file of the workspace, workspace-relative, sorted. */
@@ -176,6 +183,8 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     tools,
     agentWorkspace: { ...shared, bash: { runner, env: { ...BASH_ENV } } },
     onChange: (listener) => observed.onChange(listener),
+    onStorageChanges: (listener) =>
+      watchStorage({ fs: gate.fs, root: WORKSPACE_ROOT, onChanges: listener, paused: observed.isQuiet }),
     quiet: (fn) => observed.quiet(fn),
     async files() {
       const files = await walkFiles(gate.fs, WORKSPACE_ROOT);

@@ -28,17 +28,23 @@
  * - Locks: the backend carries `locks` (Web Locks named after the root), which the tools use by
  *   default; a reader taking one first asks the writer for every change flushed so far, so two
  *   tabs editing one file at once never lose an update.
+ * - Watch (`capabilities.watch`, see `watch.ts`): `fs.watch(path, listener)` reports each change
+ *   under `path` once it is durable, made through this instance or applied from another tab's
+ *   batch alike: `write`, `mkdir`, `remove`, and `rename` twice (old path, then new). A mutation
+ *   taken back reports nothing. When the whole tree is loaded again (the first load, a reader's
+ *   new snapshot after a handover, a new writer reloading from disk) every listener hears
+ *   {@link OPFS_MIRROR_RELOAD_EVENT} (`rename` of `/`): re-read everything.
  * - No symlinks.
  *
  * @module
  */
 import { FsError } from "../../contract/errors.js";
 import { assertKnownOptions } from "../../contract/options.js";
-import type { FileSystem } from "../../contract/types.js";
+import type { FileSystem, WatchEvent } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
-import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord } from "./journal.js";
+import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord, type JournalOp } from "./journal.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
@@ -63,6 +69,9 @@ import {
   type TabMessage,
 } from "./tabs.js";
 import { capture, firstMissing, restore } from "./undo.js";
+import { OPFS_MIRROR_RELOAD_EVENT, createWatchers, eventsOfRecord } from "./watch.js";
+
+export { OPFS_MIRROR_RELOAD_EVENT } from "./watch.js";
 
 /** Where the mirror keeps its files by default, under the origin's OPFS root. */
 export const DEFAULT_OPFS_MIRROR_ROOT = "/better-fs-tools-mirror";
@@ -107,6 +116,12 @@ export interface OpfsMirrorFileSystem extends FileSystem {
   readonly root: string;
   /** This instance's part (changes when a reader takes over as writer); see {@link OpfsMirrorRole}. */
   readonly role: OpfsMirrorRole;
+  /**
+   * Report each change under `path` (absolute) to `listener`, whichever tab made it, once it is
+   * durable; {@link OPFS_MIRROR_RELOAD_EVENT} when the whole tree was loaded again. Starts the
+   * load if no call has. Returns a function that stops the reports.
+   */
+  watch(path: string, listener: (event: WatchEvent) => void): () => void;
   /** Resolves once the durable copy is loaded into memory (every call waits for it anyway). */
   ready(): Promise<void>;
   /**
@@ -138,6 +153,8 @@ interface Pending {
   readonly path: string;
   readonly dest?: string;
   readonly record: Uint8Array;
+  /** What `watch` reports once the record is durable. */
+  readonly events: readonly WatchEvent[];
   readonly undo: () => void;
   state: "applying" | "ready";
   resolve(): void;
@@ -156,7 +173,8 @@ interface Pending {
  *   `EISDIR`, `ENOTDIR`, `EEXIST`, `ENOTEMPTY`, `EINVAL`), and with `ENOSPC` when the disk refuses
  *   a mutation (memory is put back as it was), `ENOTSUP` on the first call where OPFS is refused,
  *   `EIO` when the Worker fails or after `close()`. In a reader, a mutation rejects with the
- *   writer's error, rebuilt with the same code, syscall, paths and message.
+ *   writer's error, rebuilt with the same code, syscall, paths and message. `watch` never
+ *   throws; it reports changes from every tab (see the module notes).
  * @throws FsError `ENOTSUP` at creation where OPFS or `Worker` is missing, naming the fallback
  *   `better-fs-tools/idb`; TypeError for an unknown option or a bad value, naming the option.
  * @example
@@ -164,6 +182,7 @@ interface Pending {
  * import { opfsMirrorFileSystem } from "better-fs-tools/opfs-mirror";
  * const fs = opfsMirrorFileSystem({ root: "/projects/demo" });
  * await fs.writeFile("/src/a.ts", new TextEncoder().encode("export {};\n")); // on disk when this resolves
+ * const stop = fs.watch("/src", (event) => console.log(event.type, event.path)); // this tab's and others'
  * ```
  */
 export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}): OpfsMirrorFileSystem {
@@ -219,6 +238,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   let snapshotTimer: ReturnType<typeof setInterval> | undefined;
   const forwarded = new Map<number, Forwarded>();
   let nextCallId = 1;
+  const watchers = createWatchers();
+  /** Set when the whole tree is cleared to be loaded again; `watch` then reports a reload. */
+  let treeReplaced = false;
 
   type Unsent = MirrorRequest extends infer R ? (R extends MirrorRequest ? Omit<R, "id"> : never) : never;
   function request(message: Unsent, transfer: Transferable[] = []) {
@@ -389,6 +411,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     loading = opening.then(
       () => {
         loaded = true;
+        announceReload();
         for (const call of unanswered) call.again().then(call.resolve, call.reject);
       },
       (error: unknown) => {
@@ -462,7 +485,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   function applyBatch(message: Extract<TabMessage, { kind: "batch" | "compacted" }>): void {
     if (!isAfter(message.position, position)) return;
-    if (message.kind === "batch") replayRecords(volume, decodeRecords(message.bytes).records);
+    if (message.kind === "batch") {
+      const records = decodeRecords(message.bytes).records;
+      replayRecords(volume, records);
+      position = message.position;
+      announceRecords(records);
+      return;
+    }
     position = message.position;
   }
 
@@ -480,6 +509,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     snapshotTimer = undefined;
     firstSync?.resolve();
     firstSync = undefined;
+    // A first snapshot is announced when the load settles (see ready()).
+    if (loaded) announceReload();
   }
 
   function serveSnapshot(to: string): void {
@@ -571,8 +602,38 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   /** Remove everything under `/` (before a snapshot or a reload from disk replaces the tree). */
   function clearTree(): void {
+    treeReplaced = true;
     for (const name of volume.readdirSync("/") as unknown[])
       volume.rmSync(`/${String(name)}`, { recursive: true, force: true });
+  }
+
+  /** `watch`: the tree was replaced (cleared and loaded again); tell every listener to re-read. */
+  function announceReload(): void {
+    if (!treeReplaced) return;
+    treeReplaced = false;
+    watchers.emit([OPFS_MIRROR_RELOAD_EVENT]);
+  }
+
+  /** `watch`, in a reader: the records of a batch from the writer, applied (a reload to come covers them). */
+  function announceRecords(records: readonly JournalOp[]): void {
+    if (!watchers.active || treeReplaced) return;
+    watchers.emit(records.flatMap(eventsOfRecord));
+  }
+
+  /** `watch`, in the writer: the calls of a batch, now durable. */
+  function announceFlushed(batch: readonly Pending[]): void {
+    if (!watchers.active) return;
+    watchers.emit(batch.flatMap((pending) => pending.events));
+  }
+
+  /**
+   * `watch`: listen from now on (starting the load if it has not started: a listener that comes
+   * first hears the reload that ends it). After `close()` or a failure nothing more is reported.
+   */
+  function watch(path: string, listener: (event: WatchEvent) => void): () => void {
+    const stop = watchers.add(path, listener);
+    if (failure === undefined && !loaded) ready().catch(() => undefined);
+    return stop;
   }
 
   function onWorkerError(event: Event): void {
@@ -594,6 +655,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     loading ??= load().then(
       () => {
         loaded = true;
+        announceReload();
       },
       (error: unknown) => {
         const fsError = toFsError(error);
@@ -639,6 +701,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         inFlight = undefined;
         position = { generation, end: journalBytes };
         post({ kind: "batch", writer: instanceId, position, bytes });
+        announceFlushed(batch);
         for (const pending of batch) pending.resolve();
         pump();
       },
@@ -708,11 +771,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     syscall: string,
     path: string,
     dest: string | undefined,
-    prepare: () => { undo: () => void; record: () => Uint8Array },
+    prepare: () => { undo: () => void; record: () => JournalOp },
     apply: () => Promise<void>,
   ): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
-    let prepared: { undo: () => void; record: () => Uint8Array };
+    let prepared: { undo: () => void; record: () => JournalOp };
     try {
       prepared = prepare();
     } catch {
@@ -721,8 +784,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     }
     const applied = apply();
     let record: Uint8Array;
+    let events: readonly WatchEvent[];
     try {
-      record = prepared.record();
+      const op = prepared.record();
+      record = encodeRecord(op);
+      events = eventsOfRecord(op);
     } catch {
       return applied;
     }
@@ -732,6 +798,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         path,
         ...(dest === undefined ? {} : { dest }),
         record,
+        events,
         undo: prepared.undo,
         state: "applying",
         resolve,
@@ -783,7 +850,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   const fs: OpfsMirrorFileSystem = {
     name: "opfs-mirror",
-    capabilities: {},
+    capabilities: { watch: true },
     root: label,
     ...(locks === undefined ? {} : { locks }),
     readFile: read((path: string) => mem.readFile(path)),
@@ -810,8 +877,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
               const before = created === undefined ? capture(volume, path) : null;
               return {
                 undo: () => restore(volume, created ?? path, created === undefined ? before : null),
-                record: () =>
-                  encodeRecord({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
+                record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
               };
             },
             () => mem.writeFile(path, data),
@@ -833,7 +899,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
                 undo: () => {
                   if (created !== undefined) restore(volume, created, null);
                 },
-                record: () => encodeRecord({ op: OP_MKDIR, path }),
+                record: () => ({ op: OP_MKDIR, path }),
               };
             },
             () => mem.mkdir(path, mkdirOptions),
@@ -851,7 +917,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
             undefined,
             () => {
               const before = capture(volume, path);
-              return { undo: () => restore(volume, path, before), record: () => encodeRecord({ op: OP_RM, path }) };
+              return { undo: () => restore(volume, path, before), record: () => ({ op: OP_RM, path }) };
             },
             () => mem.rm(path, rmOptions),
           ),
@@ -874,13 +940,14 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
                   restore(volume, to, target);
                   restore(volume, from, source);
                 },
-                record: () => encodeRecord({ op: OP_RENAME, path: from, dest: to }),
+                record: () => ({ op: OP_RENAME, path: from, dest: to }),
               };
             },
             () => mem.rename(from, to),
           ),
       );
     },
+    watch,
     ready,
     async close() {
       if (failure !== undefined && port === undefined && channel === undefined) return;

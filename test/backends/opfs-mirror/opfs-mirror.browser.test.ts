@@ -1,11 +1,17 @@
 /**
  * The mirrored OPFS backend in real Chromium: the conformance suite on a wiped root, then what
- * the mirror adds: the tree comes back from disk, a torn tail is dropped, compaction, quota.
+ * the mirror adds: the tree comes back from disk, a torn tail is dropped, compaction, quota,
+ * watch (a reload event, changes once durable, none for a change taken back).
  */
 import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
-import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../../src/backends/opfs-mirror/index.js";
+import type { WatchEvent } from "../../../src/contract/types.js";
+import {
+  OPFS_MIRROR_RELOAD_EVENT,
+  opfsMirrorFileSystem,
+  type OpfsMirrorFileSystem,
+} from "../../../src/backends/opfs-mirror/index.js";
 import { OP_RENAME, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
 
 const ROOT = "test-opfs-mirror";
@@ -71,11 +77,11 @@ testFileSystem({
 });
 
 describe("opfs-mirror specifics", () => {
-  it("declares no capabilities and is named opfs-mirror", async () => {
+  it("declares capabilities.watch and is named opfs-mirror", async () => {
     const fs = await fresh();
     expect({ name: fs.name, capabilities: fs.capabilities, root: fs.root }).toEqual({
       name: "opfs-mirror",
-      capabilities: {},
+      capabilities: { watch: true },
       root: "/test-opfs-mirror",
     });
     await fs.close();
@@ -184,6 +190,61 @@ describe("opfs-mirror specifics", () => {
     expect(await tree(again)).toEqual(inMemory);
     expect(inMemory).toEqual({ "/small.txt": "fits" });
     await again.close();
+  });
+
+  it("watch: a listener that comes before the load hears one reload, then each durable change under its path; none for one taken back", async () => {
+    await wipe("test-opfs-mirror-watch");
+    const seed = opfsMirrorFileSystem({ root: "/test-opfs-mirror-watch" });
+    await seed.writeFile("/w/kept.txt", encoder.encode("kept"));
+    await seed.close();
+    const worker = new Worker(new URL("./quota-fixture.ts", import.meta.url), { type: "module" });
+    const fs = opfsMirrorFileSystem({ root: "/test-opfs-mirror-watch", worker });
+    const heard: WatchEvent[] = [];
+    const everything: WatchEvent[] = [];
+    // Before any call: watch starts the load, whose end is the reload event.
+    const stop = fs.watch("/w", (event) => heard.push(event));
+    fs.watch("/", (event) => everything.push(event));
+    await fs.ready();
+    expect(heard).toEqual([OPFS_MIRROR_RELOAD_EVENT]);
+    expect(OPFS_MIRROR_RELOAD_EVENT).toEqual({ type: "rename", path: "/" });
+
+    const written = fs.writeFile("/w/a.txt", encoder.encode("a"));
+    expect(heard.length).toBe(1); // applied in memory, not yet durable: nothing reported
+    await written;
+    await fs.writeFile("/w-sibling/x.txt", encoder.encode("not under /w"));
+    await fs.mkdir("/w/d/e", { recursive: true });
+    await fs.rename("/w/a.txt", "/w/d/b.txt");
+    const refused = await rejection(fs.writeFile("/w/d/big.bin", new Uint8Array(8192)));
+    expect(refused.code).toBe("ENOSPC");
+    await fs.rm("/w/d", { recursive: true });
+    expect(heard).toEqual([
+      OPFS_MIRROR_RELOAD_EVENT,
+      { type: "write", path: "/w/a.txt" },
+      { type: "mkdir", path: "/w/d/e" },
+      { type: "rename", path: "/w/a.txt" },
+      { type: "rename", path: "/w/d/b.txt" },
+      { type: "remove", path: "/w/d" },
+    ]);
+
+    // Removing the watched directory itself is reported to it; after stop() nothing is.
+    await fs.rm("/w", { recursive: true });
+    stop();
+    stop();
+    await fs.writeFile("/w/after-stop.txt", encoder.encode("unheard"));
+    expect(heard.slice(6)).toEqual([{ type: "remove", path: "/w" }]);
+    expect(everything).toEqual([
+      OPFS_MIRROR_RELOAD_EVENT,
+      { type: "write", path: "/w/a.txt" },
+      { type: "write", path: "/w-sibling/x.txt" },
+      { type: "mkdir", path: "/w/d/e" },
+      { type: "rename", path: "/w/a.txt" },
+      { type: "rename", path: "/w/d/b.txt" },
+      { type: "remove", path: "/w/d" },
+      { type: "remove", path: "/w" },
+      { type: "write", path: "/w/after-stop.txt" },
+    ]);
+    await fs.close();
+    worker.terminate();
   });
 
   it("rejects with EIO after close", async () => {

@@ -1,13 +1,19 @@
 /**
  * Several instances of the mirrored OPFS backend on one root, in one page of real Chromium (Web
  * Locks and BroadcastChannel behave between instances of one page as between tabs): one writer,
- * readers that see each change, forwarded mutations with the writer's errors, and handover.
+ * readers that see each change, forwarded mutations with the writer's errors, handover, and
+ * watch across instances.
  * Two real tabs, and a tab closed, are in ./tabs.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
-import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../../src/backends/opfs-mirror/index.js";
+import type { WatchEvent } from "../../../src/contract/types.js";
+import {
+  OPFS_MIRROR_RELOAD_EVENT,
+  opfsMirrorFileSystem,
+  type OpfsMirrorFileSystem,
+} from "../../../src/backends/opfs-mirror/index.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
 
 const ROOT = "test-opfs-mirror-tabs";
@@ -181,6 +187,80 @@ describe("opfs-mirror across tabs", () => {
     await reader.close();
     await writer.close();
     worker.terminate();
+  });
+
+  it("watch in a reader hears exactly the writer's changes under its path, its own forwarded ones, none refused for quota", async () => {
+    const root = "test-opfs-mirror-tabs-watch";
+    await wipe(root);
+    const worker = new Worker(new URL("./quota-fixture.ts", import.meta.url), { type: "module" });
+    const writer = await open(root, { worker });
+    const reader = await open(root);
+    const heard: Record<"writer" | "reader" | "readerRoot", WatchEvent[]> = { writer: [], reader: [], readerRoot: [] };
+    writer.watch("/w", (event) => heard.writer.push(event));
+    const stop = reader.watch("/w", (event) => heard.reader.push(event));
+    reader.watch("/", (event) => heard.readerRoot.push(event));
+
+    await writer.mkdir("/w");
+    await writer.writeFile("/w/a.txt", encoder.encode("a"));
+    await writer.writeFile("/outside.txt", encoder.encode("not under /w"));
+    await writer.mkdir("/w/sub/deep", { recursive: true });
+    await writer.rename("/w/a.txt", "/w/sub/b.txt");
+    expect((await rejection(writer.writeFile("/w/big.bin", new Uint8Array(8192)))).message).toBe(
+      "ENOSPC: no space left on device, open '/w/big.bin' (the journal could not grow by 8227 bytes)",
+    );
+    expect((await rejection(reader.writeFile("/w/big.bin", new Uint8Array(8192)))).message).toBe(
+      "ENOSPC: no space left on device, open '/w/big.bin' (the journal could not grow by 8227 bytes)",
+    );
+    await reader.writeFile("/w/from-reader.txt", encoder.encode("forwarded"));
+    await writer.rm("/w/sub", { recursive: true });
+    await writer.writeFile("/w/last.txt", encoder.encode("last"));
+    const expected: WatchEvent[] = [
+      { type: "mkdir", path: "/w" },
+      { type: "write", path: "/w/a.txt" },
+      { type: "mkdir", path: "/w/sub/deep" },
+      { type: "rename", path: "/w/a.txt" },
+      { type: "rename", path: "/w/sub/b.txt" },
+      { type: "write", path: "/w/from-reader.txt" },
+      { type: "remove", path: "/w/sub" },
+      { type: "write", path: "/w/last.txt" },
+    ];
+    // The writer reports a change before its call resolves; a reader when the batch reaches it.
+    expect(heard.writer).toEqual(expected);
+    await expect.poll(() => heard.reader.at(-1), POLL).toEqual({ type: "write", path: "/w/last.txt" });
+    expect(heard.reader).toEqual(expected);
+    expect(heard.readerRoot).toEqual([
+      ...expected.slice(0, 2),
+      { type: "write", path: "/outside.txt" },
+      ...expected.slice(2),
+    ]);
+
+    // After stop(), this listener hears nothing; the reader's other listener still does.
+    stop();
+    await writer.writeFile("/w/after-stop.txt", encoder.encode("unheard"));
+    await expect.poll(() => heard.readerRoot.at(-1), POLL).toEqual({ type: "write", path: "/w/after-stop.txt" });
+    expect(heard.reader).toEqual(expected);
+    await reader.close();
+    await writer.close();
+    worker.terminate();
+  });
+
+  it("watch before the load hears one reload event, in the writer and in a reader", async () => {
+    await wipe(ROOT);
+    const seed = await open();
+    await seed.writeFile("/kept.txt", encoder.encode("kept"));
+    await seed.close();
+    const writer = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const reader = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const heard: Record<"writer" | "reader", WatchEvent[]> = { writer: [], reader: [] };
+    writer.watch("/kept.txt", (event) => heard.writer.push(event));
+    await writer.ready();
+    reader.watch("/elsewhere", (event) => heard.reader.push(event));
+    await reader.ready();
+    expect([writer.role, reader.role]).toEqual(["writer", "reader"]);
+    expect(heard).toEqual({ writer: [OPFS_MIRROR_RELOAD_EVENT], reader: [OPFS_MIRROR_RELOAD_EVENT] });
+    expect(decoder.decode(await reader.readFile("/kept.txt"))).toBe("kept");
+    await reader.close();
+    await writer.close();
   });
 
   it("a reader that joins after a compaction loads the segment and the journal, then follows", async () => {
