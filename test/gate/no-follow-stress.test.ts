@@ -2,7 +2,7 @@
  * Issue 14, item 1: a concurrent task swaps a leaf file and a parent directory for symlinks to
  * outside the tools' root, 10,000 times each, while read, write, edit, list, grep, apply_patch
  * and bash run in a loop through createFsTools (./swap-stress.ts). Nothing outside is read or
- * changed. IDB runs in Chromium: ./no-follow-stress-idb-fewer-swaps.browser.test.ts.
+ * changed. IDB runs in Chromium: ./no-follow-stress-idb.browser.test.ts.
  */
 import { mkdtemp, readdir, readFile, rename, rm, symlink, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
  * The swap stress loop of issue 14 (browser-safe: no Node imports), run per backend by
- * ./no-follow-stress.test.ts (memory, node) and ./no-follow-stress-idb-fewer-swaps.browser.test.ts:
+ * ./no-follow-stress.test.ts (memory, node) and ./no-follow-stress-idb.browser.test.ts:
  * a concurrent task swaps a leaf file and its parent directory for symlinks to outside the
  * tools' root while read, write, edit, list, grep, apply_patch and bash run in a loop through
  * createFsTools. Nothing outside is read (no outside text or name in any result).
