@@ -234,6 +234,12 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   let writerId: string | undefined;
   let synced = false;
   let buffered: Array<Extract<TabMessage, { kind: "batch" | "compacted" }>> = [];
+  /**
+   * Whether another instance on this root has been heard on the channel (or this one took over
+   * from a writer): until then no reader exists (a reader asks for a snapshot first), and batches
+   * are not copied onto the channel.
+   */
+  let heard = false;
   let firstSync: { resolve(): void; reject(error: unknown): void } | undefined;
   let snapshotTimer: ReturnType<typeof setInterval> | undefined;
   const forwarded = new Map<number, Forwarded>();
@@ -403,6 +409,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       return;
     }
     clearInterval(snapshotTimer);
+    heard = true;
     loaded = false;
     role = "loading";
     const unanswered = [...forwarded.values()];
@@ -442,6 +449,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   }
 
   function onTabMessage(message: TabMessage): void {
+    // Another instance on this root (a channel never hands an object its own messages).
+    heard = true;
     switch (message.kind) {
       case "writer": {
         if (role !== "reader" || message.writer === instanceId) return;
@@ -694,13 +703,16 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       bytes.set(pending.record, at);
       at += pending.record.byteLength;
     }
-    // Other tabs get the same bytes once they are durable: keep them (no transfer) when listened to.
-    request({ kind: "append", bytes }, channel === undefined ? [bytes.buffer] : []).then(
+    // The bytes go to the Worker without a copy and come back with its answer; other tabs get them
+    // once they are durable (a copy per message, so only once another instance has been heard).
+    request({ kind: "append", bytes }, [bytes.buffer]).then(
       (value) => {
-        journalBytes = (value as MirrorAppended).journalBytes;
+        const appended = value as MirrorAppended;
+        journalBytes = appended.journalBytes;
         inFlight = undefined;
         position = { generation, end: journalBytes };
-        post({ kind: "batch", writer: instanceId, position, bytes });
+        if (heard && appended.bytes !== undefined)
+          post({ kind: "batch", writer: instanceId, position, bytes: appended.bytes });
         announceFlushed(batch);
         for (const pending of batch) pending.resolve();
         pump();
@@ -742,11 +754,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     }
     compacting = true;
     const segment = encodeSegment(volume);
-    request({ kind: "compact", bytes: segment.bytes, seal: segment.seal })
+    const written = segment.bytes.byteLength + segment.seal.byteLength;
+    // The segment goes to the Worker without a copy.
+    request({ kind: "compact", bytes: segment.bytes, seal: segment.seal }, [segment.bytes.buffer])
       .then(
         () => {
           journalBytes = 0;
-          segmentBytes = segment.bytes.byteLength + segment.seal.byteLength;
+          segmentBytes = written;
           generation += 1;
           position = { generation, end: 0 };
           post({ kind: "compacted", writer: instanceId, position });

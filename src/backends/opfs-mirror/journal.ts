@@ -36,6 +36,64 @@ export type JournalOp =
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/** A record ready to be written: its fields encoded, and its size in bytes (header included). */
+export interface PreparedRecord {
+  readonly record: JournalOp;
+  readonly path: Uint8Array | undefined;
+  readonly dest: Uint8Array | undefined;
+  readonly bytes: number;
+}
+
+/**
+ * Encode a record's strings and measure it, for {@link writeRecord}.
+ *
+ * @param record - the op and its fields.
+ * @returns the record with its encoded paths and its size in bytes, header included.
+ */
+export function prepareRecord(record: JournalOp): PreparedRecord {
+  const path = "path" in record ? encoder.encode(record.path) : undefined;
+  const dest = record.op === OP_RENAME ? encoder.encode(record.dest) : undefined;
+  let size = RECORD_HEADER_BYTES + 1;
+  if (path !== undefined) size += 4 + path.byteLength;
+  if (dest !== undefined) size += 4 + dest.byteLength;
+  if (record.op === OP_WRITE) size += 8 + 4 + record.data.byteLength;
+  if (record.op === OP_SEAL) size += 4;
+  return { record, path, dest, bytes: size };
+}
+
+/**
+ * Write a prepared record into `target` at byte `at` (the data is copied in; the checksum is
+ * computed there).
+ *
+ * @param target - the buffer, with room for `prepared.bytes` bytes at `at`.
+ * @param at - byte offset.
+ * @param prepared - from {@link prepareRecord}.
+ * @returns the offset just past the record.
+ */
+export function writeRecord(target: Uint8Array, at: number, prepared: PreparedRecord): number {
+  const { record, path, dest } = prepared;
+  const start = at;
+  const view = new DataView(target.buffer, target.byteOffset + start, prepared.bytes);
+  let offset = RECORD_HEADER_BYTES;
+  target[start + offset++] = record.op;
+  const putBytes = (part: Uint8Array) => {
+    view.setUint32(offset, part.byteLength, true);
+    target.set(part, start + offset + 4);
+    offset += 4 + part.byteLength;
+  };
+  if (path !== undefined) putBytes(path);
+  if (dest !== undefined) putBytes(dest);
+  if (record.op === OP_WRITE) {
+    view.setFloat64(offset, record.mtimeMs, true);
+    offset += 8;
+    putBytes(record.data);
+  }
+  if (record.op === OP_SEAL) view.setUint32(offset, record.count, true);
+  view.setUint32(0, prepared.bytes - RECORD_HEADER_BYTES, true);
+  view.setUint32(4, crc32(target.subarray(start + RECORD_HEADER_BYTES, start + prepared.bytes)), true);
+  return start + prepared.bytes;
+}
+
 /**
  * Encode one record (the data is copied, so the caller may reuse its array).
  *
@@ -43,32 +101,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * @returns the record's bytes, header included.
  */
 export function encodeRecord(record: JournalOp): Uint8Array {
-  const path = "path" in record ? encoder.encode(record.path) : undefined;
-  const dest = record.op === OP_RENAME ? encoder.encode(record.dest) : undefined;
-  let size = 1;
-  if (path !== undefined) size += 4 + path.byteLength;
-  if (dest !== undefined) size += 4 + dest.byteLength;
-  if (record.op === OP_WRITE) size += 8 + 4 + record.data.byteLength;
-  if (record.op === OP_SEAL) size += 4;
-  const bytes = new Uint8Array(RECORD_HEADER_BYTES + size);
-  const view = new DataView(bytes.buffer);
-  let at = RECORD_HEADER_BYTES;
-  bytes[at++] = record.op;
-  const putBytes = (part: Uint8Array) => {
-    view.setUint32(at, part.byteLength, true);
-    bytes.set(part, at + 4);
-    at += 4 + part.byteLength;
-  };
-  if (path !== undefined) putBytes(path);
-  if (dest !== undefined) putBytes(dest);
-  if (record.op === OP_WRITE) {
-    view.setFloat64(at, record.mtimeMs, true);
-    at += 8;
-    putBytes(record.data);
-  }
-  if (record.op === OP_SEAL) view.setUint32(at, record.count, true);
-  view.setUint32(0, size, true);
-  view.setUint32(4, crc32(bytes.subarray(RECORD_HEADER_BYTES)), true);
+  const prepared = prepareRecord(record);
+  const bytes = new Uint8Array(prepared.bytes);
+  writeRecord(bytes, 0, prepared);
   return bytes;
 }
 

@@ -225,7 +225,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
           throw error;
         }
         end = before + request.bytes.byteLength;
-        return { journalBytes: end };
+        return { journalBytes: end, bytes: request.bytes };
       }
       case "compact":
         return compact(request.bytes, request.seal);
@@ -248,9 +248,9 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
         const transfer: Transferable[] = [];
         if (typeof value === "object" && value !== null) {
           // The bytes read from disk go over without a copy.
-          const read = value as { journal?: Uint8Array; segment?: Uint8Array };
-          if (read.journal !== undefined) transfer.push(read.journal.buffer as ArrayBuffer);
-          if (read.segment !== undefined) transfer.push(read.segment.buffer as ArrayBuffer);
+          const read = value as { journal?: Uint8Array; segment?: Uint8Array; bytes?: Uint8Array };
+          for (const bytes of [read.journal, read.segment, read.bytes])
+            if (bytes !== undefined) transfer.push(bytes.buffer as ArrayBuffer);
         }
         port.postMessage({ id: request.id, value } as MirrorReply, transfer);
       } catch (error) {

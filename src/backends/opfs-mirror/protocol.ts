@@ -53,9 +53,13 @@ export interface MirrorJournal {
   readonly checkedBytes: number;
 }
 
-/** What `append` and `compact` answer: the journal's length after the call, in bytes. */
+/**
+ * What `append` and `compact` answer: the journal's length after the call, in bytes; `append`
+ * also hands back the bytes it wrote (they come over without a copy and go back the same way).
+ */
 export interface MirrorAppended {
   readonly journalBytes: number;
+  readonly bytes?: Uint8Array;
 }
 
 /** An error as it crosses the port. */

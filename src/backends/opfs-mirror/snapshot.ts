@@ -6,7 +6,15 @@
  */
 import type { Volume } from "memfs";
 import { joinPath } from "../../contract/path.js";
-import { OP_MKDIR, OP_SEAL, OP_WRITE, encodeRecord } from "./journal.js";
+import {
+  OP_MKDIR,
+  OP_SEAL,
+  OP_WRITE,
+  encodeRecord,
+  prepareRecord,
+  writeRecord,
+  type PreparedRecord,
+} from "./journal.js";
 
 /** A segment's records and its closing SEAL record, written after the records are durable. */
 export interface Segment {
@@ -14,44 +22,43 @@ export interface Segment {
   readonly seal: Uint8Array;
 }
 
+type Link = Volume["_core"]["root"];
+
 /**
- * Encode the tree under `/` as a segment.
+ * Encode the tree under `/` as a segment, in one buffer: the tree is walked through memfs's
+ * links (names sorted as `readdir` sorts them), each file's bytes read in place, and each record
+ * written straight into the segment (no copy per file, no buffer per record).
  *
  * @param volume - the working set (read synchronously, so the segment is one consistent state).
  * @returns the records (directories before their contents) and the seal.
  */
 export function encodeSegment(volume: Volume): Segment {
-  const parts: Uint8Array[] = [];
+  const records: PreparedRecord[] = [];
   let total = 0;
-  let count = 0;
-  const push = (record: Uint8Array) => {
-    parts.push(record);
-    total += record.byteLength;
-    count++;
+  const push = (record: PreparedRecord) => {
+    records.push(record);
+    total += record.bytes;
   };
-  const visit = (directory: string) => {
-    const entries = volume.readdirSync(directory, { withFileTypes: true }) as unknown as ReadonlyArray<{
-      name: unknown;
-      isDirectory(): boolean;
-      isFile(): boolean;
-    }>;
-    for (const entry of entries) {
-      const path = joinPath(directory, String(entry.name));
-      if (entry.isDirectory()) {
-        push(encodeRecord({ op: OP_MKDIR, path }));
-        visit(path);
-      } else if (entry.isFile()) {
-        const data = volume.readFileSync(path) as Uint8Array;
-        push(encodeRecord({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }));
+  const visit = (directory: Link, path: string) => {
+    const names = [...directory.children.keys()].filter((name) => name !== "." && name !== "..");
+    names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const name of names) {
+      const child = directory.children.get(name);
+      if (child === undefined) continue;
+      const node = child.getNode();
+      const childPath = joinPath(path, name);
+      if (node.isDirectory()) {
+        push(prepareRecord({ op: OP_MKDIR, path: childPath }));
+        visit(child, childPath);
+      } else if (node.isFile()) {
+        const data = new Uint8Array(node.buf.buffer, node.buf.byteOffset, node.getSize());
+        push(prepareRecord({ op: OP_WRITE, path: childPath, mtimeMs: node.mtime.getTime(), data }));
       }
     }
   };
-  visit("/");
+  visit(volume._core.root, "/");
   const bytes = new Uint8Array(total);
   let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
-  return { bytes, seal: encodeRecord({ op: OP_SEAL, count }) };
+  for (const record of records) at = writeRecord(bytes, at, record);
+  return { bytes, seal: encodeRecord({ op: OP_SEAL, count: records.length }) };
 }

@@ -20,7 +20,18 @@ interface Lstat {
   readonly mtimeMs: number | bigint;
 }
 
+/**
+ * Whether `path` exists (a final link not followed), asked of memfs's path walk, which builds no
+ * error for a missing name: most writes are of new files, and a failed `lstatSync` builds an
+ * error with its stack trace every time.
+ */
+function exists(volume: Volume, path: string): boolean {
+  const found = volume._core.walk(path, false, false, false);
+  return found.ok && found.value !== null;
+}
+
 function lstatOrNull(volume: Volume, path: string): Lstat | null {
+  if (!exists(volume, path)) return null;
   try {
     return (volume.lstatSync(path) as Lstat | undefined) ?? null;
   } catch {
@@ -58,7 +69,7 @@ export function capture(volume: Volume, path: string): Captured {
  * @param captured - from {@link capture}.
  */
 export function restore(volume: Volume, path: string, captured: Captured): void {
-  if (lstatOrNull(volume, path) !== null) volume.rmSync(path, { recursive: true, force: true });
+  if (exists(volume, path)) volume.rmSync(path, { recursive: true, force: true });
   if (captured === null) return;
   if (captured.kind === "file") {
     volume.writeFileSync(path, captured.data, { mode: captured.mode });
@@ -84,7 +95,7 @@ export function firstMissing(volume: Volume, path: string, includeSelf: boolean)
   let current = "";
   for (let index = 0; index < last; index++) {
     current += "/" + parts[index];
-    if (lstatOrNull(volume, current) === null) return current;
+    if (!exists(volume, current)) return current;
   }
   return undefined;
 }
