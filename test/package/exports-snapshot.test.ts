@@ -252,6 +252,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
   "src/backends/opfs-mirror/index.ts": {
     subpath: "./opfs-mirror",
     values: [
+      "CLOSE_COMPACT_MIN_BYTES",
       "DEFAULT_COMPACT_MIN_BYTES",
       "DEFAULT_OPFS_MIRROR_ROOT",
       "OPFS_MIRROR_LOCK_PREFIX",

@@ -49,6 +49,7 @@ import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
   type MirrorAppended,
+  type MirrorChunk,
   type MirrorConnectMessage,
   type MirrorJournal,
   type MirrorOpened,
@@ -56,6 +57,7 @@ import {
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
+import { createEarlyReads, type EarlyReads } from "./early.js";
 import { replayRecords } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import {
@@ -82,6 +84,17 @@ export const DEFAULT_COMPACT_MIN_BYTES = 64 * 1024 * 1024;
  * `BroadcastChannel` on which its readers hear each change.
  */
 export const OPFS_MIRROR_LOCK_PREFIX = "better-fs-tools:opfs-mirror:";
+/**
+ * `close()` compacts when the journal holds at least this many bytes and at least a quarter of
+ * the segment's (1 MiB): the journal is read whole and checked at a cold start, the segment's
+ * files can be read before it ends (see `early.ts`).
+ */
+export const CLOSE_COMPACT_MIN_BYTES = 1024 * 1024;
+
+function shouldCompactOnClose(journalBytes: number, segmentBytes: number): boolean {
+  return journalBytes >= CLOSE_COMPACT_MIN_BYTES && journalBytes * 4 >= segmentBytes;
+}
+
 /** A reader that has no snapshot yet asks the writer again this often, in milliseconds. */
 const SNAPSHOT_RETRY_MS = 500;
 
@@ -245,6 +258,12 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   const forwarded = new Map<number, Forwarded>();
   let nextCallId = 1;
   const watchers = createWatchers();
+  /**
+   * The cold start's early reads (see `early.ts`): settled once the first load knows whether its
+   * segment has an index (then the reads, else undefined), and at the latest when the load ends.
+   */
+  let settleEarlyReads: (early: EarlyReads | undefined) => void = () => undefined;
+  const earlyReads = { promise: new Promise<EarlyReads | undefined>((resolve) => (settleEarlyReads = resolve)) };
   /** Set when the whole tree is cleared to be loaded again; `watch` then reports a reload. */
   let treeReplaced = false;
 
@@ -365,33 +384,61 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     };
     const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
     worker.postMessage(connect, [pair.port2]);
-    // Both asked at once: the Worker reads and checks the journal while the segment is replayed here.
+    // Both asked at once: the Worker reads and checks the journal while the segment is replayed
+    // here (a segment without an index comes whole; an indexed one in chunks, after the journal).
     const opening = request({ kind: "open" }) as Promise<MirrorSegment>;
     const reading = request({ kind: "journal" }) as Promise<MirrorJournal>;
     reading.catch(() => undefined);
     const opened = await opening;
-    const replaySegment = () => {
+    const indexed = opened.index !== undefined;
+    // The first load can answer reads before it ends (a reader taking over holds its own tree).
+    const early =
+      opened.index !== undefined && !synced
+        ? createEarlyReads(opened.index, async (offset, bytes) => {
+            const record = (await request({ kind: "record", offset, bytes })) as { bytes: Uint8Array };
+            return record.bytes;
+          })
+        : undefined;
+    settleEarlyReads(early);
+    let firstChunk = indexed && !synced ? (request({ kind: "chunk", at: 0 }) as Promise<MirrorChunk>) : undefined;
+    firstChunk?.catch(() => undefined);
+    const replaySegment = async () => {
       clearTree();
       // The Worker hands over a segment only with its seal checked: whole, and each file once.
       if (opened.segment !== undefined)
         replayRecords(volume, decodeRecords(opened.segment, { checksums: false }).records, { shareBuffer: true });
+      if (!indexed) return;
+      let next = firstChunk ?? (request({ kind: "chunk", at: 0 }) as Promise<MirrorChunk>);
+      firstChunk = undefined;
+      for (;;) {
+        const chunk = await next;
+        // The next chunk is read while this one is replayed.
+        if (!chunk.last) next = request({ kind: "chunk", at: chunk.next }) as Promise<MirrorChunk>;
+        replayRecords(volume, decodeRecords(chunk.bytes, { checksums: false }).records, { shareBuffer: true });
+        if (chunk.last) return;
+      }
     };
     // A reader taking over that has applied every batch already holds this tree: it waits for the
     // journal's length to know, and replays nothing when it does.
     let replayed = !synced;
-    if (replayed) replaySegment();
+    const replaying = replayed ? replaySegment() : undefined;
+    replaying?.catch(() => undefined);
     const journal = await reading;
     const decoded = decodeRecords(journal.journal.subarray(0, journal.checkedBytes), { checksums: false });
+    early?.journalRead(decoded.records);
+    await replaying;
     const disk: JournalPosition = { generation: opened.generation, end: decoded.validBytes };
     if (!replayed && !samePosition(position, disk)) {
-      replaySegment();
+      await replaySegment();
       replayed = true;
     }
+    // An indexed segment not read (the tree was already whole) is let go.
+    if (!replayed && indexed) await request({ kind: "release" });
     // The records' bytes stay in the journal's buffer; those a later record replaced are not kept alive.
     if (replayed) replayRecords(volume, decoded.records, { shareBuffer: true, superseded: "release" });
     generation = opened.generation;
     journalBytes = decoded.validBytes;
-    segmentBytes = opened.segment?.byteLength ?? 0;
+    segmentBytes = opened.segmentBytes;
     if (decoded.validBytes < journal.journal.byteLength)
       await request({ kind: "truncate", length: decoded.validBytes });
     position = disk;
@@ -664,10 +711,12 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     loading ??= load().then(
       () => {
         loaded = true;
+        settleEarlyReads(undefined);
         announceReload();
       },
       (error: unknown) => {
         const fsError = toFsError(error);
+        settleEarlyReads(undefined);
         fail(fsError);
         shutdown();
         throw fsError;
@@ -752,11 +801,16 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       drained?.();
       return;
     }
+    void compact();
+  }
+
+  /** Write the tree as the next generation's segment (the journal starts empty); resolves when done or given up. */
+  function compact(): Promise<void> {
     compacting = true;
     const segment = encodeSegment(volume);
     const written = segment.bytes.byteLength + segment.seal.byteLength;
     // The segment goes to the Worker without a copy.
-    request({ kind: "compact", bytes: segment.bytes, seal: segment.seal }, [segment.bytes.buffer])
+    return request({ kind: "compact", bytes: segment.bytes, seal: segment.seal }, [segment.bytes.buffer])
       .then(
         () => {
           journalBytes = 0;
@@ -833,6 +887,25 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     });
   }
 
+  /**
+   * A read that may be answered before the load ends (see `early.ts`): `ask` gets the early
+   * reads once the cold start knows whether there are any, and the call waits for the load when
+   * there are none or they cannot say (`undefined`).
+   */
+  function beforeLoad<R>(ask: (early: EarlyReads) => Promise<R | undefined>, call: () => Promise<R>): Promise<R> {
+    if (failure !== undefined) return Promise.reject(failure);
+    if (loaded) return call();
+    ready().catch(() => undefined);
+    return earlyReads.promise.then(async (early) => {
+      if (early !== undefined && !loaded) {
+        // A failed early answer (the Worker gone) leaves the call to the load, which says why.
+        const answer = await ask(early).catch(() => undefined);
+        if (answer !== undefined) return answer;
+      }
+      return read(call)();
+    });
+  }
+
   function read<A extends unknown[], R>(call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
     return (...args) => {
       if (failure !== undefined) return Promise.reject(failure);
@@ -867,13 +940,35 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     capabilities: { watch: true },
     root: label,
     ...(locks === undefined ? {} : { locks }),
-    readFile: read((path: string) => mem.readFile(path)),
+    readFile: (path) =>
+      beforeLoad(
+        (early) => early.readFile(path),
+        () => mem.readFile(path),
+      ),
     readFileView: <T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> =>
-      read(() => mem.readFileView(path, use))(),
-    stat: read((path: string) => mem.stat(path)),
-    lstat: read((path: string) => mem.lstat(path)),
+      beforeLoad(
+        async (early) => {
+          const bytes = await early.readFile(path);
+          return bytes === undefined ? undefined : { value: use(bytes) };
+        },
+        async () => ({ value: await mem.readFileView(path, use) }),
+      ).then((answer) => answer.value),
+    stat: (path) =>
+      beforeLoad(
+        (early) => early.stat(path),
+        () => mem.stat(path),
+      ),
+    lstat: (path) =>
+      beforeLoad(
+        (early) => early.stat(path),
+        () => mem.lstat(path),
+      ),
     readdir: read((path: string) => mem.readdir(path)),
-    realpath: read((path: string) => mem.realpath(path)),
+    realpath: (path) =>
+      beforeLoad(
+        async (early) => ((await early.stat(path)) === undefined ? undefined : path),
+        () => mem.realpath(path),
+      ),
     get role() {
       return role;
     },
@@ -975,6 +1070,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
             setTimeout(resolve, 10);
           });
         }
+        // The next cold start reads one indexed segment rather than a long journal as well.
+        if (role === "writer" && failure === undefined && shouldCompactOnClose(journalBytes, segmentBytes))
+          await compact();
         if (port !== undefined && failure === undefined) await request({ kind: "close" }).catch(() => undefined);
       }
       fail(new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" }));

@@ -6,7 +6,12 @@
  *
  * - `WRITE path mtimeMs(f64) data`: the whole file (parents created);
  * - `MKDIR path` (recursive); `RM path` (recursive); `RENAME from to`;
- * - `SEAL count(u32)`: ends a segment; a segment without it was cut short and is not used.
+ * - `SEAL count(u32)`: ends a segment; a segment without it was cut short and is not used;
+ * - `INDEX count(u32) entries` and `INDEX_AT offset(f64)`: the last two records of a segment
+ *   before its seal: where each directory and file record starts, so a cold start can answer a
+ *   read before it has read the whole segment (an entry is `kind(u8) path offset(f64)
+ *   bytes(u32) size(u32) mtimeMs(f64)`; `INDEX_AT` has a fixed size, found from the end).
+ *   Replay ignores both; a segment without them is read whole.
  *
  * Only calls that succeeded in memory are written, so replaying the records in order on an
  * empty tree rebuilds the tree exactly. Decoding stops at the first record whose length runs past
@@ -20,10 +25,28 @@ export const OP_WRITE = 1;
 export const OP_MKDIR = 2;
 export const OP_RM = 3;
 export const OP_RENAME = 4;
+export const OP_INDEX = 5;
+export const OP_INDEX_AT = 6;
 export const OP_SEAL = 0xff;
 
 /** Bytes before each payload: length and checksum. */
 export const RECORD_HEADER_BYTES = 8;
+
+/** Bytes of an `INDEX_AT` record, header included: it is found at a fixed distance from the end. */
+export const INDEX_AT_BYTES = RECORD_HEADER_BYTES + 9;
+
+/** Where one directory or file record of a segment is, and what a `stat` of it says. */
+export interface IndexEntry {
+  readonly kind: "file" | "directory";
+  readonly path: string;
+  /** Byte offset of the record in the segment. */
+  readonly offset: number;
+  /** The record's length in bytes, header included. */
+  readonly bytes: number;
+  /** The file's size in bytes (0 for a directory). */
+  readonly size: number;
+  readonly mtimeMs: number;
+}
 
 /** One decoded record. `data` is a view into the decoded buffer (no copy). */
 export type JournalOp =
@@ -31,6 +54,8 @@ export type JournalOp =
   | { readonly op: typeof OP_MKDIR; readonly path: string }
   | { readonly op: typeof OP_RM; readonly path: string }
   | { readonly op: typeof OP_RENAME; readonly path: string; readonly dest: string }
+  | { readonly op: typeof OP_INDEX; readonly entries: readonly IndexEntry[] }
+  | { readonly op: typeof OP_INDEX_AT; readonly offset: number }
   | { readonly op: typeof OP_SEAL; readonly count: number };
 
 const encoder = new TextEncoder();
@@ -41,6 +66,8 @@ export interface PreparedRecord {
   readonly record: JournalOp;
   readonly path: Uint8Array | undefined;
   readonly dest: Uint8Array | undefined;
+  /** An INDEX record's encoded paths. */
+  readonly names?: Uint8Array[] | undefined;
   readonly bytes: number;
 }
 
@@ -58,7 +85,14 @@ export function prepareRecord(record: JournalOp): PreparedRecord {
   if (dest !== undefined) size += 4 + dest.byteLength;
   if (record.op === OP_WRITE) size += 8 + 4 + record.data.byteLength;
   if (record.op === OP_SEAL) size += 4;
-  return { record, path, dest, bytes: size };
+  if (record.op === OP_INDEX_AT) size += 8;
+  let names: Uint8Array[] | undefined;
+  if (record.op === OP_INDEX) {
+    names = record.entries.map((entry) => encoder.encode(entry.path));
+    size += 4;
+    for (const name of names) size += 1 + 4 + name.byteLength + 8 + 4 + 4 + 8;
+  }
+  return { record, path, dest, names, bytes: size };
 }
 
 /**
@@ -89,6 +123,20 @@ export function writeRecord(target: Uint8Array, at: number, prepared: PreparedRe
     putBytes(record.data);
   }
   if (record.op === OP_SEAL) view.setUint32(offset, record.count, true);
+  if (record.op === OP_INDEX_AT) view.setFloat64(offset, record.offset, true);
+  if (record.op === OP_INDEX) {
+    view.setUint32(offset, record.entries.length, true);
+    offset += 4;
+    record.entries.forEach((entry, index) => {
+      target[start + offset++] = entry.kind === "file" ? 1 : 2;
+      putBytes(prepared.names![index]!);
+      view.setFloat64(offset, entry.offset, true);
+      view.setUint32(offset + 8, entry.bytes, true);
+      view.setUint32(offset + 12, entry.size, true);
+      view.setFloat64(offset + 16, entry.mtimeMs, true);
+      offset += 24;
+    });
+  }
   view.setUint32(0, prepared.bytes - RECORD_HEADER_BYTES, true);
   view.setUint32(4, crc32(target.subarray(start + RECORD_HEADER_BYTES, start + prepared.bytes)), true);
   return start + prepared.bytes;
@@ -238,6 +286,30 @@ function decodePayload(bytes: Uint8Array, view: DataView, start: number, end: nu
     }
     case OP_SEAL:
       return end - start === 5 ? { op: OP_SEAL, count: view.getUint32(start + 1, true) } : undefined;
+    case OP_INDEX_AT:
+      return end - start === 9 ? { op: OP_INDEX_AT, offset: view.getFloat64(start + 1, true) } : undefined;
+    case OP_INDEX: {
+      if (at + 4 > end) return undefined;
+      const count = view.getUint32(at, true);
+      at += 4;
+      const entries: IndexEntry[] = [];
+      for (let index = 0; index < count; index++) {
+        if (at + 1 > end) return undefined;
+        const kind = bytes[at++];
+        const path = takeString();
+        if ((kind !== 1 && kind !== 2) || path === undefined || at + 24 > end) return undefined;
+        entries.push({
+          kind: kind === 1 ? "file" : "directory",
+          path,
+          offset: view.getFloat64(at, true),
+          bytes: view.getUint32(at + 8, true),
+          size: view.getUint32(at + 12, true),
+          mtimeMs: view.getFloat64(at + 16, true),
+        });
+        at += 24;
+      }
+      return at === end ? { op: OP_INDEX, entries } : undefined;
+    }
     default:
       return undefined;
   }

@@ -15,7 +15,7 @@ import type { FsErrorCode } from "../../contract/errors.js";
 import { codeOfDomError, errorName } from "../opfs/errors.js";
 import { resolveOpfsRoot } from "../opfs/root.js";
 import type { SyncAccessHandle, SyncCapableFileHandle } from "../opfs/sync-io.js";
-import { OP_SEAL, RECORD_HEADER_BYTES, checkedLength } from "./journal.js";
+import { INDEX_AT_BYTES, OP_INDEX, OP_INDEX_AT, OP_SEAL, RECORD_HEADER_BYTES, checkedLength } from "./journal.js";
 import { crc32 } from "./crc32.js";
 import {
   MirrorFault,
@@ -25,6 +25,7 @@ import {
   segmentName,
   type MirrorConnectMessage,
   type MirrorError,
+  type MirrorChunk,
   type MirrorJournal,
   type MirrorOpened,
   type MirrorSegment,
@@ -46,6 +47,64 @@ const OPEN_RETRY_DELAY_MS = 50;
 
 /** Bytes of a segment's closing SEAL record. */
 const SEAL_BYTES = RECORD_HEADER_BYTES + 5;
+
+/**
+ * How much of an indexed segment one `chunk` answer carries, at most (more only for one record
+ * larger than this), in bytes: 8 MiB, so records reach the main thread while the rest is read.
+ */
+const SEGMENT_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/** `length` bytes of the file at `at`, in a buffer of their own. */
+function readAt(access: SyncAccessHandle, at: number, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  while (offset < length) {
+    const read = access.read(bytes.subarray(offset), { at: at + offset });
+    if (read === 0) break;
+    offset += read;
+  }
+  return offset === length ? bytes : bytes.subarray(0, offset);
+}
+
+/** The record at the start of `bytes` when it is whole, its checksum matches and its op is `op`. */
+function isRecord(bytes: Uint8Array, op: number): boolean {
+  if (bytes.byteLength < RECORD_HEADER_BYTES + 1) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = RECORD_HEADER_BYTES + view.getUint32(0, true);
+  if (end !== bytes.byteLength || bytes[RECORD_HEADER_BYTES] !== op) return false;
+  return crc32(bytes.subarray(RECORD_HEADER_BYTES, end)) === view.getUint32(4, true);
+}
+
+/**
+ * The INDEX record of a sealed segment of `size` bytes (its INDEX_AT record sits just before the
+ * seal), checked, with the offset where the segment's other records end; undefined for a segment
+ * written without one (read whole instead).
+ */
+function readIndex(access: SyncAccessHandle, size: number): { index: Uint8Array; recordsEnd: number } | undefined {
+  const indexAtStart = size - SEAL_BYTES - INDEX_AT_BYTES;
+  if (indexAtStart < 0) return undefined;
+  const indexAt = readAt(access, indexAtStart, INDEX_AT_BYTES);
+  if (!isRecord(indexAt, OP_INDEX_AT)) return undefined;
+  const offset = new DataView(indexAt.buffer).getFloat64(RECORD_HEADER_BYTES + 1, true);
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= indexAtStart) return undefined;
+  const index = readAt(access, offset, indexAtStart - offset);
+  return isRecord(index, OP_INDEX) ? { index, recordsEnd: offset } : undefined;
+}
+
+/**
+ * Where the last whole record in `bytes` ends (records framed by their length), 0 when the
+ * first one is not whole.
+ */
+function wholeRecordsEnd(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  while (at + RECORD_HEADER_BYTES <= bytes.byteLength) {
+    const end = at + RECORD_HEADER_BYTES + view.getUint32(at, true);
+    if (end > bytes.byteLength) break;
+    at = end;
+  }
+  return at;
+}
 
 function readWhole(access: SyncAccessHandle): Uint8Array {
   const size = access.getSize();
@@ -91,6 +150,9 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   let journal: SyncAccessHandle | undefined;
   let end = 0;
   let hasSegment = false;
+  /** An indexed segment being read in chunks (kept open until its last chunk), and where its records end. */
+  let segmentAccess: SyncAccessHandle | undefined;
+  let recordsEnd = 0;
 
   async function openAccess(name: string): Promise<SyncAccessHandle> {
     const handle = await directory!.getFileHandle(name, { create: true });
@@ -108,11 +170,12 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   async function read(): Promise<MirrorOpened> {
     let segment: Uint8Array | undefined;
     if (hasSegment) {
-      const access = await openAccess(segmentName(generation));
+      // An indexed segment still being read in chunks is open here already.
+      const access = segmentAccess ?? (await openAccess(segmentName(generation)));
       try {
         segment = readWhole(access);
       } finally {
-        access.close();
+        if (access !== segmentAccess) access.close();
       }
     }
     return { generation, segment, journal: readWhole(journal!).subarray(0, end) };
@@ -128,20 +191,32 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       .map((found) => found!.generation)
       .sort((a, b) => b - a);
     let segment: Uint8Array | undefined;
+    let index: Uint8Array | undefined;
+    let segmentBytes = 0;
     generation = 0;
     hasSegment = false;
+    closeSegment();
     for (const candidate of segments) {
       const access = await openAccess(segmentName(candidate));
+      let keep = false;
       try {
-        const bytes = readWhole(access);
-        if (isSealed(bytes)) {
-          segment = bytes;
-          generation = candidate;
-          hasSegment = true;
-          break;
+        const size = access.getSize();
+        if (size < SEAL_BYTES || !isSealed(readAt(access, size - SEAL_BYTES, SEAL_BYTES))) continue;
+        generation = candidate;
+        hasSegment = true;
+        segmentBytes = size;
+        // Indexed: the index now, the records in chunks as they are asked for. Else: whole.
+        const indexed = readIndex(access, size);
+        if (indexed === undefined) segment = readWhole(access);
+        else {
+          index = indexed.index;
+          recordsEnd = indexed.recordsEnd;
+          segmentAccess = access;
+          keep = true;
         }
+        break;
       } finally {
-        access.close();
+        if (!keep) access.close();
       }
     }
     journal = await openAccess(journalName(generation));
@@ -151,7 +226,40 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       const found = generationOf(name);
       if (found !== undefined && found.generation !== generation) await directory.removeEntry(name).catch(() => {});
     }
-    return { generation, segment };
+    return { generation, segment, index, segmentBytes };
+  }
+
+  function closeSegment(): void {
+    segmentAccess?.close();
+    segmentAccess = undefined;
+  }
+
+  /**
+   * The indexed segment's records from byte `at`: whole records only, up to
+   * {@link SEGMENT_CHUNK_BYTES} (or one larger record); `next` is where the next chunk starts,
+   * `recordsEnd` when this was the last (the segment is closed then).
+   */
+  function readChunk(at: number): MirrorChunk {
+    if (segmentAccess === undefined) throw new MirrorFault("EIO", "no segment is being read");
+    let bytes = readAt(segmentAccess, at, Math.min(SEGMENT_CHUNK_BYTES, recordsEnd - at));
+    let length = wholeRecordsEnd(bytes);
+    if (length === 0 && bytes.byteLength >= RECORD_HEADER_BYTES) {
+      // One record larger than a chunk: read it alone.
+      const size = RECORD_HEADER_BYTES + new DataView(bytes.buffer).getUint32(0, true);
+      bytes = readAt(segmentAccess, at, Math.min(size, recordsEnd - at));
+      length = wholeRecordsEnd(bytes);
+    }
+    if (length === 0) throw new MirrorFault("EIO", `the segment's record at ${at} is cut short`);
+    const next = at + length;
+    const last = next >= recordsEnd;
+    if (last) closeSegment();
+    return { bytes: bytes.subarray(0, length), next, last };
+  }
+
+  /** One record of the indexed segment, `bytes` long at `offset` (a read answered before the load ends). */
+  function readRecord(offset: number, bytes: number): { bytes: Uint8Array } {
+    if (segmentAccess === undefined) throw new MirrorFault("EIO", "no segment is being read");
+    return { bytes: readAt(segmentAccess, offset, bytes) };
   }
 
   /** The journal opened by `open`, read whole, with the length of its whole, checked records. */
@@ -161,6 +269,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   }
 
   async function compact(bytes: Uint8Array, seal: Uint8Array): Promise<{ journalBytes: number }> {
+    closeSegment();
     const next = generation + 1;
     const access = await openAccess(segmentName(next));
     try {
@@ -201,6 +310,13 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
         return open();
       case "journal":
         return readJournal();
+      case "chunk":
+        return readChunk(request.at);
+      case "record":
+        return readRecord(request.offset, request.bytes);
+      case "release":
+        closeSegment();
+        return undefined;
       case "truncate":
         journal!.truncate(request.length);
         journal!.flush();
@@ -232,6 +348,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       case "read":
         return read();
       case "close":
+        closeSegment();
         journal?.flush();
         journal?.close();
         journal = undefined;
@@ -248,8 +365,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
         const transfer: Transferable[] = [];
         if (typeof value === "object" && value !== null) {
           // The bytes read from disk go over without a copy.
-          const read = value as { journal?: Uint8Array; segment?: Uint8Array; bytes?: Uint8Array };
-          for (const bytes of [read.journal, read.segment, read.bytes])
+          const read = value as { journal?: Uint8Array; segment?: Uint8Array; index?: Uint8Array; bytes?: Uint8Array };
+          for (const bytes of [read.journal, read.segment, read.index, read.bytes])
             if (bytes !== undefined) transfer.push(bytes.buffer as ArrayBuffer);
         }
         port.postMessage({ id: request.id, value } as MirrorReply, transfer);

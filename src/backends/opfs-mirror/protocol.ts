@@ -21,6 +21,9 @@ export interface MirrorConnectMessage {
 export type MirrorRequest =
   | { readonly id: number; readonly kind: "open" }
   | { readonly id: number; readonly kind: "journal" }
+  | { readonly id: number; readonly kind: "chunk"; readonly at: number }
+  | { readonly id: number; readonly kind: "record"; readonly offset: number; readonly bytes: number }
+  | { readonly id: number; readonly kind: "release" }
   | { readonly id: number; readonly kind: "truncate"; readonly length: number }
   | { readonly id: number; readonly kind: "append"; readonly bytes: Uint8Array }
   | { readonly id: number; readonly kind: "compact"; readonly bytes: Uint8Array; readonly seal: Uint8Array }
@@ -44,7 +47,24 @@ export interface MirrorOpened {
  */
 export interface MirrorSegment {
   readonly generation: number;
+  /** The segment file's size in bytes (0 without one). */
+  readonly segmentBytes: number;
+  /** The whole segment, when it has no index (written by an earlier version). */
   readonly segment: Uint8Array | undefined;
+  /**
+   * The segment's INDEX record (checked), when it has one: its other records then come in
+   * chunks (`chunk` from offset 0), and single records can be read before (`record`).
+   */
+  readonly index: Uint8Array | undefined;
+}
+
+/** What `chunk` answers: whole records of the indexed segment, and where the next chunk starts. */
+export interface MirrorChunk {
+  readonly bytes: Uint8Array;
+  /** Where the next chunk starts. */
+  readonly next: number;
+  /** This chunk ends the segment's records (the Worker has closed the segment). */
+  readonly last: boolean;
 }
 
 /** What `journal` answers (after `open`): the journal's bytes and how many of them are whole, checked records. */
@@ -80,7 +100,10 @@ export class MirrorFault extends Error {
 }
 
 export type MirrorReply =
-  | { readonly id: number; readonly value: MirrorOpened | MirrorSegment | MirrorJournal | MirrorAppended | undefined }
+  | {
+      readonly id: number;
+      readonly value: MirrorOpened | MirrorSegment | MirrorJournal | MirrorChunk | MirrorAppended | undefined;
+    }
   | { readonly id: number; readonly error: MirrorError };
 
 /** File names in the mirror's directory. */

@@ -7,12 +7,15 @@
 import type { Volume } from "memfs";
 import { joinPath } from "../../contract/path.js";
 import {
+  OP_INDEX,
+  OP_INDEX_AT,
   OP_MKDIR,
   OP_SEAL,
   OP_WRITE,
   encodeRecord,
   prepareRecord,
   writeRecord,
+  type IndexEntry,
   type PreparedRecord,
 } from "./journal.js";
 
@@ -27,15 +30,18 @@ type Link = Volume["_core"]["root"];
 /**
  * Encode the tree under `/` as a segment, in one buffer: the tree is walked through memfs's
  * links (names sorted as `readdir` sorts them), each file's bytes read in place, and each record
- * written straight into the segment (no copy per file, no buffer per record).
+ * written straight into the segment (no copy per file, no buffer per record). The records end
+ * with an INDEX of where each one starts and an INDEX_AT that says where the INDEX is.
  *
  * @param volume - the working set (read synchronously, so the segment is one consistent state).
  * @returns the records (directories before their contents) and the seal.
  */
 export function encodeSegment(volume: Volume): Segment {
   const records: PreparedRecord[] = [];
+  const entries: IndexEntry[] = [];
   let total = 0;
-  const push = (record: PreparedRecord) => {
+  const push = (record: PreparedRecord, entry: Omit<IndexEntry, "offset" | "bytes">) => {
+    entries.push({ ...entry, offset: total, bytes: record.bytes });
     records.push(record);
     total += record.bytes;
   };
@@ -48,17 +54,23 @@ export function encodeSegment(volume: Volume): Segment {
       const node = child.getNode();
       const childPath = joinPath(path, name);
       if (node.isDirectory()) {
-        push(prepareRecord({ op: OP_MKDIR, path: childPath }));
+        const entry = { kind: "directory", path: childPath, size: 0, mtimeMs: 0 } as const;
+        push(prepareRecord({ op: OP_MKDIR, path: childPath }), entry);
         visit(child, childPath);
       } else if (node.isFile()) {
         const data = new Uint8Array(node.buf.buffer, node.buf.byteOffset, node.getSize());
-        push(prepareRecord({ op: OP_WRITE, path: childPath, mtimeMs: node.mtime.getTime(), data }));
+        const mtimeMs = node.mtime.getTime();
+        const entry = { kind: "file", path: childPath, size: data.byteLength, mtimeMs } as const;
+        push(prepareRecord({ op: OP_WRITE, path: childPath, mtimeMs, data }), entry);
       }
     }
   };
   visit(volume._core.root, "/");
-  const bytes = new Uint8Array(total);
+  const count = records.length;
+  const index = prepareRecord({ op: OP_INDEX, entries });
+  const indexAt = prepareRecord({ op: OP_INDEX_AT, offset: total });
+  const bytes = new Uint8Array(total + index.bytes + indexAt.bytes);
   let at = 0;
-  for (const record of records) at = writeRecord(bytes, at, record);
-  return { bytes, seal: encodeRecord({ op: OP_SEAL, count: records.length }) };
+  for (const record of [...records, index, indexAt]) at = writeRecord(bytes, at, record);
+  return { bytes, seal: encodeRecord({ op: OP_SEAL, count }) };
 }

@@ -8,11 +8,12 @@ import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import type { WatchEvent } from "../../../src/contract/types.js";
 import {
+  CLOSE_COMPACT_MIN_BYTES,
   OPFS_MIRROR_RELOAD_EVENT,
   opfsMirrorFileSystem,
   type OpfsMirrorFileSystem,
 } from "../../../src/backends/opfs-mirror/index.js";
-import { OP_RENAME, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
+import { OP_MKDIR, OP_RENAME, OP_SEAL, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
 
 const ROOT = "test-opfs-mirror";
 const encoder = new TextEncoder();
@@ -147,6 +148,109 @@ describe("opfs-mirror specifics", () => {
       "/same.txt": "round 19 ".repeat(10),
     });
     await again.close();
+  });
+
+  it("an indexed segment comes back in chunks: more than one chunk, and a file larger than a chunk, whole", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, compactMinBytes: 1 });
+    const big = new Uint8Array(9 * 1024 * 1024).map((_, index) => (index * 7) & 0xff);
+    const files: Array<[string, Uint8Array]> = [["/big.bin", big]];
+    for (let index = 0; index < 60; index++) {
+      files.push([`/d${index % 7}/f${index}.txt`, new Uint8Array(100_000).fill(index)]);
+    }
+    for (const [path, data] of files) await fs.writeFile(path, data);
+    await fs.close();
+    expect((await filesOnDisk(ROOT)).filter((name) => name.startsWith("segment-")).length).toBe(1);
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const back = await Promise.all(files.map(async ([path]) => [path, await again.readFile(path)] as const));
+    const same = back.every(([path, data], index) => {
+      const expected = files[index]![1];
+      return (
+        path === files[index]![0] &&
+        data.byteLength === expected.byteLength &&
+        data.every((byte, at) => byte === expected[at])
+      );
+    });
+    expect({ same, top: (await again.readdir("/")).length }).toEqual({ same: true, top: 8 });
+    await again.close();
+  });
+
+  it("reads at creation are answered before the load ends, with what the loaded tree holds", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, compactMinBytes: 1 });
+    // Three chunks of segment: an answer read from the segment comes between two of them.
+    for (let index = 0; index < 20; index++) await fs.writeFile(`/bulk/${index}.bin`, new Uint8Array(1024 * 1024));
+    await fs.writeFile("/src/kept.txt", encoder.encode("from the segment"));
+    await fs.writeFile("/src/changed.txt", encoder.encode("old"));
+    await fs.close();
+    // Changes after the compaction stay in the journal (too small to compact on close).
+    const between = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    await between.writeFile("/src/changed.txt", encoder.encode("rewritten in the journal"));
+    await between.rename("/src/kept.txt", "/src/moved.txt");
+    await between.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const when = <T>(answer: Promise<T>) => answer.then((value) => ({ value, role: again.role }));
+    const answers = await Promise.all([
+      when(again.readFile("/src/changed.txt").then((bytes) => decoder.decode(bytes))),
+      when(again.stat("/src/changed.txt").then((stat) => [stat.type, stat.size])),
+      when(again.readFile("/bulk/0.bin").then((bytes) => bytes.byteLength)),
+      when(again.realpath("/src/changed.txt")),
+      when(again.readFile("/src/moved.txt").then((bytes) => decoder.decode(bytes))),
+      when(
+        again.readFile("/src/kept.txt").then(
+          () => "present",
+          (error: FsError) => error.code,
+        ),
+      ),
+    ]);
+    expect(answers).toEqual([
+      { value: "rewritten in the journal", role: "loading" },
+      { value: ["file", 24], role: "loading" },
+      { value: 1024 * 1024, role: "loading" },
+      { value: "/src/changed.txt", role: "loading" },
+      // under a directory the journal renamed into, and a path it renamed away: after the load
+      { value: "from the segment", role: "writer" },
+      { value: "ENOENT", role: "writer" },
+    ]);
+    await again.close();
+  });
+
+  it("close() compacts a journal of at least CLOSE_COMPACT_MIN_BYTES and a quarter of the segment", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    await fs.writeFile("/small.txt", encoder.encode("small"));
+    await fs.close();
+    expect(await filesOnDisk(ROOT)).toEqual(["journal-0.log"]);
+    const more = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    await more.writeFile("/large.bin", new Uint8Array(CLOSE_COMPACT_MIN_BYTES));
+    await more.close();
+    expect(await filesOnDisk(ROOT)).toEqual(["journal-1.log", "segment-1.seg"]);
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect([(await again.stat("/large.bin")).size, decoder.decode(await again.readFile("/small.txt"))]).toEqual([
+      CLOSE_COMPACT_MIN_BYTES,
+      "small",
+    ]);
+    await again.close();
+  });
+
+  it("a sealed segment without an index (written by an earlier version) is read whole", async () => {
+    await wipe(ROOT);
+    const directory = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+    const records = [
+      encodeRecord({ op: OP_MKDIR, path: "/d" }),
+      encodeRecord({ op: OP_WRITE, path: "/d/a.txt", mtimeMs: 5, data: encoder.encode("v1") }),
+      encodeRecord({ op: OP_SEAL, count: 2 }),
+    ];
+    const writable = await (await directory.getFileHandle("segment-3.seg", { create: true })).createWritable();
+    for (const record of records) await writable.write(record as Uint8Array<ArrayBuffer>);
+    await writable.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(again)).toEqual({ "/d/": "", "/d/a.txt": "v1" });
+    await again.writeFile("/d/b.txt", encoder.encode("after"));
+    await again.close();
+    const third = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    expect(await tree(third)).toEqual({ "/d/": "", "/d/a.txt": "v1", "/d/b.txt": "after" });
+    await third.close();
   });
 
   it("an unsealed newer segment (a crash mid-compaction) is ignored and removed", async () => {
