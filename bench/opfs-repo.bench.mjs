@@ -22,6 +22,10 @@ const NODE_MODULES = join(REPO, "node_modules");
 const CAP_MS = Number(process.env.BENCH_CAP_MS ?? 60_000);
 const CRASH_ROUNDS = Number(process.env.BENCH_CRASH_ROUNDS ?? 100);
 const CRASH_OTHER_ROUNDS = Number(process.env.BENCH_CRASH_OTHER_ROUNDS ?? 10);
+/** Cold starts timed per variant (first read, greppable), the first one with the paired grep rounds; medians reported. */
+const COLD_ROUNDS = Number(process.env.BENCH_COLD_ROUNDS ?? 5);
+/** Variants whose first cold start took longer than this (to greppable) get no more rounds. */
+const COLD_MAX_MS = 20_000;
 const ALL_KINDS = ["raw", "main", "worker", "idb", "mirror", "memory", "zenfs-opfs", "zenfs-idb"];
 const KINDS = (process.env.BENCH_REPO_KINDS ?? ALL_KINDS.join(",")).split(",").filter(Boolean);
 const LABEL = {
@@ -284,7 +288,29 @@ export async function run() {
             heldBytes,
             warmMs: median(value.warm),
             ratio: value.ratios.length > 0 ? median(value.ratios) : undefined,
+            firstReads: [value.firstReadMs],
+            firstGreps: [value.firstGrepMs],
           };
+          // More cold starts of the same stored copy, each after a reload: medians of all of them.
+          if (kind !== "memory" && value.firstGrepMs < COLD_MAX_MS) {
+            await page.evaluate(() => window.repoBench.closeOpen());
+            for (let round = 1; round < COLD_ROUNDS; round++) {
+              await page.reload();
+              await page.waitForFunction(() => window.repoBenchReady === true, undefined, { timeout: 120_000 });
+              const cold = await capped(
+                page,
+                served.pageUrl,
+                (options) => window.repoBench.coldStart(options),
+                { kind, probe: probe.path, probeSize: probe.size },
+                CAP_MS,
+              );
+              if (cold.capped) break;
+              result.reopen.firstReads.push(cold.value.firstReadMs);
+              result.reopen.firstGreps.push(cold.value.firstGrepMs);
+            }
+            result.reopen.firstReadMs = median(result.reopen.firstReads);
+            result.reopen.firstGrepMs = median(result.reopen.firstGreps);
+          }
         }
         process.stderr.write(`bench: opfs-repo ${kind} reopen ${JSON.stringify(result.reopen)}\n`);
         await page.evaluate((options) => window.repoBench.cleanup(options), { kind });
@@ -317,8 +343,23 @@ function report({ tree, results, browserVersion, memoryHow, load }) {
         : ms(r.import.writeMs + r.import.closeMs);
     const ro = r.reopen;
     const cappedCell = `capped (> ${ms(CAP_MS * 4)} for read, grep and paired rounds)`;
-    const first = ro === undefined ? "–" : ro.capped ? cappedCell : kind === "memory" ? "n/a" : ms(ro.firstReadMs);
-    const greppable = ro === undefined ? "–" : ro.capped ? cappedCell : kind === "memory" ? "n/a" : ms(ro.firstGrepMs);
+    const range = (values) => (values.length > 1 ? ` (${ms(Math.min(...values))}–${ms(Math.max(...values))})` : "");
+    const first =
+      ro === undefined
+        ? "–"
+        : ro.capped
+          ? cappedCell
+          : kind === "memory"
+            ? "n/a"
+            : `${ms(ro.firstReadMs)}${range(ro.firstReads)}`;
+    const greppable =
+      ro === undefined
+        ? "–"
+        : ro.capped
+          ? cappedCell
+          : kind === "memory"
+            ? "n/a"
+            : `${ms(ro.firstGrepMs)}${range(ro.firstGreps)}`;
     const warm =
       ro === undefined || ro.capped
         ? "–"
@@ -354,7 +395,7 @@ function report({ tree, results, browserVersion, memoryHow, load }) {
   return `Chromium ${browserVersion ?? "?"}, headless, persistent context (on disk). The tree: ${tree.files.length.toLocaleString("en")} files, ${tree.totalBytes.toLocaleString("en")} bytes (${mib(tree.totalBytes)}) from ${tree.packages} packages of this checkout's \`node_modules/\` after \`npm ci\` (every package except those shipping native binaries or an engine build: node, sql.js, @sparticuz/chromium, @typescript/typescript-linux-x64, @rolldown/binding-*, lightningcss-*; files ≤ 512 KiB; no symlinks), served to the page as one pack by the bench server.
 
 - **import**: every file written through the variant's API (raw: \`createWritable\` per file), 32 in flight, then the backend closed (so the OPFS Worker's and IndexedDB's deferred writes are on disk too); the pack is already in the page.
-- **first read**, **greppable**: after a page reload, from the backend's creation to the first \`readFile\` of \`${probe(tree)}\`, and to the end of the first grep over the whole tree.
+- **first read**, **greppable**: after a page reload, from the backend's creation to the first \`readFile\` of \`${probe(tree)}\` (asked at once, without waiting for \`ready()\`), and to the end of the first grep over the whole tree; medians of ${COLD_ROUNDS} cold starts, each after a reload (one for a variant slower than ${ms(COLD_MAX_MS)} to greppable), with the range in brackets.
 - **grep**: the grep tool (\`createGrepTool\`, pattern \`createRequire\`, \`ignoreDirectories: []\`, no offload) over the whole tree, median of 5 after the first; raw OPFS: walk the handles, read every file 32 in flight, \`indexOf\`. In brackets: the median of per-round ratios to the grep tool on a memory backend holding the same tree in the same page, the two run back to back in alternating order each round.
 - **memory held**: after the first grep, minus the same page before the backend was created (memory backend: before the pack was fetched; the pack is dropped before measuring), from ${memoryHow === "ua" ? "`performance.measureUserAgentSpecificMemory()` (page cross-origin isolated, Chromium flag `ForceEagerMeasureMemory`; main thread and workers)" : "CDP `Runtime.getHeapUsage` (used heap + backing stores + embedder heap, main thread only) after `HeapProfiler.collectGarbage`"}. In brackets: against the tree's bytes.
 - **crash**: rounds of: start Chromium on one user-data-dir, open the page, read back every earlier round's file, write this round's 4 KiB through the write tool (raw: \`createWritable\` + \`close\`), SIGKILL the browser process as soon as the call returns. "kept" counts rounds whose file came back byte-identical at every later start (one more start at the end reads the last round back). Mirror ${CRASH_ROUNDS} rounds, the others ${CRASH_OTHER_ROUNDS} (each capped at ${ms(CAP_MS)}).
