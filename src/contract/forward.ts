@@ -8,7 +8,7 @@ import type { FileSystem } from "./types.js";
 import { declareNoFollow, trustedNoFollow } from "./no-follow.js";
 
 /** The methods every backend has. */
-const REQUIRED_METHODS = [
+export const REQUIRED_METHODS = [
   "readFile",
   "writeFile",
   "stat",
@@ -21,9 +21,17 @@ const REQUIRED_METHODS = [
 ] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 /** The methods a backend may lack; a wrapper has one exactly when the backend it wraps has it. */
-const OPTIONAL_METHODS = ["readFileView", "symlink", "readlink", "watch"] as const satisfies ReadonlyArray<
+export const OPTIONAL_METHODS = ["readFileView", "symlink", "readlink", "watch"] as const satisfies ReadonlyArray<
   keyof FileSystem
 >;
+
+/** The methods that return a promise (all but `watch`), for wrappers that count or time calls. */
+export const PROMISE_METHODS = [
+  ...REQUIRED_METHODS,
+  "readFileView",
+  "symlink",
+  "readlink",
+] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 /** The fields that are not methods: carried as they are (`locks`, `noFollow`, `cwd`, `allowedRoots` only when present). */
 const FIELDS = ["name", "capabilities", "locks", "noFollow", "cwd", "allowedRoots"] as const satisfies ReadonlyArray<

@@ -4,25 +4,12 @@
  * lands exactly between two backend calls of a tool: between the gate's lookups, or between the
  * check and the use. The runner tries every `n` in turn (./corpus.ts).
  */
-import { forwardFileSystem } from "../../src/contract/forward.js";
+import { PROMISE_METHODS, forwardFileSystem } from "../../src/contract/forward.js";
 import { trustedNoFollow } from "../../src/contract/no-follow.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { RACE_SWAPS, writeRowFiles, type Attack, type RaceSwap } from "./attacks.js";
 
-const METHODS = [
-  "readFile",
-  "readFileView",
-  "writeFile",
-  "stat",
-  "lstat",
-  "readdir",
-  "mkdir",
-  "rm",
-  "rename",
-  "realpath",
-  "symlink",
-  "readlink",
-] as const;
+const METHODS = PROMISE_METHODS;
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 

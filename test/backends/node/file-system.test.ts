@@ -477,7 +477,7 @@ describe.skipIf(!LINUX_PROC)(
 
 import nodeFsModule from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import { forwardFileSystem } from "../../../src/contract/forward.js";
+import { PROMISE_METHODS, forwardFileSystem } from "../../../src/contract/forward.js";
 import { createResolutionCache } from "../../../src/contract/path.js";
 import type { FileSystem } from "../../../src/contract/types.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
@@ -485,18 +485,7 @@ import { createFsTools } from "../../../src/shell/defaults.js";
 /** A wrapper that records each backend call as `method path` (and keeps no `noFollow`, so the gate calls it for every use too). */
 function countCalls(fs: FileSystem): { fs: FileSystem; calls: string[] } {
   const calls: string[] = [];
-  const methods = [
-    "readFile",
-    "writeFile",
-    "stat",
-    "lstat",
-    "readdir",
-    "mkdir",
-    "rm",
-    "rename",
-    "realpath",
-    "readlink",
-  ];
+  const methods = PROMISE_METHODS.filter((method) => typeof fs[method] === "function");
   const overrides = Object.fromEntries(
     methods.map((method) => [
       method,

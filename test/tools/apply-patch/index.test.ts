@@ -1,3 +1,4 @@
+import { PROMISE_METHODS } from "../../../src/contract/forward.js";
 import { describe, expect, test } from "vitest";
 import { memoryFileSystem, type MemoryFileSystem } from "../../../src/backends/memory/index.js";
 import { type FileSystem } from "../../../src/contract/types.js";
@@ -358,18 +359,7 @@ describe("apply_patch checks and lookups", () => {
   function counting(fs: FileSystem): { fs: FileSystem; calls: string[] } {
     const calls: string[] = [];
     const wrapped: FileSystem = { ...fs };
-    for (const method of [
-      "readFile",
-      "writeFile",
-      "stat",
-      "lstat",
-      "readdir",
-      "mkdir",
-      "rm",
-      "rename",
-      "realpath",
-      "readlink",
-    ] as const) {
+    for (const method of PROMISE_METHODS) {
       const original = fs[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (original === undefined) continue;
       (wrapped as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[method] = async (
