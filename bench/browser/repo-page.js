@@ -294,6 +294,17 @@ async function memoryCopy() {
   return { fs };
 }
 
+/** Read `probe` through the variant (raw OPFS: its handles); throws unless it has `probeSize` bytes. */
+async function readProbe(handle, kind, probe, probeSize) {
+  let data;
+  if (handle.dir !== undefined) {
+    const cut = probe.lastIndexOf("/");
+    const dir = await rawDirs(handle.dir, false)(probe.slice(1, cut));
+    data = new Uint8Array(await (await (await dir.getFileHandle(probe.slice(cut + 1))).getFile()).arrayBuffer());
+  } else data = await handle.fs.readFile(probe);
+  if (data.byteLength !== probeSize) throw new Error(`${kind}: read ${data.byteLength} bytes of ${probe}`);
+}
+
 /**
  * After a reload: open `kind` on what the import stored, time the first read of `probe` and the
  * first grep over the whole tree (both from the backend's creation), and measure memory (before
@@ -305,14 +316,8 @@ async function reopen({ kind, probe, probeSize, warmRounds = 5 }) {
   const before = await measureMemory();
   const started = performance.now();
   const handle = kind === "memory" ? open : await openVariant(kind, { waitForLoad: false });
-  let data;
-  if (handle.dir !== undefined) {
-    const cut = probe.lastIndexOf("/");
-    const dir = await rawDirs(handle.dir, false)(probe.slice(1, cut));
-    data = new Uint8Array(await (await (await dir.getFileHandle(probe.slice(cut + 1))).getFile()).arrayBuffer());
-  } else data = await handle.fs.readFile(probe);
+  await readProbe(handle, kind, probe, probeSize);
   const firstReadMs = performance.now() - started;
-  if (data.byteLength !== probeSize) throw new Error(`${kind}: read ${data.byteLength} bytes of ${probe}`);
   const first = await grepOnce(handle);
   const firstGrepMs = performance.now() - started;
   const after = await measureMemory();
@@ -364,14 +369,8 @@ async function reopen({ kind, probe, probeSize, warmRounds = 5 }) {
 async function coldStart({ kind, probe, probeSize }) {
   const started = performance.now();
   const handle = await openVariant(kind, { waitForLoad: false });
-  let data;
-  if (handle.dir !== undefined) {
-    const cut = probe.lastIndexOf("/");
-    const dir = await rawDirs(handle.dir, false)(probe.slice(1, cut));
-    data = new Uint8Array(await (await (await dir.getFileHandle(probe.slice(cut + 1))).getFile()).arrayBuffer());
-  } else data = await handle.fs.readFile(probe);
+  await readProbe(handle, kind, probe, probeSize);
   const firstReadMs = performance.now() - started;
-  if (data.byteLength !== probeSize) throw new Error(`${kind}: read ${data.byteLength} bytes of ${probe}`);
   await grepOnce(handle);
   const firstGrepMs = performance.now() - started;
   await handle.close();
