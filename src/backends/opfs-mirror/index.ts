@@ -329,7 +329,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     return new Promise<boolean>((answer, refuse) => {
       locks
         .request(lockName, lockOptions, (lock) => {
-          if (lock === null) {
+          // Granted after close() (or a failure): let it go at once; load() stops there.
+          if (lock === null || closing || failure !== undefined) {
             answer(false);
             return undefined;
           }
@@ -341,6 +342,12 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     });
   }
 
+  /** After close() (or a failure) a load in progress goes no further. */
+  function stopIfClosed(): void {
+    if (failure !== undefined) throw failure;
+    if (closing) throw new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" });
+  }
+
   async function load(): Promise<void> {
     const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
     if (locks === undefined) {
@@ -350,11 +357,14 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     if (typeof BroadcastChannel !== "function") {
       // No way to hear the writer: one instance at a time, as a second one waits for the lock.
       await lockRequest(locks, { mode: "exclusive" });
+      stopIfClosed();
       return openAsWriter();
     }
     channel = new BroadcastChannel(lockName);
     channel.onmessage = (event: MessageEvent<TabMessage>) => onTabMessage(event.data);
-    if (await lockRequest(locks, { mode: "exclusive", ifAvailable: true })) return openAsWriter();
+    const writer = await lockRequest(locks, { mode: "exclusive", ifAvailable: true });
+    stopIfClosed();
+    if (writer) return openAsWriter();
     role = "reader";
     const synchronised = new Promise<void>((resolve, reject) => (firstSync = { resolve, reject }));
     requestSnapshot();
@@ -1061,7 +1071,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     async close() {
       if (failure !== undefined && port === undefined && channel === undefined) return;
       closing = true;
-      // A writer (or a reader taking over) finishes its writes; a reader has none of its own.
+      // A writer (or a reader taking over) finishes its writes; a reader has none of its own, and
+      // a load that has not got the lock yet stops where it is (the lock, if granted later, is let go).
       if (loading !== undefined && holdsLock) {
         await loading.catch(() => undefined);
         while (queued.length > 0 || inFlight !== undefined || compacting) {

@@ -253,6 +253,29 @@ describe("opfs-mirror specifics", () => {
     await third.close();
   });
 
+  it("close() right after the first call lets the root go: the next instance is the writer", async () => {
+    await wipe(ROOT);
+    const seed = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    await seed.writeFile("/seed.txt", encoder.encode("seed"));
+    await seed.close();
+    const outcomes: string[] = [];
+    for (const start of [
+      (fs: OpfsMirrorFileSystem) => fs.watch("/", () => undefined),
+      (fs: OpfsMirrorFileSystem) => fs.readFile("/seed.txt").catch(() => undefined),
+      (fs: OpfsMirrorFileSystem) => fs.ready().catch(() => undefined),
+    ]) {
+      const first = opfsMirrorFileSystem({ root: `/${ROOT}` });
+      start(first);
+      await first.close();
+      const next = opfsMirrorFileSystem({ root: `/${ROOT}` });
+      outcomes.push(`${decoder.decode(await next.readFile("/seed.txt"))} ${next.role} ${first.role}`);
+      await next.close();
+    }
+    expect(outcomes).toEqual(["seed writer closed", "seed writer closed", "seed writer closed"]);
+    const held = await navigator.locks.query();
+    expect([...(held.held ?? []), ...(held.pending ?? [])].filter((lock) => lock.name?.includes(ROOT))).toEqual([]);
+  });
+
   it("an unsealed newer segment (a crash mid-compaction) is ignored and removed", async () => {
     const fs = await fresh();
     await fs.writeFile("/a.txt", encoder.encode("a"));
