@@ -84,9 +84,11 @@ export interface FileSystem {
    * The whole file's bytes without a copy, lent to `use`: the backend calls `use` synchronously,
    * inside this call, with a view of the bytes it holds, and resolves with what `use` returns.
    * `use` must not change the view nor keep it (after `use` returns, a write may change or reuse
-   * those bytes). Errors as `readFile` (ENOENT, EISDIR...), and whatever `use` throws. Backends
-   * that hold files in memory have it (memory, idb, opfs-mirror); absent: call `readFile`. A
-   * wrapper that replaces `readFile` drops it unless it replaces it too.
+   * those bytes), and the view may be part of a larger buffer that holds other files' bytes
+   * (`view.buffer`): lend it to trusted code only (the gate's checked `fs` does not offer it; its
+   * walks use it for grep). Errors as `readFile` (ENOENT, EISDIR...), and whatever `use` throws.
+   * Backends that hold files in memory have it (memory, idb, opfs-mirror); absent: call
+   * `readFile`. A wrapper that replaces `readFile` drops it unless it replaces it too.
    */
   readFileView?<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T>;
   /** Create a symlink at `path` pointing to `target` (capability `symlink`). */

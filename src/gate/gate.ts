@@ -691,10 +691,6 @@ function gatedFileSystem(
     },
     realpath: async (path) => backend.realpath(await admit(path, "metadata", "realpath")),
   };
-  if (backend.readFileView !== undefined) {
-    const readFileView = backend.readFileView.bind(backend);
-    fs.readFileView = async (path, use) => readFileView(await admit(path, "read", "open"), use);
-  }
   if (backend.symlink !== undefined) {
     const symlink = backend.symlink.bind(backend);
     fs.symlink = async (target, path) => symlink(target, await admit(path, "write", "symlink", false));

@@ -56,6 +56,15 @@ describe("createGate: paths inside", () => {
     ]);
   });
 
+  it("the checked fs lends no stored bytes (no readFileView: a view can sit in a buffer holding other files)", () => {
+    const backend = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    const gate = createGate({ fs: backend, cwd: "/w" });
+    expect({ backend: typeof backend.readFileView, checked: "readFileView" in gate.fs }).toEqual({
+      backend: "function",
+      checked: false,
+    });
+  });
+
   it("display: relative inside cwd, absolute outside", async () => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
     expect([

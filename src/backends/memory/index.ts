@@ -315,12 +315,26 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     }
   }
 
+  /**
+   * A path that ends in `/` names a directory: where it names a file (or a link to one), the
+   * call fails with `ENOTDIR`, as on Node (memfs would act on the file). `writeFile` keeps its
+   * `EISDIR`. Missing paths and directories go on as usual.
+   */
+  function refuseSlashOnFile(syscall: string, ...paths: string[]): void {
+    for (const path of paths) {
+      if (typeof path !== "string" || path.length < 2 || !path.endsWith("/")) continue;
+      const kind = targetKindOf(path.replace(/\/+$/, "") || "/");
+      if (kind !== undefined && kind !== "directory") throw new FsError("ENOTDIR", { syscall, path });
+    }
+  }
+
   const fs: MemoryFileSystem = {
     name: MEMORY_FILE_SYSTEM_NAME,
     capabilities: CAPABILITIES as MemoryFileSystem["capabilities"],
     volume,
 
     async readFile(path) {
+      refuseSlashOnFile("open", path);
       const plain = readPlainFile(plainLink(path));
       if (plain !== undefined) return plain;
       return run("open", path, () => {
@@ -333,6 +347,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async readFileView(path, use) {
+      refuseSlashOnFile("open", path);
       const view = viewPlainFile(plainLink(path));
       return use(view ?? (await fs.readFile(path)));
     },
@@ -342,14 +357,17 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async stat(path) {
+      refuseSlashOnFile("stat", path);
       return statOf("stat", path);
     },
 
     async lstat(path) {
+      refuseSlashOnFile("lstat", path);
       return statOf("lstat", path);
     },
 
     async readdir(path) {
+      refuseSlashOnFile("scandir", path);
       const plain = listPlainDirectory(plainLink(path));
       if (plain !== undefined) return plain;
       return run("scandir", path, () =>
@@ -374,6 +392,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async rm(path, rmOptions) {
+      refuseSlashOnFile("rm", path);
       run("rm", path, () => {
         const kind = kindOf(path);
         if (kind === undefined) {
@@ -394,6 +413,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async rename(from, to) {
+      refuseSlashOnFile("rename", from, to);
       run(
         "rename",
         from,
@@ -428,6 +448,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async realpath(path) {
+      refuseSlashOnFile("realpath", path);
       // memfs's realpath is its walk's link path: take it from one walk, with no error built.
       if (typeof path === "string" && path.startsWith("/") && !path.includes("\0")) {
         const found = volume._core.walk(path, true, false, true);
@@ -450,6 +471,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     },
 
     async readlink(path) {
+      refuseSlashOnFile("readlink", path);
       return run("readlink", path, () => {
         const kind = kindOf(path);
         if (kind === undefined) throw new FsError("ENOENT", { syscall: "readlink", path });
@@ -465,6 +487,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     name: MEMORY_FILE_SYSTEM_NAME,
     capabilities: CAPABILITIES,
     async readFile(path: string) {
+      refuseSlashOnFile("open", path);
       // A walk that meets no link at all is the check and the lookup in one.
       const plain = readPlainFile(plainLink(path));
       if (plain !== undefined) return plain;
@@ -472,6 +495,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       return fs.readFile(path);
     },
     async readFileView<T>(path: string, use: (bytes: Uint8Array) => T) {
+      refuseSlashOnFile("open", path);
       const view = viewPlainFile(plainLink(path));
       if (view !== undefined) return use(view);
       refuseLinks("open", path, true);
@@ -490,6 +514,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       return fs.lstat(path);
     },
     async readdir(path: string) {
+      refuseSlashOnFile("scandir", path);
       const plain = listPlainDirectory(plainLink(path));
       if (plain !== undefined) return plain;
       refuseLinks("scandir", path, true);

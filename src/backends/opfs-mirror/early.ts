@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { resolvePath } from "../../contract/path.js";
 import type { FileStat } from "../../contract/types.js";
 import { OP_INDEX, OP_WRITE, decodeRecords, type IndexEntry, type JournalOp } from "./journal.js";
 
@@ -76,7 +77,7 @@ export function createEarlyReads(
     }
     if (latest >= 0) {
       const record = records[latest]!;
-      return record.op === OP_WRITE && record.path === path ? { record } : undefined;
+      return record.op === OP_WRITE && resolvePath("/", record.path) === path ? { record } : undefined;
     }
     const entry = entries.get(path);
     return entry?.kind === "file" ? { entry } : undefined;
@@ -84,10 +85,11 @@ export function createEarlyReads(
 
   return {
     journalRead(records) {
+      // Paths as the replay resolves them (`/x/../g` is `/g`, `/k/` is `/k`).
       const lastTouch = new Map<string, number>();
       records.forEach((record, at) => {
-        if ("path" in record) lastTouch.set(record.path, at);
-        if ("dest" in record) lastTouch.set(record.dest, at);
+        if ("path" in record) lastTouch.set(resolvePath("/", record.path), at);
+        if ("dest" in record) lastTouch.set(resolvePath("/", record.dest), at);
       });
       journal = { records, lastTouch };
       journalKnown();

@@ -264,6 +264,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
    */
   let settleEarlyReads: (early: EarlyReads | undefined) => void = () => undefined;
   const earlyReads = { promise: new Promise<EarlyReads | undefined>((resolve) => (settleEarlyReads = resolve)) };
+  /** Set once a change is asked for before the load ends: reads then wait for the load, and see it. */
+  let earlyOff = false;
   /** Set when the whole tree is cleared to be loaded again; `watch` then reports a reload. */
   let treeReplaced = false;
 
@@ -656,7 +658,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
    */
   function dispatch(call: ForwardedCall, again: () => Promise<void>, local: () => Promise<void>): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
-    if (!loaded) return ready().then(again);
+    if (!loaded) {
+      // A read asked after this change must see it: no more answers before the load ends.
+      earlyOff = true;
+      return ready().then(again);
+    }
     if (role !== "reader") return local();
     return new Promise<void>((resolve, reject) => {
       const id = nextCallId++;
@@ -858,7 +864,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       prepared = prepare();
     } catch {
       // An invalid path: the memory backend's own call reports it.
-      return apply();
+      return unrecorded(apply(), path);
     }
     const applied = apply();
     let record: Uint8Array;
@@ -868,7 +874,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       record = encodeRecord(op);
       events = eventsOfRecord(op);
     } catch {
-      return applied;
+      return unrecorded(applied, path);
     }
     return new Promise<void>((resolve, reject) => {
       const pending: Pending = {
@@ -905,14 +911,36 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   function beforeLoad<R>(ask: (early: EarlyReads) => Promise<R | undefined>, call: () => Promise<R>): Promise<R> {
     if (failure !== undefined) return Promise.reject(failure);
     if (loaded) return call();
+    return askEarly(ask).then((answer) => (answer !== undefined ? answer : read(call)()));
+  }
+
+  /** The early reads' answer, or undefined when the call must wait for the load (see {@link beforeLoad}). */
+  function askEarly<R>(ask: (early: EarlyReads) => Promise<R | undefined>): Promise<R | undefined> {
+    if (earlyOff) return Promise.resolve(undefined);
     ready().catch(() => undefined);
-    return earlyReads.promise.then(async (early) => {
-      if (early !== undefined && !loaded) {
-        // A failed early answer (the Worker gone) leaves the call to the load, which says why.
-        const answer = await ask(early).catch(() => undefined);
-        if (answer !== undefined) return answer;
-      }
-      return read(call)();
+    return earlyReads.promise.then((early) =>
+      early === undefined || loaded || earlyOff
+        ? undefined
+        : // A failed early answer (the Worker gone) leaves the call to the load, which says why.
+          ask(early).catch(() => undefined),
+    );
+  }
+
+  /**
+   * A mutation whose record could not be made (an invalid path, which the memory backend's own
+   * call refuses): should that call succeed anyway, memory would hold a change the disk never
+   * gets, so the backend fails (`EIO`, every later call too) rather than drift from its durable copy.
+   */
+  function unrecorded(applied: Promise<void>, path: string): Promise<void> {
+    return applied.then(() => {
+      const fault = new FsError("EIO", {
+        syscall: "opfs",
+        path: label,
+        detail: `a change to ${path} was made in memory without a journal record`,
+      });
+      fail(fault);
+      shutdown();
+      throw fault;
     });
   }
 
@@ -955,14 +983,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         (early) => early.readFile(path),
         () => mem.readFile(path),
       ),
-    readFileView: <T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> =>
-      beforeLoad(
-        async (early) => {
-          const bytes = await early.readFile(path);
-          return bytes === undefined ? undefined : { value: use(bytes) };
-        },
-        async () => ({ value: await mem.readFileView(path, use) }),
-      ).then((answer) => answer.value),
+    async readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> {
+      if (failure === undefined && !loaded) {
+        const bytes = await askEarly((early) => early.readFile(path));
+        if (bytes !== undefined) return use(bytes);
+      }
+      return read(() => mem.readFileView(path, use))();
+    },
     stat: (path) =>
       beforeLoad(
         (early) => early.stat(path),

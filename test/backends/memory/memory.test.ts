@@ -108,6 +108,52 @@ describe("memoryFileSystem options", () => {
     await expect(fs.readdir("/d/a")).rejects.toThrow("ENOTDIR: not a directory, scandir '/d/a'");
   });
 
+  it("a path ending in / that names a file (or a link to one) fails with ENOTDIR, as on Node", async () => {
+    const fs = memoryFileSystem({ files: { "/f": "x", "/d/a": "a" } });
+    await fs.symlink("/f", "/lf");
+    await fs.symlink("/d", "/ld");
+    const code = (call: Promise<unknown>) =>
+      call.then(
+        () => "ok",
+        (error: { code?: string }) => error.code,
+      );
+    const view = (path: string) => fs.readFileView(path, (bytes) => bytes.length);
+    expect({
+      readFile: await code(fs.readFile("/f/")),
+      readFileView: await code(view("/f/")),
+      noFollowRead: await code(fs.noFollow!.readFile("/f/")),
+      stat: await code(fs.stat("/f/")),
+      lstatLink: await code(fs.lstat("/lf/")),
+      readdir: await code(fs.readdir("/f/")),
+      realpath: await code(fs.realpath("/f/")),
+      readlink: await code(fs.readlink("/lf/")),
+      rm: await code(fs.rm("/f/")),
+      rename: await code(fs.rename("/f/", "/g")),
+      renameTo: await code(fs.rename("/d/a", "/f/")),
+      writeFile: await code(fs.writeFile("/f/", new Uint8Array(1))),
+      directory: await code(fs.readdir("/d/")),
+      linkToDirectory: await code(fs.stat("/ld/")),
+      missing: await code(fs.stat("/missing/")),
+    }).toEqual({
+      readFile: "ENOTDIR",
+      readFileView: "ENOTDIR",
+      noFollowRead: "ENOTDIR",
+      stat: "ENOTDIR",
+      lstatLink: "ENOTDIR",
+      readdir: "ENOTDIR",
+      realpath: "ENOTDIR",
+      readlink: "ENOTDIR",
+      rm: "ENOTDIR",
+      rename: "ENOTDIR",
+      renameTo: "ENOTDIR",
+      writeFile: "EISDIR",
+      directory: "ok",
+      linkToDirectory: "ok",
+      missing: "ENOENT",
+    });
+    expect(decoder.decode(await fs.readFile("/f"))).toBe("x");
+  });
+
   it("a directory without search or read permission still refuses (EACCES)", async () => {
     const fs = memoryFileSystem({ files: { "/d/a.txt": "a" } });
     fs.volume.chmodSync("/d", 0o600);

@@ -103,6 +103,29 @@ describe("opfs-mirror early reads", () => {
     ]);
   });
 
+  it("reads the journal's paths as the replay resolves them (`..`, `.`, `//`, a trailing /)", async () => {
+    const segment = segmentOf({ "/g": "old g", "/k/l": "l", "/m/n": "n", "/p/q": "q", "/t/u": "u" });
+    const early = createEarlyReads(segment.index, segment.readRecord)!;
+    early.journalRead([
+      write("/x/../g", "new g"),
+      { op: OP_RM, path: "/k/" },
+      { op: OP_RENAME, path: "/m/", dest: "/z" },
+      { op: OP_RM, path: "/p//q" },
+      { op: OP_RENAME, path: "/t//u", dest: "/./v" },
+    ]);
+    const answers = await Promise.all(
+      ["/g", "/k/l", "/m/n", "/p/q", "/t/u", "/v"].map(async (path) => [path, text(await early.readFile(path))]),
+    );
+    expect(answers).toEqual([
+      ["/g", "new g"],
+      ["/k/l", undefined],
+      ["/m/n", undefined],
+      ["/p/q", undefined],
+      ["/t/u", undefined],
+      ["/v", undefined],
+    ]);
+  });
+
   it("waits for the journal before it answers", async () => {
     const segment = segmentOf({ "/a.txt": "segment" });
     const early = createEarlyReads(segment.index, segment.readRecord)!;

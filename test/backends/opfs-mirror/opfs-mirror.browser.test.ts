@@ -215,6 +215,31 @@ describe("opfs-mirror specifics", () => {
     await again.close();
   });
 
+  it("a read asked after a change that waits for the load sees the change; readFileView calls use once", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, compactMinBytes: 1 });
+    await fs.writeFile("/a.txt", encoder.encode("before"));
+    await fs.writeFile("/b.txt", encoder.encode("b"));
+    await fs.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    let uses = 0;
+    const thrown = new Error("use failed");
+    const viewed = again
+      .readFileView("/b.txt", () => {
+        uses += 1;
+        throw thrown;
+      })
+      .then(
+        () => "resolved",
+        (error: unknown) => (error === thrown ? "use's error" : String(error)),
+      );
+    const written = again.writeFile("/a.txt", encoder.encode("after"));
+    const read = again.readFile("/a.txt").then((bytes) => decoder.decode(bytes));
+    await written;
+    expect({ read: await read, viewed: await viewed, uses }).toEqual({ read: "after", viewed: "use's error", uses: 1 });
+    await again.close();
+  });
+
   it("close() compacts a journal of at least CLOSE_COMPACT_MIN_BYTES and a quarter of the segment", async () => {
     await wipe(ROOT);
     const fs = opfsMirrorFileSystem({ root: `/${ROOT}` });
