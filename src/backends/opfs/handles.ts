@@ -24,6 +24,8 @@ export interface DirNode {
   readonly dirs: Map<string, DirNode>;
   /** Files met, by name. */
   readonly files: Map<string, FileSystemFileHandle>;
+  /** Look-ups of subdirectories in flight, shared by concurrent walks (`create` as asked). */
+  readonly pending: Map<string, { readonly create: boolean; readonly node: Promise<DirNode> }>;
 }
 
 /**
@@ -46,7 +48,8 @@ export interface HandleCache {
   root(): Promise<DirNode>;
   /**
    * Walk `names` from the root: cached directories are reused, each name below the deepest
-   * cached one is looked up once (created with `create`) and cached. Linear in `names.length`.
+   * cached one is looked up once (created with `create`) and cached, concurrent walks sharing
+   * a look-up in flight. Linear in `names.length`.
    *
    * @param names - directory names from the root.
    * @param create - create missing directories.
@@ -79,7 +82,7 @@ export interface HandleCache {
 }
 
 function newNode(handle: FileSystemDirectoryHandle, parent: DirNode | undefined, name: string): DirNode {
-  return { handle, parent, name, dirs: new Map(), files: new Map() };
+  return { handle, parent, name, dirs: new Map(), files: new Map(), pending: new Map() };
 }
 
 /**
@@ -144,6 +147,23 @@ export function createHandleCache(options: HandleCacheOptions): HandleCache {
     parent.files.set(name, handle);
   }
 
+  /**
+   * Look a subdirectory up and cache it; concurrent walks share one look-up (one that creates
+   * serves a walk that does not create too, not the reverse).
+   */
+  function lookUp(parent: DirNode, name: string, create: boolean): Promise<DirNode> {
+    const shared = parent.pending.get(name);
+    if (shared !== undefined && (shared.create || !create)) return shared.node;
+    const node = parent.handle.getDirectoryHandle(name, { create }).then((handle) => adoptDir(parent, name, handle));
+    const entry = { create, node };
+    parent.pending.set(name, entry);
+    const settle = () => {
+      if (parent.pending.get(name) === entry) parent.pending.delete(name);
+    };
+    node.then(settle, settle);
+    return node;
+  }
+
   return {
     root,
     async walk(names, create, used) {
@@ -157,7 +177,7 @@ export function createHandleCache(options: HandleCacheOptions): HandleCache {
       used.add(node);
       for (; index < names.length; index++) {
         const name = names[index] as string;
-        node = adoptDir(node, name, await node.handle.getDirectoryHandle(name, { create }));
+        node = node.dirs.get(name) ?? (await lookUp(node, name, create));
       }
       return node;
     },

@@ -73,6 +73,26 @@ describe("opfs handle cache", () => {
     expect({ name: d.name, size: cache.size }).toEqual({ name: "d", size: 4 });
   });
 
+  it("shares a look-up in flight between concurrent walks", async () => {
+    const root = await freshDirectory("test-opfs-handles-shared");
+    const cache = createHandleCache({ getRoot: async () => root });
+    await cache.root();
+    const lookups = countLookups();
+    const [one, two, three, four] = await Promise.all([
+      cache.walk(["a", "b"], true, new Set()),
+      cache.walk(["a", "b"], true, new Set()),
+      cache.walk(["a", "b"], false, new Set()),
+      cache.walk(["a", "c"], true, new Set()),
+    ]);
+    expect(lookups.counts()).toEqual({ getDirectoryHandle: 3, getFileHandle: 0 });
+    expect(two).toBe(one);
+    expect(three).toBe(one);
+    expect(four?.parent).toBe(one?.parent);
+    const names: string[] = [];
+    for await (const name of (await root.getDirectoryHandle("a")).keys()) names.push(name);
+    expect(names.sort()).toEqual(["b", "c"]);
+  });
+
   it("forgets an entry with everything cached below it", async () => {
     const root = await freshDirectory("test-opfs-handles-forget");
     const cache = createHandleCache({ getRoot: async () => root });
