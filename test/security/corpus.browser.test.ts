@@ -4,7 +4,7 @@
  * runs it on opfs-mirror here and on memory and node in the Node project. The other browser
  * backends have a file each: corpus-opfs-worker, corpus-idb, corpus-opfs-mirror.
  */
-import { MEMORY_BACKEND, OPFS_MAIN_BACKEND, OPFS_SLOW_DEEP, runBrowserCorpus } from "./browser-backends.js";
+import { MEMORY_BACKEND, OPFS_MAIN_BACKEND, runBrowserCorpus } from "./browser-backends.js";
 
 runBrowserCorpus(MEMORY_BACKEND, true);
-runBrowserCorpus(OPFS_MAIN_BACKEND, false, OPFS_SLOW_DEEP);
+runBrowserCorpus(OPFS_MAIN_BACKEND, false);

@@ -147,6 +147,16 @@ async function runRace(
 }
 
 /**
+ * A row's time limit: races run many attempts; a deep-path row makes up to 2,000 nested
+ * directories, which Chromium's in-memory OPFS creates in about 20 s (O(depth) per directory)
+ * and longer under load.
+ */
+function timeoutMs(attack: Attack): number {
+  if (attack.race !== undefined) return 180_000;
+  return attack.family === "deep-path" ? 120_000 : 60_000;
+}
+
+/**
  * Register the corpus for one target.
  *
  * @param options - see {@link SecurityCorpusOptions}.
@@ -174,7 +184,7 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
         it.skip(`${attack.name}: skipped, ${reason}`, () => {});
         continue;
       }
-      it(attack.name, { timeout: attack.race === undefined ? 60_000 : 180_000 }, async () => {
+      it(attack.name, { timeout: timeoutMs(attack) }, async () => {
         const fs = await options.backend();
         try {
           await writeAttackFixture(fs, attack);

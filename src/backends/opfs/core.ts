@@ -9,6 +9,7 @@
 import { type DirEntry, type FileStat, type FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
 import { isDomError, toFsError } from "./errors.js";
+import { createHandleCache, type DirNode } from "./handles.js";
 
 /** Suffix of the swap files Chromium creates beside a file while a `createWritable` is open. */
 export const OPFS_SWAP_SUFFIX = ".crswap";
@@ -54,12 +55,19 @@ export interface OpfsCore extends FileSystem {
 }
 
 type Entry =
-  | { readonly kind: "file"; readonly handle: FileSystemFileHandle; readonly parent: FileSystemDirectoryHandle }
-  | {
-      readonly kind: "directory";
-      readonly handle: FileSystemDirectoryHandle;
-      readonly parent: FileSystemDirectoryHandle | undefined;
-    };
+  | { readonly kind: "file"; readonly handle: FileSystemFileHandle; readonly parent: DirNode }
+  | { readonly kind: "directory"; readonly node: DirNode; readonly parent: DirNode | undefined };
+
+/**
+ * What one attempt of a call took from the handle cache: checked when the attempt fails with
+ * `NotFoundError`, to tell a name that is not there from a cached handle gone stale.
+ */
+interface Attempt {
+  /** The deepest cached directory each walk of the attempt started below. */
+  readonly used: Set<DirNode>;
+  /** True on the retry: a `NotFoundError` now means the name is not there. */
+  readonly retry: boolean;
+}
 
 /** Split an absolute path into components, resolving `.` and `..` lexically. */
 export function pathParts(path: string): string[] {
@@ -72,8 +80,8 @@ export function pathParts(path: string): string[] {
   return parts;
 }
 
-function joinParts(parts: readonly string[], count = parts.length): string {
-  return "/" + parts.slice(0, count).join("/");
+function joinParts(parts: readonly string[]): string {
+  return "/" + parts.join("/");
 }
 
 const BUSY_FIRST_WAIT_MS = 5;
@@ -86,61 +94,43 @@ function sleep(ms: number): Promise<void> {
 /**
  * Build the OPFS {@link FileSystem} over a root and a file I/O strategy.
  *
+ * Paths are resolved through a cache of the directory handles met ({@link createHandleCache}):
+ * a call walks the cached directories by name and looks up only the names below them, one
+ * handle call each, so a call costs time linear in its path's names. When a call through
+ * cached handles meets `NotFoundError`, the deepest cached directory it used is looked up again
+ * in its parent: still there, the call is retried once (the name itself is missing); gone
+ * (another tab removed it), the whole cache is dropped and the call retried once from the root.
+ *
  * @param options - root, I/O strategy and busy timeout.
  * @returns the backend; every method rejects with {@link FsError}.
  */
 export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
   const { io } = options;
-  const dirCache = new Map<string, FileSystemDirectoryHandle>();
-  let rootPromise: Promise<FileSystemDirectoryHandle> | undefined;
+  const cache = createHandleCache({ getRoot: options.getRoot });
 
-  function root(): Promise<FileSystemDirectoryHandle> {
-    if (rootPromise === undefined) {
-      rootPromise = options.getRoot();
-      rootPromise.catch(() => {
-        rootPromise = undefined;
-      });
-    }
-    return rootPromise;
-  }
-
-  function forget(path: string): void {
-    for (const key of dirCache.keys()) {
-      if (key === path || key.startsWith(path === "/" ? "/" : path + "/")) dirCache.delete(key);
-    }
-  }
-
-  /** Walk to a directory; NotFoundError/TypeMismatchError propagate as DOMExceptions. */
-  async function dir(parts: readonly string[], count: number, create: boolean): Promise<FileSystemDirectoryHandle> {
-    let handle = await root();
-    let index = count;
-    for (; index > 0; index--) {
-      const cached = dirCache.get(joinParts(parts, index));
-      if (cached !== undefined) {
-        handle = cached;
-        break;
-      }
-    }
-    for (; index < count; index++) {
-      handle = await handle.getDirectoryHandle(parts[index] as string, { create });
-      dirCache.set(joinParts(parts, index + 1), handle);
-    }
-    return handle;
+  /** Walk to the directory of the first `count` names; DOMExceptions propagate. */
+  function dir(attempt: Attempt, parts: readonly string[], count: number, create: boolean): Promise<DirNode> {
+    return cache.walk(count === parts.length ? parts : parts.slice(0, count), create, attempt.used);
   }
 
   /**
-   * Run `fn`; when it meets a NotFoundError after using cached handles (a directory, or the root
-   * itself, removed by another tab), forget them all, reach the root again and retry once.
+   * Run `fn`; when it meets a NotFoundError after using cached handles, check the cached
+   * directories it used (one look-up each) and retry once: with the cache as it is when they
+   * are all still there, from an empty cache (and the root reached again) when one is gone.
    */
-  async function fresh<T>(fn: () => Promise<T>): Promise<T> {
-    const hadCache = dirCache.size > 0 || rootPromise !== undefined;
+  async function fresh<T>(fn: (attempt: Attempt) => Promise<T>): Promise<T> {
+    const first: Attempt = { used: new Set(), retry: false };
     try {
-      return await fn();
+      return await fn(first);
     } catch (error) {
-      if (!hadCache || !isDomError(error, "NotFoundError")) throw error;
-      dirCache.clear();
-      rootPromise = undefined;
-      return fn();
+      if (!isDomError(error, "NotFoundError") || first.used.size === 0) throw error;
+      for (const node of first.used) {
+        if (!(await cache.confirm(node))) {
+          cache.clear();
+          break;
+        }
+      }
+      return fn({ used: new Set(), retry: true });
     }
   }
 
@@ -171,26 +161,38 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     return `asked ${askedBytes} bytes, quota left ${left}`;
   }
 
-  /** Look up an existing entry (file first, as files are the common case). */
-  async function lookup(parts: readonly string[]): Promise<Entry> {
-    if (parts.length === 0) return { kind: "directory", handle: await root(), parent: undefined };
-    const parent = await dir(parts, parts.length - 1, false);
+  /**
+   * Look up an existing entry. Its last name is always looked up (a cached handle is no proof
+   * that it is still there): as a directory first where a directory was met, else as a file.
+   */
+  async function lookup(attempt: Attempt, parts: readonly string[]): Promise<Entry> {
+    const parent = await dir(attempt, parts, Math.max(0, parts.length - 1), false);
+    if (parts.length === 0) return { kind: "directory", node: parent, parent: undefined };
     const name = parts[parts.length - 1] as string;
+    const asFile = async (): Promise<Entry> => {
+      const handle = await parent.handle.getFileHandle(name);
+      cache.adoptFile(parent, name, handle);
+      return { kind: "file", handle, parent };
+    };
+    const asDirectory = async (): Promise<Entry> => ({
+      kind: "directory",
+      node: cache.adoptDir(parent, name, await parent.handle.getDirectoryHandle(name)),
+      parent,
+    });
+    const [first, second] = parent.dirs.has(name) ? [asDirectory, asFile] : [asFile, asDirectory];
     try {
-      return { kind: "file", handle: await parent.getFileHandle(name), parent };
+      return await first();
     } catch (error) {
       if (!isDomError(error, "TypeMismatchError")) throw error;
-      const handle = await parent.getDirectoryHandle(name);
-      dirCache.set(joinParts(parts), handle);
-      return { kind: "directory", handle, parent };
     }
+    return second();
   }
 
-  async function statOf(path: string, syscall: "stat" | "lstat" | "realpath"): Promise<FileStat> {
+  async function statOf(path: string, syscall: "stat" | "lstat"): Promise<FileStat> {
     const parts = pathParts(path);
     try {
-      return await fresh(async () => {
-        const entry = await lookup(parts);
+      return await fresh(async (attempt) => {
+        const entry = await lookup(attempt, parts);
         if (entry.kind === "directory") return { type: "directory", size: 0, mtimeMs: 0 };
         const { size, mtimeMs } = await io.stat(entry.handle, joinParts(parts));
         return { type: "file", size, mtimeMs };
@@ -198,6 +200,30 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     } catch (error) {
       throw toFsError(error, { syscall, path, typeMismatch: "ENOTDIR" });
     }
+  }
+
+  /**
+   * Read through a file handle met earlier, without looking the name up. A stale one shows: the
+   * file gone (NotFoundError), a directory there now (Chromium reads it as an empty file, or the
+   * open fails). So on an error (bar a busy file) or an empty result the handle is dropped and
+   * `undefined` returned: the caller looks the name up.
+   */
+  async function readKnown(
+    parent: DirNode,
+    name: string,
+    handle: FileSystemFileHandle,
+    path: string,
+  ): Promise<Uint8Array | undefined> {
+    try {
+      const bytes = await whenFree(() => io.read(handle, path));
+      if (bytes.byteLength > 0) return bytes;
+    } catch (error) {
+      if (isDomError(error, "NoModificationAllowedError")) throw error;
+    }
+    if (parent.files.get(name) === handle) parent.files.delete(name);
+    // Whatever the stale handle opened (a Worker's sync access handle) must not serve the path.
+    await io.release(path);
+    return undefined;
   }
 
   /**
@@ -228,7 +254,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     data: Uint8Array,
     path: string,
     context: { readonly syscall: string; readonly path: string; readonly dest?: string },
-  ): Promise<void> {
+  ): Promise<FileSystemFileHandle> {
     const startedMs = Date.now();
     const handle = await parent.getFileHandle(name, { create: true });
     try {
@@ -240,6 +266,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
       }
       throw error;
     }
+    return handle;
   }
 
   /** Copy a directory tree (no swap files) into `target/name`. */
@@ -276,21 +303,29 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
 
     async readFile(path) {
       const parts = pathParts(path);
+      const canonical = joinParts(parts);
       try {
-        const open = io.readOpen?.(joinParts(parts));
+        const open = io.readOpen?.(canonical);
         if (open !== undefined) return open;
-        return await fresh(async () => {
+        return await fresh(async (attempt) => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
-          const parent = await dir(parts, parts.length - 1, false);
+          const parent = await dir(attempt, parts, parts.length - 1, false);
+          const name = parts[parts.length - 1] as string;
+          const known = parent.files.get(name);
+          if (known !== undefined) {
+            const bytes = await readKnown(parent, name, known, canonical);
+            if (bytes !== undefined) return bytes;
+          }
           let handle: FileSystemFileHandle;
           try {
-            handle = await parent.getFileHandle(parts[parts.length - 1] as string);
+            handle = await parent.handle.getFileHandle(name);
           } catch (error) {
             throw isDomError(error, "TypeMismatchError")
               ? new FsError("EISDIR", { syscall: "open", path, cause: error })
               : error;
           }
-          return whenFree(() => io.read(handle, joinParts(parts)));
+          cache.adoptFile(parent, name, handle);
+          return whenFree(() => io.read(handle, canonical));
         });
       } catch (error) {
         throw toFsError(error, { syscall: "open", path, typeMismatch: "ENOTDIR" });
@@ -299,21 +334,26 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
 
     async writeFile(path, data) {
       const parts = pathParts(path);
+      const canonical = joinParts(parts);
       try {
         try {
-          if (io.writeOpen?.(joinParts(parts), data) === true) return;
+          if (io.writeOpen?.(canonical, data) === true) return;
         } catch (error) {
           if (isDomError(error, "QuotaExceededError")) {
             throw toFsError(error, { syscall: "open", path, detail: await quotaDetail(data.byteLength) });
           }
           throw error;
         }
-        await fresh(async () => {
+        await fresh(async (attempt) => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
-          const parent = await dir(parts, parts.length - 1, true);
+          const parent = await dir(attempt, parts, parts.length - 1, true);
           const name = parts[parts.length - 1] as string;
           try {
-            await writeInto(parent, name, data, joinParts(parts), { syscall: "open", path });
+            cache.adoptFile(
+              parent,
+              name,
+              await writeInto(parent.handle, name, data, canonical, { syscall: "open", path }),
+            );
           } catch (error) {
             // A directory where the file should be.
             throw isDomError(error, "TypeMismatchError")
@@ -332,13 +372,16 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     async readdir(path) {
       const parts = pathParts(path);
       try {
-        return await fresh(async () => {
-          const handle = await dir(parts, parts.length, false);
+        return await fresh(async (attempt) => {
+          const node = await dir(attempt, parts, parts.length, false);
           const entries: DirEntry[] = [];
-          for await (const [name, child] of handle.entries()) {
+          const met: Array<readonly [string, FileSystemHandle]> = [];
+          for await (const [name, child] of node.handle.entries()) {
             if (name.endsWith(OPFS_SWAP_SUFFIX)) continue;
+            met.push([name, child]);
             entries.push({ name, type: child.kind === "directory" ? "directory" : "file" });
           }
+          cache.adoptListing(node, met);
           return entries;
         });
       } catch (error) {
@@ -350,16 +393,16 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
       const parts = pathParts(path);
       const recursive = mkdirOptions?.recursive === true;
       try {
-        await fresh(async () => {
+        await fresh(async (attempt) => {
           if (parts.length === 0) {
             if (recursive) return;
             throw new FsError("EEXIST", { syscall: "mkdir", path });
           }
           const name = parts[parts.length - 1] as string;
-          const parent = await dir(parts, parts.length - 1, recursive);
+          const parent = await dir(attempt, parts, parts.length - 1, recursive);
           if (!recursive) {
             try {
-              await parent.getDirectoryHandle(name);
+              await parent.handle.getDirectoryHandle(name);
               throw new FsError("EEXIST", { syscall: "mkdir", path });
             } catch (error) {
               if (isDomError(error, "TypeMismatchError")) throw new FsError("EEXIST", { syscall: "mkdir", path });
@@ -367,7 +410,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
             }
           }
           try {
-            dirCache.set(joinParts(parts), await parent.getDirectoryHandle(name, { create: true }));
+            cache.adoptDir(parent, name, await parent.handle.getDirectoryHandle(name, { create: true }));
           } catch (error) {
             if (isDomError(error, "TypeMismatchError")) throw new FsError("EEXIST", { syscall: "mkdir", path });
             throw error;
@@ -384,9 +427,9 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
       const force = rmOptions?.force === true;
       const canonical = joinParts(parts);
       try {
-        await fresh(async () => {
+        await fresh(async (attempt) => {
           if (parts.length === 0) {
-            const handle = await root();
+            const { handle } = await dir(attempt, parts, 0, false);
             if (!recursive) {
               if (await isEmpty(handle)) throw new FsError("EPERM", { syscall: "rm", path });
               throw new FsError("ENOTEMPTY", { syscall: "rm", path });
@@ -394,30 +437,32 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
             await io.release("/");
             const names: string[] = [];
             for await (const name of handle.keys()) names.push(name);
-            for (const name of names) await whenFree(() => handle.removeEntry(name, { recursive: true }));
-            dirCache.clear();
+            try {
+              for (const name of names) await whenFree(() => handle.removeEntry(name, { recursive: true }));
+            } finally {
+              cache.forget(parts);
+            }
             return;
           }
-          let parent: FileSystemDirectoryHandle;
+          // With `force`, a missing entry (or parent) is success; but a NotFoundError through a
+          // cached handle may be a stale handle, so only the retry's (fresh) one counts.
+          let parent: DirNode;
           try {
-            parent = await dir(parts, parts.length - 1, false);
+            parent = await dir(attempt, parts, parts.length - 1, false);
           } catch (error) {
-            if (force && isDomError(error, "NotFoundError")) return;
+            if (force && attempt.retry && isDomError(error, "NotFoundError")) return;
             throw error;
           }
           const name = parts[parts.length - 1] as string;
           await io.release(canonical);
           try {
-            await whenFree(() => parent.removeEntry(name, { recursive }));
+            await whenFree(() => parent.handle.removeEntry(name, { recursive }));
           } catch (error) {
-            if (force && isDomError(error, "NotFoundError")) {
-              // A stale cached parent also says NotFoundError: make sure the entry really is gone.
-              await dir(parts, parts.length - 1, false);
-              return;
-            }
+            if (isDomError(error, "NotFoundError")) cache.forget(parts);
+            if (force && attempt.retry && isDomError(error, "NotFoundError")) return;
             throw error;
           }
-          forget(canonical);
+          cache.forget(parts);
         });
       } catch (error) {
         throw toFsError(error, { syscall: "rm", path, typeMismatch: "ENOTDIR" });
@@ -431,60 +476,68 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
       const toPath = joinParts(toParts);
       const context = { syscall: "rename", path: from, dest: to } as const;
       try {
-        await fresh(async () => {
-          const source = await lookup(fromParts);
+        await fresh(async (attempt) => {
+          const source = await lookup(attempt, fromParts);
           if (fromParts.length === 0 || toParts.length === 0) throw new FsError("EBUSY", context);
           if (fromPath === toPath) return;
           if (source.kind === "directory" && toPath.startsWith(fromPath + "/")) throw new FsError("EINVAL", context);
-          const toParent = await dir(toParts, toParts.length - 1, false);
+          const sourceParent = source.parent as DirNode;
+          const toParent = await dir(attempt, toParts, toParts.length - 1, false);
           const toName = toParts[toParts.length - 1] as string;
           const fromName = fromParts[fromParts.length - 1] as string;
           let existing: Entry | undefined;
           try {
-            existing = await lookup(toParts);
+            existing = await lookup(attempt, toParts);
           } catch (error) {
             if (!isDomError(error, "NotFoundError")) throw error;
           }
           if (source.kind === "file" && existing?.kind === "directory") throw new FsError("EISDIR", context);
           if (source.kind === "directory" && existing?.kind === "file") throw new FsError("ENOTDIR", context);
           if (source.kind === "directory" && existing?.kind === "directory") {
-            if (!(await isEmpty(existing.handle))) throw new FsError("ENOTEMPTY", context);
-            await toParent.removeEntry(toName);
-            forget(toPath);
+            if (!(await isEmpty(existing.node.handle))) throw new FsError("ENOTEMPTY", context);
+            await toParent.handle.removeEntry(toName);
+            cache.forget(toParts);
           }
           await io.release(fromPath);
           await io.release(toPath);
-          if (source.kind === "file") {
-            const move = (
-              source.handle as FileSystemFileHandle & {
-                move?: (parent: FileSystemDirectoryHandle, name: string) => Promise<void>;
+          // Whatever happens next, neither name keeps a cached handle: move() makes the source's
+          // handle name the destination.
+          cache.forget(fromParts);
+          cache.forget(toParts);
+          try {
+            if (source.kind === "file") {
+              const move = (
+                source.handle as FileSystemFileHandle & {
+                  move?: (parent: FileSystemDirectoryHandle, name: string) => Promise<void>;
+                }
+              ).move;
+              if (typeof move === "function") {
+                await whenFree(() => move.call(source.handle, toParent.handle, toName));
+                return;
               }
-            ).move;
-            if (typeof move === "function") {
-              await whenFree(() => move.call(source.handle, toParent, toName));
+              const bytes = await whenFree(() => io.read(source.handle, fromPath));
+              await writeInto(toParent.handle, toName, bytes, toPath, context);
+              await io.release(fromPath);
+              await whenFree(() => sourceParent.handle.removeEntry(fromName));
               return;
             }
-            const bytes = await whenFree(() => io.read(source.handle, fromPath));
-            await writeInto(toParent, toName, bytes, toPath, context);
+            // Directories: copy the whole tree, then remove the source (never the other way round).
+            try {
+              await copyTree(source.node.handle, fromPath, toParent.handle, toName, toPath, context);
+            } catch (error) {
+              await io.release(toPath);
+              await toParent.handle.removeEntry(toName, { recursive: true }).catch(() => undefined);
+              // Put back the empty directory the rename was to replace.
+              if (existing?.kind === "directory")
+                await toParent.handle.getDirectoryHandle(toName, { create: true }).catch(() => undefined);
+              throw error;
+            }
             await io.release(fromPath);
-            await whenFree(() => source.parent.removeEntry(fromName));
-            return;
+            await whenFree(() => sourceParent.handle.removeEntry(fromName, { recursive: true }));
+          } finally {
+            cache.forget(fromParts);
+            cache.forget(toParts);
           }
-          // Directories: copy the whole tree, then remove the source (never the other way round).
-          try {
-            await copyTree(source.handle, fromPath, toParent, toName, toPath, context);
-          } catch (error) {
-            await io.release(toPath);
-            await toParent.removeEntry(toName, { recursive: true }).catch(() => undefined);
-            forget(toPath);
-            // Put back the empty directory the rename was to replace.
-            if (existing?.kind === "directory")
-              await toParent.getDirectoryHandle(toName, { create: true }).catch(() => undefined);
-            throw error;
-          }
-          await io.release(fromPath);
-          await whenFree(() => (source.parent as FileSystemDirectoryHandle).removeEntry(fromName, { recursive: true }));
-          forget(fromPath);
         });
       } catch (error) {
         throw toFsError(error, { ...context, typeMismatch: "ENOTDIR" });
@@ -493,12 +546,17 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
 
     async realpath(path) {
       const parts = pathParts(path);
-      await statOf(path, "realpath");
+      try {
+        // Existence is all a realpath needs here (no symlinks): the look-up, not a stat.
+        await fresh((attempt) => lookup(attempt, parts));
+      } catch (error) {
+        throw toFsError(error, { syscall: "realpath", path, typeMismatch: "ENOTDIR" });
+      }
       return joinParts(parts);
     },
 
     async close() {
-      dirCache.clear();
+      cache.clear();
       await io.close();
     },
   };

@@ -137,6 +137,18 @@ const SYSCALL_OF: Readonly<Record<OpfsRpcMethod, string>> = {
 };
 
 /**
+ * The bytes of a `writeFile` as they cross to the Worker: a copy of exactly the view's bytes, in
+ * a buffer of its own that is transferred (not cloned). Posting the caller's view itself would
+ * clone its whole backing buffer: a 1 KiB `subarray` of a 100 MiB pack costs 100 MiB per call.
+ * The caller's buffer is never transferred (it stays usable). Anything else passes as is, for
+ * the Worker's backend to refuse.
+ */
+function wireBytes(data: unknown): unknown {
+  // `new Uint8Array(view)` copies into a fresh buffer; `slice()` could be a view (Buffer's is).
+  return data instanceof Uint8Array ? new Uint8Array(data) : data;
+}
+
+/**
  * The main-thread end of a session.
  *
  * @param port - our end of the channel (the other end was sent to the Worker).
@@ -168,20 +180,31 @@ export function opfsRpcClient(port: MessagePort): OpfsRpcClient {
     }
   };
 
-  function call(method: OpfsRpcMethod | "close", args: readonly unknown[]): Promise<unknown> {
+  function call(
+    method: OpfsRpcMethod | "close",
+    args: readonly unknown[],
+    transfer: readonly Transferable[] = [],
+  ): Promise<unknown> {
     if (failure !== undefined) return Promise.reject(failure);
     const id = nextId++;
     const path = typeof args[0] === "string" ? args[0] : undefined;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject, method, ...(path === undefined ? {} : { path }) });
       const request: Request = { id, method, args };
-      port.postMessage(request);
+      port.postMessage(request, [...transfer]);
     });
   }
 
   return {
     readFile: (path) => call("readFile", [path]) as Promise<Uint8Array>,
-    writeFile: (path, data) => call("writeFile", [path, data]) as Promise<void>,
+    writeFile: (path, data) => {
+      const bytes = wireBytes(data);
+      return call(
+        "writeFile",
+        [path, bytes],
+        bytes instanceof Uint8Array ? [bytes.buffer as ArrayBuffer] : [],
+      ) as Promise<void>;
+    },
     stat: (path) => call("stat", [path]) as ReturnType<FileSystem["stat"]>,
     lstat: (path) => call("lstat", [path]) as ReturnType<FileSystem["lstat"]>,
     readdir: (path) => call("readdir", [path]) as ReturnType<FileSystem["readdir"]>,

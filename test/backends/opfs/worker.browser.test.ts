@@ -126,6 +126,34 @@ describe("opfs (worker) specifics", () => {
     await fs.close();
   });
 
+  it("sends a writeFile's bytes alone, in a buffer of their own, and leaves the caller's buffer usable", async () => {
+    // A Worker stand-in that records each request and answers it.
+    const requests: Array<{ readonly id: number; readonly method: string; readonly args: readonly unknown[] }> = [];
+    const worker = {
+      postMessage(message: { readonly port: MessagePort }) {
+        message.port.onmessage = (event: MessageEvent<(typeof requests)[number]>) => {
+          requests.push(event.data);
+          message.port.postMessage({ id: event.data.id, value: undefined });
+        };
+      },
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    } as unknown as Worker;
+    const fs = opfsFileSystem({ root: "/test-opfs-worker-wire", worker });
+    // A 3-byte view of a 1 MiB buffer (as a tree imported from one pack): the buffer must not cross.
+    const pack = new Uint8Array(1 << 20).fill(7);
+    pack.set([1, 2, 3], 1000);
+    await fs.writeFile("/a.txt", pack.subarray(1000, 1003));
+    const sent = requests[0]?.args[1] as Uint8Array;
+    expect({ method: requests[0]?.method, bytes: [...sent], buffer: sent.buffer.byteLength }).toEqual({
+      method: "writeFile",
+      bytes: [1, 2, 3],
+      buffer: 3,
+    });
+    expect({ length: pack.byteLength, at1000: pack[1000] }).toEqual({ length: 1 << 20, at1000: 1 });
+    await fs.close();
+  });
+
   it("calls after close() reject with EIO", async () => {
     const fs = await fresh();
     await fs.close();
