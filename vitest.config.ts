@@ -3,9 +3,18 @@ import { playwright } from "@vitest/browser-playwright";
 import { BROWSER_ALIASES } from "./scripts/browser-aliases.mjs";
 import { PACKAGE_ALIASES } from "./demo/package-aliases.mjs";
 import { resolveChromium } from "./scripts/chromium.mjs";
+import { availableParallelism } from "node:os";
 
 /** The browser project's Chromium: see scripts/chromium.mjs for the order it is looked for in. */
 const browser = await resolveChromium();
+
+/**
+ * Browser test files run at once, each in its own page and browser context (no OPFS, IndexedDB,
+ * Web Locks or BroadcastChannel shared between them): Vitest's default, CPUs − 1 (at most 12),
+ * but never fewer than 2. Those files wait on OPFS, IndexedDB and Workers as much as on the CPU,
+ * so two pages keep even a 2-core machine busy, where the default ran one file at a time.
+ */
+const browserFilesAtOnce = Math.min(12, Math.max(2, availableParallelism() - 1));
 
 export default defineConfig({
   test: {
@@ -30,6 +39,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/**/*.browser.test.ts"],
+          maxWorkers: browserFilesAtOnce,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           browser: {

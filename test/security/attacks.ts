@@ -476,24 +476,41 @@ export const ATTACKS: readonly Attack[] = [
   ),
 ];
 
-/** Write the fixture into a fresh backend (symlinks only when it declares them), with the row's own files and links. */
+/**
+ * Write the fixture into a fresh backend (symlinks only when it declares them), with the row's own
+ * files and links. The directories are made first, then every file and every link is written at
+ * once (backends take many calls in flight): on OPFS that makes a case's setup about a third
+ * cheaper than one call after another.
+ */
 export async function writeAttackFixture(fs: FileSystem, attack?: Attack): Promise<void> {
-  for (const [path, text] of Object.entries(FIXTURE_FILES)) await fs.writeFile(path, encoder.encode(text));
+  await writeFiles(fs, FIXTURE_FILES);
   if (fs.capabilities.symlink === true && fs.symlink !== undefined) {
-    for (const [path, target] of Object.entries(FIXTURE_LINKS)) await fs.symlink(target, path);
+    const symlink = fs.symlink.bind(fs);
+    await Promise.all(Object.entries(FIXTURE_LINKS).map(([path, target]) => symlink(target, path)));
   }
   if (attack !== undefined) await writeRowFiles(fs, attack);
 }
 
 /** Write a row's own files and links (links only where the backend declares them). */
 export async function writeRowFiles(fs: FileSystem, attack: Attack): Promise<void> {
-  for (const [path, text] of Object.entries(attack.files ?? {})) {
-    await fs.writeFile(`${WORKSPACE_ROOT}/${path}`, encoder.encode(text));
-  }
+  await writeFiles(
+    fs,
+    Object.fromEntries(Object.entries(attack.files ?? {}).map(([path, text]) => [`${WORKSPACE_ROOT}/${path}`, text])),
+  );
   if (fs.capabilities.symlink === true && fs.symlink !== undefined) {
     for (const [path, target] of Object.entries(attack.links ?? {}))
       await fs.symlink(target, `${WORKSPACE_ROOT}/${path}`);
   }
+}
+
+/** Make the files' directories (none inside another, all at once), then write the files at once. */
+async function writeFiles(fs: FileSystem, files: Readonly<Record<string, string>>): Promise<void> {
+  const parents = [...new Set(Object.keys(files).map((path) => path.slice(0, path.lastIndexOf("/"))))].filter(
+    (parent) => parent !== "",
+  );
+  const deepest = parents.filter((parent) => !parents.some((other) => other.startsWith(`${parent}/`)));
+  await Promise.all(deepest.map((parent) => fs.mkdir(parent, { recursive: true })));
+  await Promise.all(Object.entries(files).map(([path, text]) => fs.writeFile(path, encoder.encode(text))));
 }
 
 const encoder = new TextEncoder();

@@ -8,8 +8,12 @@ import type { FileSystem } from "../../src/contract/types.js";
 
 export interface CorpusBackend {
   readonly name: string;
+  /** A fresh, empty backend (one per case). */
   readonly backend: () => Promise<FileSystem>;
+  /** Releases a backend after its case. */
   readonly destroy?: (fs: FileSystem) => Promise<void>;
+  /** Releases what the cases shared (a Worker), once they have all run. */
+  readonly end?: () => Promise<void>;
 }
 
 /** The backends available in Node. */

@@ -1,10 +1,13 @@
 /**
  * The backends of the browser project, for the security corpus: memory, OPFS on the main thread
- * and through its Worker, IndexedDB, and the OPFS mirror. Each case gets a fresh one (a new or
- * wiped OPFS root, a new database). {@link runBrowserCorpus} registers the corpus through every
- * target on one of them, and, for a backend without symlinks, why the race rows cannot apply.
+ * and through its Worker, IndexedDB, and the OPFS mirror. Each case gets a fresh one (a new
+ * OPFS root, a new database) and closes it after; the OPFS Worker and the mirror's Worker are
+ * started once per test file and serve every case's backend in turn (a backend's `close()` ends
+ * its session in the Worker and leaves the Worker running), since starting a Worker per case cost
+ * more than the case itself. {@link runBrowserCorpus} registers the corpus through every target
+ * on one of them, and, for a backend without symlinks, why the race rows cannot apply.
  */
-import { it } from "vitest";
+import { afterAll } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
 import { idbFileSystem, type IdbFileSystem } from "../../src/backends/idb/index.js";
@@ -14,7 +17,33 @@ import { runSecurityCorpus } from "./corpus.js";
 import { runNoSymlinkChecks } from "./no-symlinks.js";
 import { CORE_TARGETS, TOOL_TARGETS } from "./targets.js";
 
-async function wipe(root: string): Promise<void> {
+/**
+ * One Worker of a kind for every case of a test file, started on first use; `end()` terminates it
+ * (a later use starts another).
+ */
+export function sharedWorker(start: () => Worker): { get(): Worker; end(): void } {
+  let worker: Worker | undefined;
+  return {
+    get: () => (worker ??= start()),
+    end() {
+      worker?.terminate();
+      worker = undefined;
+    },
+  };
+}
+
+/** The OPFS Worker (src/backends/opfs/opfs-worker.ts) the OPFS Worker backend's cases share. */
+const opfsWorker = sharedWorker(
+  () => new Worker(new URL("../../src/backends/opfs/opfs-worker.ts", import.meta.url), { type: "module" }),
+);
+
+/** The mirror's Worker (src/backends/opfs-mirror/mirror-worker.ts) the mirror backends' cases share. */
+export const mirrorWorker = sharedWorker(
+  () => new Worker(new URL("../../src/backends/opfs-mirror/mirror-worker.ts", import.meta.url), { type: "module" }),
+);
+
+/** Remove the OPFS directory `root` (a path under the origin's root), if it is there. */
+export async function wipe(root: string): Promise<void> {
   const directory = await navigator.storage.getDirectory();
   try {
     await directory.removeEntry(root.slice(1), { recursive: true });
@@ -53,8 +82,9 @@ export const OPFS_MAIN_BACKEND: CorpusBackend = {
 
 export const OPFS_WORKER_BACKEND: CorpusBackend = {
   name: "opfs (worker)",
-  backend: async () => opfsFileSystem({ root: await opfsWorkerRoot(), worker: true }),
+  backend: async () => opfsFileSystem({ root: await opfsWorkerRoot(), worker: opfsWorker.get() }),
   destroy: async (fs) => (fs as OpfsFileSystem).close(),
+  end: async () => opfsWorker.end(),
 };
 
 export const IDB_BACKEND: CorpusBackend = {
@@ -72,32 +102,25 @@ export const OPFS_MIRROR_BACKEND: CorpusBackend = {
   name: "opfs-mirror",
   backend: async () => {
     await wipe("/test-security-corpus-mirror");
-    const fs = opfsMirrorFileSystem({ root: "/test-security-corpus-mirror" });
+    const fs = opfsMirrorFileSystem({ root: "/test-security-corpus-mirror", worker: mirrorWorker.get() });
     await fs.ready();
     return fs;
   },
   destroy: async (fs) => (fs as OpfsMirrorFileSystem).close(),
+  end: async () => mirrorWorker.end(),
 };
 
 /**
  * Register the corpus through every target (the gate, its FileSystem, the workspace handle, every
- * tool) on `backend`; `skip` names rows the backend cannot run, with the reason.
+ * tool: read/write/list, edit, apply_patch Add File and Update File, glob and grep, bash) on
+ * `backend`; `skip` names rows the backend cannot run, with the reason.
  */
 export function runBrowserCorpus(
-  { name: backendName, backend, destroy }: CorpusBackend,
+  { name: backendName, backend, destroy, end }: CorpusBackend,
   symlinks: boolean,
   backendSkip: Readonly<Record<string, string>> = {},
-  tools: "all" | "first" = "first",
 ): void {
-  // Every tool reaches the backend only through the gate and its FileSystem (the core targets):
-  // each tool's own path through them runs on memory and node (Node project) and on opfs-mirror
-  // here; other browser backends run the core targets and the first tool target, to keep
-  // `npm test` within minutes.
-  const toolTargets = tools === "all" ? TOOL_TARGETS : TOOL_TARGETS.slice(0, 1);
-  for (const { name } of TOOL_TARGETS.slice(toolTargets.length)) {
-    it.skip(`${name} on ${backendName} (Chromium): not run here, for time; the same attacks through this tool run on memory, node and opfs-mirror, and through the gate on ${backendName}`, () => {});
-  }
-  for (const { name, target, skip: targetSkip, gateCodes } of [...CORE_TARGETS, ...toolTargets]) {
+  for (const { name, target, skip: targetSkip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
     const skip = { ...backendSkip, ...targetSkip };
     runSecurityCorpus({
       name: `${name} on ${backendName} (Chromium)`,
@@ -111,4 +134,5 @@ export function runBrowserCorpus(
   if (!symlinks) {
     runNoSymlinkChecks({ name: backendName, backend, ...(destroy === undefined ? {} : { destroy }) });
   }
+  if (end !== undefined) afterAll(end);
 }

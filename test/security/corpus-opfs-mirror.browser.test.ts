@@ -4,4 +4,4 @@
  */
 import { OPFS_MIRROR_BACKEND, runBrowserCorpus } from "./browser-backends.js";
 
-runBrowserCorpus(OPFS_MIRROR_BACKEND, false, {}, "all");
+runBrowserCorpus(OPFS_MIRROR_BACKEND, false);

@@ -1,6 +1,7 @@
 /**
  * The attack corpus through the gate, the gated FileSystem and the workspace handle on every
- * backend available in Node (memory, node), and through the Node backend's own jail.
+ * backend available in Node (memory, node), and through the Node backend's own jail. The tools run
+ * it in tools.test.ts; the browser backends in corpus*.browser.test.ts.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -71,22 +71,23 @@ const decoder = new TextDecoder();
 /** Everything outside the workspace: path → file content, `-> target` for a link, `<dir>`. */
 export async function snapshotOutside(fs: FileSystem, root = WORKSPACE_ROOT): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  async function walk(directory: string): Promise<void> {
+  // The entries of a directory are read at once (the outside is a handful of small files).
+  async function walk(directory: string): Promise<Array<readonly [string, string]>> {
     const entries = await fs.readdir(directory);
-    for (const entry of entries) {
-      const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
-      if (path === root) continue;
-      if (entry.type === "directory") {
-        out[path] = "<dir>";
-        await walk(path);
-      } else if (entry.type === "symlink") {
-        out[path] = `-> ${fs.readlink === undefined ? "?" : await fs.readlink(path)}`;
-      } else if (entry.type === "file") {
-        out[path] = decoder.decode(await fs.readFile(path));
-      } else out[path] = `<${entry.type}>`;
-    }
+    const parts = await Promise.all(
+      entries.map(async (entry): Promise<Array<readonly [string, string]>> => {
+        const path = directory === "/" ? `/${entry.name}` : `${directory}/${entry.name}`;
+        if (path === root) return [];
+        if (entry.type === "directory") return [[path, "<dir>"], ...(await walk(path))];
+        if (entry.type === "symlink")
+          return [[path, `-> ${fs.readlink === undefined ? "?" : await fs.readlink(path)}`]];
+        if (entry.type === "file") return [[path, decoder.decode(await fs.readFile(path))]];
+        return [[path, `<${entry.type}>`]];
+      }),
+    );
+    return parts.flat();
   }
-  await walk("/");
+  for (const [path, value] of await walk("/")) out[path] = value;
   return out;
 }
 

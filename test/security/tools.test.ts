@@ -1,6 +1,7 @@
 /**
  * The attack corpus through every tool (read, write, list, edit, apply_patch, glob, grep, bash
- * on just-bash) on every backend available in Node (memory, node).
+ * on just-bash) on every backend available in Node (memory, node). The browser backends run the
+ * same tool targets, and the core ones, in Chromium (corpus*.browser.test.ts beside this file).
  */
 import { describe } from "vitest";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
