@@ -130,6 +130,11 @@ export interface OpfsMirrorFileSystem extends FileSystem {
   /** This instance's part (changes when a reader takes over as writer); see {@link OpfsMirrorRole}. */
   readonly role: OpfsMirrorRole;
   /**
+   * Call `use` with a view of the file's bytes (valid only during the call; see the contract's
+   * `readFileView`); the mirror always offers it, and answers before the load ends when it can.
+   */
+  readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T>;
+  /**
    * Report each change under `path` (absolute) to `listener`, whichever tab made it, once it is
    * durable; {@link OPFS_MIRROR_RELOAD_EVENT} when the whole tree was loaded again. Starts the
    * load if no call has. Returns a function that stops the reports.
