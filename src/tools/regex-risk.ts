@@ -10,6 +10,9 @@
  * - adjacent unbounded repeats over characters they share, such as `a*a*` or `.*.*` (polynomial
  *   of a high degree in the line length: each repeat can give characters to the next).
  *
+ * grep drops a leading and a trailing `.*` before this check (they change no line's answer), so
+ * `.*a*a*b.*` is refused as `a*a*b`, and `.*.*` runs as an empty pattern.
+ *
  * @module
  */
 import ret from "ret";
@@ -244,8 +247,10 @@ function tokenRisk(token: Token, ignoreCase: boolean): Risk | undefined {
  * patterns such as `foo.*bar`, `(get|set)Value`, `\w+\s*=` and `a{1,30}b` pass. A pattern `ret`
  * cannot parse (lookbehind, say) is not refused.
  *
- * @param pattern - the model's regular expression source (no slashes, no flags).
+ * @param pattern - the regular expression source that will run (no slashes, no flags).
  * @param ignoreCase - whether it runs case-insensitively (then `a*A*` overlaps). Default false.
+ * @param shown - the pattern named in the message, when the model sent another form of it (grep
+ *   checks its pattern without a leading and trailing `.*`). Default `pattern`.
  * @returns undefined for a pattern that may run, else the message for the model, naming the shape
  *   and how to rewrite it.
  * @example
@@ -254,14 +259,14 @@ function tokenRisk(token: Token, ignoreCase: boolean): Risk | undefined {
  * riskyPatternReason(".*.*=x"); // 'grep input pattern ".*.*=x" was refused: it puts ...'
  * ```
  */
-export function riskyPatternReason(pattern: string, ignoreCase = false): string | undefined {
+export function riskyPatternReason(pattern: string, ignoreCase = false, shown = pattern): string | undefined {
   let root: Token;
   try {
     root = parseRegex(pattern) as Token;
   } catch {
     return undefined;
   }
-  const refused = `grep input pattern ${JSON.stringify(pattern)} was refused: `;
+  const refused = `grep input pattern ${JSON.stringify(shown)} was refused: `;
   if (!safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) {
     return (
       `${refused}it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +

@@ -112,6 +112,48 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     );
   });
 
+  it("does not count a CRLF line's \\r toward maxScanLineLength", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "abc\r\nabcd\r\nab\r\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 3 });
+    expect(resultText(await grep.execute({ pattern: "ab" }))).toBe(
+      "a.txt:1:abc\na.txt:3:ab\n[Skipped 1 line longer than 3 characters, not searched, in a.txt.]",
+    );
+  });
+
+  it("tests a pattern with a lookaround on each line alone (the line break is not there to see)", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "a\nb\n", "/w/b.txt": "x\nfoo\n", "/w/c.txt": "abc\r\nabc \r\n" },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "(?<=a)b", path: "a.txt" }))).toBe(
+      'No matches for "(?<=a)b" in a.txt; searched 1 file.',
+    );
+    expect(resultText(await grep.execute({ pattern: "(?<!\\s)foo" }))).toBe("b.txt:2:foo");
+    expect(resultText(await grep.execute({ pattern: "abc(?!\\s)" }))).toBe("c.txt:1:abc");
+  });
+
+  it("drops a leading and a trailing .* and finds the same lines", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "foo\nbar\nxfoox\r\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    for (const pattern of ["foo", ".*foo", "foo.*", ".*foo.*", ".*?foo.*?"]) {
+      expect(resultText(await grep.execute({ pattern }))).toBe("a.txt:1:foo\na.txt:3:xfoox");
+    }
+    // The risk check sees the pattern as it runs, and names it as sent: `.*.*o` runs as `.*o`.
+    expect(resultText(await grep.execute({ pattern: ".*.*o" }))).toBe("a.txt:1:foo\na.txt:3:xfoox");
+    expect((await grep.execute({ pattern: ".*a*a*b.*" })).error).toEqual({
+      code: "EINPUT",
+      message: riskyPatternReason("a*a*b")?.replace('"a*a*b"', '".*a*a*b.*"'),
+    });
+    expect(riskyPatternReason("a*a*b")).toMatch(/^grep input pattern "a\*a\*b" was refused: it puts unbounded repeats/);
+  });
+
+  it("numbers lines by \\n only: a lone \\r stays inside a line (read counts it as a line end)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\rb\nc\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "b" }))).toBe("a.txt:1:a\rb");
+    expect(resultText(await grep.execute({ pattern: "c" }))).toBe("a.txt:2:c");
+  });
+
   it("does not decode ASCII files that lack the text every match contains", async () => {
     // a.txt has a long line but no "needle": it cannot match, so its long line is not noted;
     // b.txt holds "needle" (on a long line, so skipped and noted); c.txt is not ASCII.

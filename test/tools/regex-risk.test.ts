@@ -61,6 +61,10 @@ describe("riskyPatternReason", () => {
     expect(riskyPatternReason(pattern)).toBeUndefined();
   });
 
+  it("names the pattern the model sent when another form of it is checked", () => {
+    expect(riskyPatternReason("a*a*b", false, ".*a*a*b.*")).toBe(refused(".*a*a*b.*", ADJACENT));
+  });
+
   it("case-insensitive runs make letters of both cases overlap", () => {
     expect(riskyPatternReason("a*A*b", true)).toBe(refused("a*A*b", ADJACENT));
     expect(riskyPatternReason("(x|X)+y", true)).toBe(refused("(x|X)+y", CHOICE));
