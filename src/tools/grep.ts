@@ -20,8 +20,8 @@ import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { createBytePrefilter } from "./literal-prefilter.js";
 import { createLineMatcher, findMatchingLines } from "./line-matcher.js";
-import { riskyPatternReason } from "./regex-risk.js";
-import { errorResult, textParts, type SearchResult } from "./result.js";
+import { patternRisk, riskyPatternReason } from "./regex-risk.js";
+import { errorResult, textParts, type SearchResult, type SkippedLongLines } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, decodeUtf8, findInvalidUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
@@ -38,9 +38,33 @@ export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
 /**
  * Default longest line tested against the pattern, in characters (a CRLF line's `"\r"` not
  * counted): 20,000. Longer lines (minified bundles, data dumps) are skipped, counted and named in
- * a note, so one line cannot hold the event loop in a long backtracking search.
+ * a note, so one line cannot hold the event loop in a long backtracking search. With the patterns
+ * grep runs at this limit, a line costs at most about the square of its length: on a worst line
+ * of 20,000 characters that does not match, 0.1 to 0.9 s (`import.*from`, `TODO.*fix`, `a.*b`,
+ * `\w+x`). Patterns whose cost grows with the cube of the line length (`a.*b.*c`) run with
+ * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} instead.
  */
 export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
+
+/**
+ * Longest line tested, in characters, for a pattern with two unbounded repeats over characters
+ * they share and only text the first can match between them (`a.*b.*c`, `import.*from.*\d`,
+ * `function.*\(.*\)`; see `patternRisk`): 1,000, or `maxScanLineLength` when that is smaller.
+ * Longer lines are skipped and noted, with this limit, as with `maxScanLineLength`.
+ *
+ * Such a pattern costs the cube of the line length on a line that does not match: for each
+ * start, the first repeat stops at every copy of the text between them, and from each the
+ * second runs to the end of the line. Measured on one such line (Node 22, 2 cores, load 9),
+ * `a.*a.*b` takes 0.6 s at 1,000 `a`s and 5.3 s at 2,000; `import.*from.*\d` 0.12 s at 2,500
+ * characters of `importfrom`, 0.7 s at 5,000, 7 s at 10,000 (again at load 5: `a.*a.*b`
+ * 0.17 s and 2.4 s, `import.*from.*\d` 0.03 s and 0.25 s). At 1,000 characters the worst line
+ * stays under a second. Refusing these patterns was worse: models send them all the time, and
+ * most lines of code are far shorter. Lowering the limit for every pattern would skip ordinary
+ * long lines (a paragraph of Markdown, a line of JSON) that the other patterns search in well
+ * under a second. Three or more such repeats (`a.*b.*c.*d`) are refused: `a.*a.*a.*b` takes
+ * 1.8 s on 400 characters.
+ */
+export const CUBIC_PATTERN_SCAN_LINE_LENGTH = 1_000;
 
 /** Files named in a note (not UTF-8, long lines skipped); the rest are counted. */
 const MAX_NOTED_FILES = 5;
@@ -101,7 +125,10 @@ export const GREP_INPUT_SPEC: InputSpec = {
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
   "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
-  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `a*a*`.";
+  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `a*a*`, " +
+  "three or more unbounded repeats with only text they match between them such as `a.*b.*c.*d`. " +
+  "Very long lines are skipped and named in a note; for a pattern with two unbounded repeats and only text they match between them, such as `a.*b.*c`, " +
+  "that means lines over 1,000 characters (keep one `.*`, or bound the other: `.{0,100}`, to search longer lines).";
 
 export { riskyPatternReason };
 
@@ -166,12 +193,15 @@ interface FileHits {
  *   taken off; a lone `"\r"` stays inside a line (`read` ends a line there, so after one, line
  *   numbers differ from read's). Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
- *   lines over `maxScanLineLength` characters (never tested against the pattern), and files
- *   that could not be read (`[1 file could not be read, so it was not searched: a.txt (EIO).]`,
- *   also in `unreadable`). A leading and a trailing `.*` are dropped before the pattern is looked
- *   at and run, as they change no line's answer. Failures:
+ *   lines over `maxScanLineLength` characters (never tested against the pattern; also in
+ *   `skippedLongLines`, with the limit used), and files that could not be read
+ *   (`[1 file could not be read, so it was not searched: a.txt (EIO).]`, also in `unreadable`).
+ *   A pattern with two unbounded repeats and text between them (`a.*b.*c`, `import.*from.*\d`)
+ *   runs with a limit of {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} (1,000) characters instead when
+ *   smaller, and the note says so. A leading and a trailing `.*` are dropped before the pattern
+ *   is looked at and run, as they change no line's answer. Failures:
  *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
- *   time, such as `(a+)+`, `(a|aa)+` or `a*a*`, refused before it runs, see
+ *   time, such as `(a+)+`, `(a|aa)+`, `a*a*` or `a.*b.*c.*d`, refused before it runs, see
  *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
@@ -243,12 +273,13 @@ const grepTool = defineCoreTool({
     const rootDisplay = gate.display(root) || ".";
     const fs = walkFileSystem(gate, checked);
     const matcher = createLineMatcher(lineRe);
+    const scanLimit = grepScanLineLength(matcher.line.source, effective.ignoreCase, maxScanLineLength);
     const prefilter = createBytePrefilter(lineRe);
     const hits: FileHits[] = [];
     let searched = 0;
     const notUtf8: string[] = [];
     const unreadable: Array<{ path: string; display: string; code: ToolErrorCode }> = [];
-    const longLines: Array<{ display: string; count: number }> = [];
+    const longLines: Array<{ path: string; display: string; count: number }> = [];
 
     /** Everything done with one file's bytes: synchronous, so a backend may lend its own (no copy). */
     const inspect = (path: string, bytes: Uint8Array): void => {
@@ -268,8 +299,8 @@ const grepTool = defineCoreTool({
         notUtf8.push(gate.display(path));
         return;
       }
-      const found = findMatchingLines(decoded.text, matcher, { maxLineLength, maxScanLineLength });
-      if (found.longLines > 0) longLines.push({ display: gate.display(path), count: found.longLines });
+      const found = findMatchingLines(decoded.text, matcher, { maxLineLength, maxScanLineLength: scanLimit });
+      if (found.longLines > 0) longLines.push({ path, display: gate.display(path), count: found.longLines });
       if (found.lines.length > 0) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
     };
     const readFileView = fs.readFileView?.bind(fs);
@@ -326,12 +357,16 @@ const grepTool = defineCoreTool({
         `[Skipped ${plural(notUtf8.length, "file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8: ${nameSome(notUtf8)}.]`,
       );
     }
+    let skippedField = {};
     if (longLines.length > 0) {
       longLines.sort((a, b) => compareCodeUnits(a.display, b.display));
-      const lines = longLines.reduce((sum, file) => sum + file.count, 0);
-      notes.push(
-        `[Skipped ${plural(lines, "line")} longer than ${formatCount(maxScanLineLength)} characters, not searched, in ${nameSome(longLines.map((file) => file.display))}.]`,
-      );
+      const skipped: SkippedLongLines = {
+        count: longLines.reduce((sum, file) => sum + file.count, 0),
+        maxScanLineLength: scanLimit,
+        files: longLines.map(({ path, count }) => ({ path, count })),
+      };
+      skippedField = { skippedLongLines: skipped };
+      notes.push(longLinesNote(skipped, maxScanLineLength, nameSome(longLines.map((file) => file.display))));
     }
     const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n${notes.join("\n")}`);
     if (total === 0) {
@@ -345,6 +380,7 @@ const grepTool = defineCoreTool({
         ),
         count: 0,
         ...unreadableField,
+        ...skippedField,
       };
     }
     hits.sort((a, b) => compareCodeUnits(a.display, b.display));
@@ -369,9 +405,37 @@ const grepTool = defineCoreTool({
       count: total,
       truncated,
       ...unreadableField,
+      ...skippedField,
     };
   },
 });
+
+/**
+ * The longest line grep tests for a pattern, in characters: `maxScanLineLength`, or
+ * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} when that is smaller and the pattern has two unbounded
+ * repeats with text between them (`patternRisk` says `"separated"`).
+ *
+ * @param source - the expression's source as it runs (without a leading and trailing `.*`).
+ * @param ignoreCase - whether it runs case-insensitively.
+ * @param maxScanLineLength - the tool's configured limit, in characters.
+ * @returns the limit for this pattern, in characters.
+ */
+function grepScanLineLength(source: string, ignoreCase: boolean, maxScanLineLength: number): number {
+  return patternRisk(source, ignoreCase) === "separated"
+    ? Math.min(CUBIC_PATTERN_SCAN_LINE_LENGTH, maxScanLineLength)
+    : maxScanLineLength;
+}
+
+/** The note for skipped long lines; says why when the limit was lowered for this pattern. */
+function longLinesNote(skipped: SkippedLongLines, maxScanLineLength: number, where: string): string {
+  const limit = formatCount(skipped.maxScanLineLength);
+  const why =
+    skipped.maxScanLineLength < maxScanLineLength
+      ? ` ${limit} is the limit for this pattern (${formatCount(maxScanLineLength)} for others): its two unbounded repeats ` +
+        "with text between them can take the cube of a line's length. Keep one `.*`, or bound the other (`.{0,100}`), to search longer lines."
+      : "";
+  return `[Skipped ${plural(skipped.count, "line")} longer than ${limit} characters, not searched, in ${where}.${why}]`;
+}
 
 /** `a, b, c` or the first {@link MAX_NOTED_FILES} and `and N more`. */
 function nameSome(names: readonly string[]): string {
