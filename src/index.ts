@@ -34,6 +34,7 @@ export {
   resultText,
   type SearchResult,
   type ShellResult,
+  type SkippedLongLines,
   type TextPart,
   type ToolResult,
 } from "./tools/result.js";
@@ -170,6 +171,7 @@ export {
 } from "./tools/glob.js";
 export {
   createGrepTool,
+  CUBIC_PATTERN_SCAN_LINE_LENGTH,
   DEFAULT_MAX_GREP_LINE_LENGTH,
   DEFAULT_MAX_GREP_MATCHES,
   DEFAULT_MAX_GREP_SCAN_LINE_LENGTH,

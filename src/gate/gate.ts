@@ -19,6 +19,7 @@ import {
   type ResolutionCache,
 } from "../contract/path.js";
 import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
+import { assertKnownOptions } from "../contract/options.js";
 import { trustedNoFollow } from "../contract/no-follow.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
@@ -86,6 +87,12 @@ export interface PermissionOptions {
   /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
   readonly approve?: Approve;
 }
+
+/** The keys of {@link GateOptions}. */
+const GATE_OPTION_KEYS = ["fs", "cwd", "allowedRoots", "permissions"] as const;
+
+/** The keys of {@link PermissionOptions}. */
+const PERMISSION_OPTION_KEYS = ["allow", "deny", "approve"] as const;
 
 /** Options of {@link createGate}. */
 export interface GateOptions {
@@ -313,7 +320,9 @@ function toolError(
  *
  * @returns a {@link Gate}; its `fs` rejects refused calls with FsError `EACCES` (or `EINVAL`,
  *   `ENAMETOOLONG`, `ELOOP`) whose message ends with the refusal in parentheses.
- * @throws TypeError at creation when `fs` is missing or has no `realpath`, `cwd` or a root is not absolute, `allowedRoots`
+ * @throws TypeError at creation for an unknown option or `permissions` key (an `OptionError`:
+ *   `createGate permissions got an unknown option "dney". Known options: allow, deny, approve`),
+ *   or when `fs` is missing or has no `realpath`, `cwd` or a root is not absolute, `allowedRoots`
  *   is empty, or a rule is malformed (the message names the option). A backend lacking another
  *   required method is accepted; a call that needs the method rejects with a TypeError naming it
  *   and how to add it.
@@ -328,6 +337,14 @@ function toolError(
 export function createGate(givenOptions: GateOptions): Gate {
   if (typeof givenOptions !== "object" || givenOptions === null)
     throw new TypeError("createGate needs an options object");
+  // A misspelt key is an error, not a silent default: `permissions: { dney: [...] }` would drop a deny rule.
+  assertKnownOptions("createGate", givenOptions, GATE_OPTION_KEYS);
+  const givenPermissions: unknown = givenOptions.permissions;
+  if (givenPermissions !== undefined) {
+    if (typeof givenPermissions !== "object" || givenPermissions === null || Array.isArray(givenPermissions))
+      throw new TypeError("createGate permissions must be an object ({ allow, deny, approve })");
+    assertKnownOptions("createGate", givenPermissions, PERMISSION_OPTION_KEYS, "permissions");
+  }
   const given = givenOptions.fs;
   if (typeof given !== "object" || given === null) {
     throw new TypeError("createGate needs an fs option (a FileSystem)");

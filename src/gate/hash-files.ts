@@ -9,6 +9,7 @@ import { compareCodeUnits, resolvePath } from "../contract/path.js";
 import type { FileSystem } from "../contract/types.js";
 import { mapConcurrent } from "../contract/concurrency.js";
 import { walkFiles } from "../contract/walk.js";
+import { assertKnownOptions } from "../contract/options.js";
 
 /** Files read at once while hashing, and directories read at once while finding them. */
 export const HASH_FILES_CONCURRENCY = 16;
@@ -38,7 +39,9 @@ const encoder = new TextEncoder();
  *   matching any is included.
  * @param options - `cwd` (default `/`), `digest` (default SHA-256 via WebCrypto).
  * @returns the digest's hex string.
- * @throws TypeError when `globs` is not an array of strings; FsError from the backend when a
+ * @throws TypeError (the promise rejects, before any file is read) when `globs` is not an array
+ *   of strings, or for an unknown option (an `OptionError`:
+ *   `hashFiles got an unknown option "cdw". Known options: cwd, digest`); FsError from the backend when a
  *   directory or file cannot be read (a missing `cwd` gives the empty record's digest).
  * @example
  * ```ts
@@ -54,6 +57,7 @@ export async function hashFiles(
   if (!Array.isArray(globs) || globs.some((glob) => typeof glob !== "string" || glob === "")) {
     throw new TypeError("hashFiles globs must be an array of non-empty glob strings");
   }
+  assertKnownOptions("hashFiles", options, ["cwd", "digest"]);
   const cwd = resolvePath("/", options.cwd ?? "/");
   const digest = options.digest ?? sha256Digest();
   const isMatch = picomatch([...globs], { dot: true, windows: false });

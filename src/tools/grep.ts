@@ -4,9 +4,11 @@
  * and line length.
  *
  * Speed: a file whose bytes lack the text every match must contain is not decoded at all (see
- * `literal-prefilter.ts`; one that is not all ASCII is checked for UTF-8 validity); any other file is read and decoded once, the expression is
- * tested on the whole text first (with the `m` flag), and lines are only looked at in files that
- * match, and then only the lines around each hit, with no per-line allocation for the rest.
+ * `literal-prefilter.ts`; one that is not all ASCII is checked for UTF-8 validity); any other
+ * file is read and decoded once, and its lines found by `line-matcher.ts`: a leading and a
+ * trailing `.*` are dropped, and unless the pattern has a lookaround the expression is tested on
+ * the whole text first (with the `m` flag), then only on the lines around each hit, with no
+ * per-line allocation for the rest.
  *
  * @module
  */
@@ -17,18 +19,11 @@ import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
 import { offloadOutput } from "./offload.js";
 import { createBytePrefilter } from "./literal-prefilter.js";
-import { riskyPatternReason } from "./regex-risk.js";
-import { errorResult, textParts, type SearchResult } from "./result.js";
+import { createLineMatcher, findMatchingLines } from "./line-matcher.js";
+import { patternRisk, riskyPatternReason } from "./regex-risk.js";
+import { errorResult, textParts, type SearchResult, type SkippedLongLines } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
-import {
-  BINARY_SNIFF_BYTES,
-  cutIndexByChars,
-  decodeUtf8,
-  findInvalidUtf8,
-  formatCount,
-  hasNulByte,
-  plural,
-} from "./text.js";
+import { BINARY_SNIFF_BYTES, decodeUtf8, findInvalidUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
 import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
 import type { ToolErrorCode } from "../contract/errors.js";
@@ -41,11 +36,35 @@ export const DEFAULT_MAX_GREP_MATCHES = 200;
 export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
 
 /**
- * Default longest line tested against the pattern, in characters: 20,000. Longer lines (minified
- * bundles, data dumps) are skipped, counted and named in a note, so one line cannot hold the
- * event loop in a long backtracking search.
+ * Default longest line tested against the pattern, in characters (a CRLF line's `"\r"` not
+ * counted): 20,000. Longer lines (minified bundles, data dumps) are skipped, counted and named in
+ * a note, so one line cannot hold the event loop in a long backtracking search. With the patterns
+ * grep runs at this limit, a line costs at most about the square of its length: on a worst line
+ * of 20,000 characters that does not match, 0.1 to 0.9 s (`import.*from`, `TODO.*fix`, `a.*b`,
+ * `\w+x`). Patterns whose cost grows with the cube of the line length (`a.*b.*c`) run with
+ * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} instead.
  */
 export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
+
+/**
+ * Longest line tested, in characters, for a pattern with two unbounded repeats over characters
+ * they share and only text the first can match between them (`a.*b.*c`, `import.*from.*\d`,
+ * `function.*\(.*\)`; see `patternRisk`): 1,000, or `maxScanLineLength` when that is smaller.
+ * Longer lines are skipped and noted, with this limit, as with `maxScanLineLength`.
+ *
+ * Such a pattern costs the cube of the line length on a line that does not match: for each
+ * start, the first repeat stops at every copy of the text between them, and from each the
+ * second runs to the end of the line. Measured on one such line (Node 22, 2 cores, load 9),
+ * `a.*a.*b` takes 0.6 s at 1,000 `a`s and 5.3 s at 2,000; `import.*from.*\d` 0.12 s at 2,500
+ * characters of `importfrom`, 0.7 s at 5,000, 7 s at 10,000 (again at load 5: `a.*a.*b`
+ * 0.17 s and 2.4 s, `import.*from.*\d` 0.03 s and 0.25 s). At 1,000 characters the worst line
+ * stays under a second. Refusing these patterns was worse: models send them all the time, and
+ * most lines of code are far shorter. Lowering the limit for every pattern would skip ordinary
+ * long lines (a paragraph of Markdown, a line of JSON) that the other patterns search in well
+ * under a second. Three or more such repeats (`a.*b.*c.*d`) are refused: `a.*a.*a.*b` takes
+ * 1.8 s on 400 characters.
+ */
+export const CUBIC_PATTERN_SCAN_LINE_LENGTH = 1_000;
 
 /** Files named in a note (not UTF-8, long lines skipped); the rest are counted. */
 const MAX_NOTED_FILES = 5;
@@ -106,7 +125,10 @@ export const GREP_INPUT_SPEC: InputSpec = {
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
   "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
-  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `.*.*`.";
+  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `a*a*`, " +
+  "three or more unbounded repeats with only text they match between them such as `a.*b.*c.*d`. " +
+  "Very long lines are skipped and named in a note; for a pattern with two unbounded repeats and only text they match between them, such as `a.*b.*c`, " +
+  "that means lines over 1,000 characters (keep one `.*`, or bound the other: `.{0,100}`, to search longer lines).";
 
 export { riskyPatternReason };
 
@@ -167,13 +189,19 @@ interface FileHits {
  *   `maxScanLineLength` (characters), `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
  * @returns a {@link CoreTool} named `grep`: `path:line:text` lines sorted by path then line, at
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
- *   that says so; `count` is the number of matching lines. Files that are not valid UTF-8 are
+ *   that says so; `count` is the number of matching lines. Lines end at `"\n"`, a trailing `"\r"`
+ *   taken off; a lone `"\r"` stays inside a line (`read` ends a line there, so after one, line
+ *   numbers differ from read's). Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
- *   lines over `maxScanLineLength` characters (never tested against the pattern), and files
- *   that could not be read (`[1 file could not be read, so it was not searched: a.txt (EIO).]`,
- *   also in `unreadable`). Failures:
+ *   lines over `maxScanLineLength` characters (never tested against the pattern; also in
+ *   `skippedLongLines`, with the limit used), and files that could not be read
+ *   (`[1 file could not be read, so it was not searched: a.txt (EIO).]`, also in `unreadable`).
+ *   A pattern with two unbounded repeats and text between them (`a.*b.*c`, `import.*from.*\d`)
+ *   runs with a limit of {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} (1,000) characters instead when
+ *   smaller, and the note says so. A leading and a trailing `.*` are dropped before the pattern
+ *   is looked at and run, as they change no line's answer. Failures:
  *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
- *   time, such as `(a+)+`, `(a|aa)+` or `.*.*`, refused before it runs, see
+ *   time, such as `(a+)+`, `(a|aa)+`, `a*a*` or `a.*b.*c.*d`, refused before it runs, see
  *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
@@ -214,7 +242,8 @@ const grepTool = defineCoreTool({
     const compiled = compileGrepPattern(pattern, ignoreCase);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    const risky = riskyPatternReason(pattern, ignoreCase);
+    // Checked as it runs: without a leading and a trailing `.*` (see line-matcher.ts).
+    const risky = riskyPatternReason(createLineMatcher(compiled).line.source, ignoreCase, pattern);
     if (risky !== undefined) throw new ToolInputError(risky);
   },
   async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {
@@ -243,13 +272,14 @@ const grepTool = defineCoreTool({
     const root = checked.path;
     const rootDisplay = gate.display(root) || ".";
     const fs = walkFileSystem(gate, checked);
-    const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
-    const prefilter = createBytePrefilter(effective.pattern, effective.ignoreCase);
+    const matcher = createLineMatcher(lineRe);
+    const scanLimit = grepScanLineLength(matcher.line.source, effective.ignoreCase, maxScanLineLength);
+    const prefilter = createBytePrefilter(lineRe);
     const hits: FileHits[] = [];
     let searched = 0;
     const notUtf8: string[] = [];
     const unreadable: Array<{ path: string; display: string; code: ToolErrorCode }> = [];
-    const longLines: Array<{ display: string; count: number }> = [];
+    const longLines: Array<{ path: string; display: string; count: number }> = [];
 
     /** Everything done with one file's bytes: synchronous, so a backend may lend its own (no copy). */
     const inspect = (path: string, bytes: Uint8Array): void => {
@@ -269,14 +299,9 @@ const grepTool = defineCoreTool({
         notUtf8.push(gate.display(path));
         return;
       }
-      const text = decoded.text;
-      const long = countLongLines(text, maxScanLineLength);
-      const found =
-        long === 0
-          ? matchLines(text, scanRe, lineRe, maxLineLength)
-          : matchShortLines(text, lineRe, maxLineLength, maxScanLineLength);
-      if (long > 0) longLines.push({ display: gate.display(path), count: long });
-      if (found !== undefined) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
+      const found = findMatchingLines(decoded.text, matcher, { maxLineLength, maxScanLineLength: scanLimit });
+      if (found.longLines > 0) longLines.push({ path, display: gate.display(path), count: found.longLines });
+      if (found.lines.length > 0) hits.push({ display: gate.display(path), lines: found.lines, texts: found.texts });
     };
     const readFileView = fs.readFileView?.bind(fs);
     const searchFile = async (path: string): Promise<void> => {
@@ -332,12 +357,16 @@ const grepTool = defineCoreTool({
         `[Skipped ${plural(notUtf8.length, "file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8: ${nameSome(notUtf8)}.]`,
       );
     }
+    let skippedField = {};
     if (longLines.length > 0) {
       longLines.sort((a, b) => compareCodeUnits(a.display, b.display));
-      const lines = longLines.reduce((sum, file) => sum + file.count, 0);
-      notes.push(
-        `[Skipped ${plural(lines, "line")} longer than ${formatCount(maxScanLineLength)} characters, not searched, in ${nameSome(longLines.map((file) => file.display))}.]`,
-      );
+      const skipped: SkippedLongLines = {
+        count: longLines.reduce((sum, file) => sum + file.count, 0),
+        maxScanLineLength: scanLimit,
+        files: longLines.map(({ path, count }) => ({ path, count })),
+      };
+      skippedField = { skippedLongLines: skipped };
+      notes.push(longLinesNote(skipped, maxScanLineLength, nameSome(longLines.map((file) => file.display))));
     }
     const withNotes = (text: string): string => (notes.length === 0 ? text : `${text}\n${notes.join("\n")}`);
     if (total === 0) {
@@ -351,6 +380,7 @@ const grepTool = defineCoreTool({
         ),
         count: 0,
         ...unreadableField,
+        ...skippedField,
       };
     }
     hits.sort((a, b) => compareCodeUnits(a.display, b.display));
@@ -368,104 +398,47 @@ const grepTool = defineCoreTool({
     }
     text = withNotes(text);
     if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return { kind: "search", ok: true, parts: textParts(text), count: total, truncated, ...unreadableField };
+    return {
+      kind: "search",
+      ok: true,
+      parts: textParts(text),
+      count: total,
+      truncated,
+      ...unreadableField,
+      ...skippedField,
+    };
   },
 });
 
 /**
- * The matching lines of `text`: `scanRe` (global, multiline) finds candidate positions in the
- * whole text; each candidate's line is then tested with `lineRe` alone, so results are exactly
- * "lines matching the expression". Returns undefined when nothing matches.
+ * The longest line grep tests for a pattern, in characters: `maxScanLineLength`, or
+ * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} when that is smaller and the pattern has two unbounded
+ * repeats with text between them (`patternRisk` says `"separated"`).
+ *
+ * @param source - the expression's source as it runs (without a leading and trailing `.*`).
+ * @param ignoreCase - whether it runs case-insensitively.
+ * @param maxScanLineLength - the tool's configured limit, in characters.
+ * @returns the limit for this pattern, in characters.
  */
-function matchLines(
-  text: string,
-  scanRe: RegExp,
-  lineRe: RegExp,
-  maxLineLength: number,
-): { lines: number[]; texts: string[] } | undefined {
-  scanRe.lastIndex = 0;
-  let match = scanRe.exec(text);
-  if (match === null) return undefined;
-  const lines: number[] = [];
-  const texts: string[] = [];
-  let lineNumber = 1;
-  let counted = 0;
-  while (match !== null) {
-    const at = match.index;
-    // A trailing newline ends the last line; it does not start another (`^$` on "a\n" is no match).
-    if (at >= text.length && (text.length === 0 || text.charCodeAt(text.length - 1) === 10)) break;
-    const lineStart = at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
-    let lineEnd = text.indexOf("\n", at);
-    if (lineEnd < 0) lineEnd = text.length;
-    for (let nl = text.indexOf("\n", counted); nl >= 0 && nl < lineStart; nl = text.indexOf("\n", nl + 1)) lineNumber++;
-    counted = lineStart;
-    const bodyEnd = lineEnd > lineStart && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-    const line = text.slice(lineStart, bodyEnd);
-    const inLine = lineRe.exec(line);
-    if (inLine !== null) {
-      lines.push(lineNumber);
-      texts.push(line.length > maxLineLength ? windowAround(line, inLine.index, maxLineLength) : line);
-    }
-    if (lineEnd >= text.length) break;
-    scanRe.lastIndex = lineEnd + 1;
-    match = scanRe.exec(text);
-  }
-  return lines.length === 0 ? undefined : { lines, texts };
+function grepScanLineLength(source: string, ignoreCase: boolean, maxScanLineLength: number): number {
+  return patternRisk(source, ignoreCase) === "separated"
+    ? Math.min(CUBIC_PATTERN_SCAN_LINE_LENGTH, maxScanLineLength)
+    : maxScanLineLength;
 }
 
-/** Number of lines of `text` longer than `max` characters. */
-function countLongLines(text: string, max: number): number {
-  if (text.length <= max) return 0;
-  let count = 0;
-  let start = 0;
-  for (let end = text.indexOf("\n"); ; end = text.indexOf("\n", start)) {
-    const stop = end < 0 ? text.length : end;
-    if (stop - start > max) count++;
-    if (end < 0) return count;
-    start = end + 1;
-  }
-}
-
-/** Like {@link matchLines}, testing each line alone and skipping lines over `maxScan` characters. */
-function matchShortLines(
-  text: string,
-  lineRe: RegExp,
-  maxLineLength: number,
-  maxScan: number,
-): { lines: number[]; texts: string[] } | undefined {
-  const lines: number[] = [];
-  const texts: string[] = [];
-  let lineNumber = 0;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end < 0) end = text.length;
-    lineNumber++;
-    const bodyEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
-    if (bodyEnd - start <= maxScan) {
-      const line = text.slice(start, bodyEnd);
-      const inLine = lineRe.exec(line);
-      if (inLine !== null) {
-        lines.push(lineNumber);
-        texts.push(line.length > maxLineLength ? windowAround(line, inLine.index, maxLineLength) : line);
-      }
-    }
-    start = end + 1;
-  }
-  return lines.length === 0 ? undefined : { lines, texts };
+/** The note for skipped long lines; says why when the limit was lowered for this pattern. */
+function longLinesNote(skipped: SkippedLongLines, maxScanLineLength: number, where: string): string {
+  const limit = formatCount(skipped.maxScanLineLength);
+  const why =
+    skipped.maxScanLineLength < maxScanLineLength
+      ? ` ${limit} is the limit for this pattern (${formatCount(maxScanLineLength)} for others): its two unbounded repeats ` +
+        "with text between them can take the cube of a line's length. Keep one `.*`, or bound the other (`.{0,100}`), to search longer lines."
+      : "";
+  return `[Skipped ${plural(skipped.count, "line")} longer than ${limit} characters, not searched, in ${where}.${why}]`;
 }
 
 /** `a, b, c` or the first {@link MAX_NOTED_FILES} and `and N more`. */
 function nameSome(names: readonly string[]): string {
   const shown = names.slice(0, MAX_NOTED_FILES).join(", ");
   return names.length > MAX_NOTED_FILES ? `${shown} and ${formatCount(names.length - MAX_NOTED_FILES)} more` : shown;
-}
-
-/** At most `maxLength` characters of `line` around `at`, with `…` where it was cut. */
-function windowAround(line: string, at: number, maxLength: number): string {
-  let start = Math.max(0, Math.min(at - Math.floor(maxLength / 4), line.length - maxLength));
-  const code = line.charCodeAt(start);
-  if (start > 0 && code >= 0xdc00 && code <= 0xdfff) start++;
-  const end = start + cutIndexByChars(line.slice(start), maxLength);
-  return `${start > 0 ? "…" : ""}${line.slice(start, end)}${end < line.length ? "…" : ""}`;
 }

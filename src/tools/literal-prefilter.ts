@@ -67,30 +67,41 @@ function skipEscape(pattern: string, at: number): number {
   }
 }
 
-/** Index just past the character class that starts at `at` (`[...]`, escapes inside it skipped). */
+/**
+ * Index just past the character class that starts at `at` (`[...]`, escapes inside it skipped).
+ * As in every JavaScript expression, the first unescaped `]` closes it, even right after `[` or
+ * `[^`: `[]` matches nothing and `[^]` any character.
+ */
 function skipClass(pattern: string, at: number): number {
   let index = at + 1;
   if (pattern[index] === "^") index++;
-  if (pattern[index] === "]") index++;
   while (index < pattern.length && pattern[index] !== "]") index += pattern[index] === "\\" ? 2 : 1;
   return index + 1;
 }
 
 /**
- * The longest run of ASCII text that every match of `pattern` contains, read from its source:
+ * The longest run of ASCII text that every match of `expression` contains, read from its source:
  * plain characters and escaped punctuation outside groups and classes, not followed by a
  * quantifier. Anything else ends a run; a `|` outside groups means there is none.
  *
- * @param pattern - a JavaScript regular expression's source (valid with or without the `u` flag).
+ * Only an expression compiled with the `u` flag is read. Without it, JavaScript's
+ * legacy syntax makes `\x`, `\u`, `\c`, `\p` and `\k` identity or partial escapes and
+ * `{`, `}` and `]` plain characters, so a span skipped as one escape may hide a `|` or a `(`
+ * (`\x|abcd` matches a line holding `x`): such an expression has no required literal here.
+ *
+ * @param expression - the compiled expression (its `source` and `flags` are read).
  * @returns the literal, or undefined when none of at least {@link MIN_PREFILTER_LITERAL_LENGTH}
- *   characters is required.
+ *   characters is required, or the expression lacks the `u` flag.
  * @example
  * ```ts
- * requiredLiteral("function \\w+\\("); // "function "
- * requiredLiteral("foo|bar"); // undefined
+ * requiredLiteral(/function \w+\(/u); // "function "
+ * requiredLiteral(/foo|bar/u); // undefined
+ * requiredLiteral(/abcd\-/); // undefined (not compiled with `u`)
  * ```
  */
-export function requiredLiteral(pattern: string): string | undefined {
+export function requiredLiteral(expression: RegExp): string | undefined {
+  if (!expression.unicode) return undefined;
+  const pattern = expression.source;
   let best = "";
   let run = "";
   let depth = 0;
@@ -179,21 +190,23 @@ function commonness(code: number): number {
 }
 
 /**
- * Build the prefilter for a grep pattern.
+ * Build the prefilter for a grep expression.
  *
- * @param pattern - the expression's source as compiled (without a leading `(?i)`).
- * @param ignoreCase - whether letters match without case.
- * @returns a {@link BytePrefilter}, or undefined when the pattern requires no literal of at least
- *   {@link MIN_PREFILTER_LITERAL_LENGTH} characters (every file then takes the general way).
+ * @param expression - the expression as grep compiles it (see `compileGrepPattern`); its `i`
+ *   flag means letters match without case, and without the `u` flag there is no prefilter (see
+ *   {@link requiredLiteral}).
+ * @returns a {@link BytePrefilter}, or undefined when the expression requires no literal of at
+ *   least {@link MIN_PREFILTER_LITERAL_LENGTH} characters (every file then takes the general way).
  * @example
  * ```ts
- * const prefilter = createBytePrefilter("createRequire", false)!;
+ * const prefilter = createBytePrefilter(/createRequire/u)!;
  * prefilter.scan(new TextEncoder().encode("import x from 'y';\n")); // "none"
  * ```
  */
-export function createBytePrefilter(pattern: string, ignoreCase: boolean): BytePrefilter | undefined {
-  const found = requiredLiteral(pattern);
+export function createBytePrefilter(expression: RegExp): BytePrefilter | undefined {
+  const found = requiredLiteral(expression);
   if (found === undefined) return undefined;
+  const ignoreCase = expression.ignoreCase;
   const literal = ignoreCase ? found.toLowerCase() : found;
   const needle = Uint8Array.from(literal, (char) => char.charCodeAt(0));
   let anchorAt = 0;

@@ -1,14 +1,25 @@
 /**
- * The static check that refuses grep patterns whose backtracking can hold the host for a long
- * time. JavaScript regular expressions run synchronously, so no timeout can stop one once it
- * started; the only defence is not running it.
+ * The static check of grep patterns whose backtracking can hold the host for a long time.
+ * JavaScript regular expressions run synchronously, so no timeout can stop one once it started;
+ * the only defences are not running it, or running it only on short lines.
  *
- * Three shapes are refused, found on the parse of `ret`:
+ * Shapes found on the parse of `ret` (see {@link patternRisk}); grep refuses the first four:
  * - nested repetition, such as `(a+)+` (star height above 1, by `safe-regex2`);
  * - a repeated choice whose alternatives can start with the same character (for two literal
  *   words: one is a prefix of the other), such as `(a|a)*` or `(a|aa)+` (exponential: each run of characters splits between the alternatives many ways);
  * - adjacent unbounded repeats over characters they share, such as `a*a*` or `.*.*` (polynomial
- *   of a high degree in the line length: each repeat can give characters to the next).
+ *   of a high degree in the line length: each repeat can give characters to the next);
+ * - three or more unbounded repeats over characters they share, each reaching the next over
+ *   text it can match itself, such as `a.*b.*c.*d` (the fourth power of the line length or more:
+ *   `a.*a.*a.*b` took 1.8 s on a line of 400 `a`s, Node 22, load 5);
+ * - two such repeats, the second not ending the pattern, such as `import.*from.*\d` or
+ *   `\w+_\w+$` (cubic in the line length: for each start, the first repeat stops at every
+ *   copy of the text between them, and from each the second runs to the end of the line). grep
+ *   runs these, on lines up to `CUBIC_PATTERN_SCAN_LINE_LENGTH` characters (see grep.ts for the
+ *   measures behind it): models send such patterns all the time.
+ *
+ * grep drops a leading and a trailing `.*` before this check (they change no line's answer),
+ * so `.*foo.*bar.*` runs as `foo.*bar` and is none of these.
  *
  * @module
  */
@@ -187,32 +198,150 @@ function spread(sequence: readonly Token[], into: Token[]): Token[] {
   return into;
 }
 
-type Risk = "choice" | "adjacent";
+/** True when every character of `inner` is in `outer` (tested at every breakpoint, as {@link overlaps}). */
+function within(inner: Chars, outer: Chars, ignoreCase: boolean): boolean {
+  if (outer === ANY) return true;
+  if (inner === ANY) return false;
+  const points = [0];
+  for (const token of [...inner, ...outer]) breakpoints(token, points);
+  const has = (chars: readonly Token[], code: number): boolean =>
+    (ignoreCase ? caseVariants(code) : [code]).some((variant) => chars.some((token) => tokenHas(token, variant)));
+  return points.every((code) => code < 0 || code > 0x10ffff || !has(inner, code) || has(outer, code));
+}
 
-/** The first risky shape in `sequence` and everything under it. */
-function findRisk(sequence: readonly Token[], ignoreCase: boolean): Risk | undefined {
+function isUnbounded(token: Token): boolean {
+  return token.type === REPETITION && upperBound(token) > MANY;
+}
+
+function isChoice(token: Token): boolean {
+  return token.type === GROUP && token.options !== undefined && !isLookaround(token);
+}
+
+/** The token a sequence ends with, looking into plain groups (a `$` or a lookaround counts). */
+function lastToken(sequence: readonly Token[]): Token | undefined {
+  const last = sequence[sequence.length - 1];
+  if (last?.type === GROUP && last.options === undefined && !isLookaround(last)) return lastToken(last.stack ?? []);
+  return last;
+}
+
+/**
+ * Lengths of the longest chains of unbounded repeats in one sequence, where each repeat of a
+ * chain can reach the next over text it can match itself (`a.*b.*c`: `.*` reaches the second
+ * `.*` over `b`). A chain of one repeat costs at most the square of the line length, of two the
+ * cube, of three the fourth power: each repeat stops at every place the next can start.
+ */
+class Chains {
+  /** By flattened sequence (one per sequence, see {@link Chains.flat}, so one `last` each), then start index. */
+  private readonly memo = new Map<readonly Token[], Map<number, number>>();
+  private readonly weights = new Map<Token, number>();
+  private readonly flats = new Map<readonly Token[], readonly Token[]>();
+
+  constructor(private readonly ignoreCase: boolean) {}
+
+  /** `sequence` spread (see {@link spread}), the same array each time. */
+  flat(sequence: readonly Token[]): readonly Token[] {
+    let flat = this.flats.get(sequence);
+    if (flat === undefined) this.flats.set(sequence, (flat = spread(sequence, [])));
+    return flat;
+  }
+
+  /**
+   * The longest chain starting at `flat[i]`. `last`: a repeat that ends the whole pattern (not
+   * even `$` after it), which stops at its first character and so adds no factor.
+   */
+  at(flat: readonly Token[], i: number, last: Token | undefined): number {
+    let row = this.memo.get(flat);
+    if (row === undefined) this.memo.set(flat, (row = new Map()));
+    const known = row.get(i);
+    if (known !== undefined) return known;
+    const first = flat[i] as Token;
+    const own = isUnbounded(first) ? (first === last ? 0 : 1) : isChoice(first) ? this.weight(first) : 0;
+    let rest = 0;
+    if (own > 0) {
+      const chars = charsOf(first);
+      // Walk on while the first can also match what lies between.
+      for (let j = i + 1; j < flat.length; j++) {
+        const next = flat[j] as Token;
+        if (overlaps(chars, charsOf(next), this.ignoreCase)) {
+          // A repeat right after the first is the "adjacent" shape, found on its own.
+          if (isUnbounded(next) && j > i + 1 && next !== last) rest = Math.max(rest, this.at(flat, j, last));
+          else if (isChoice(next) && this.entry(next, chars) > 0) rest = Math.max(rest, this.at(flat, j, last));
+        }
+        if (!within(charsOf(next), chars, this.ignoreCase)) break;
+      }
+    }
+    row.set(i, own + rest);
+    return own + rest;
+  }
+
+  /** The longest chain in `sequence` (`atEnd`: nothing follows it in the pattern). */
+  longest(sequence: readonly Token[], atEnd: boolean): number {
+    const flat = this.flat(sequence);
+    const last = atEnd ? lastToken(sequence) : undefined;
+    let best = 0;
+    for (let i = 0; i < flat.length; i++) best = Math.max(best, this.at(flat, i, last));
+    return best;
+  }
+
+  /** The longest chain inside any alternative of a choice. */
+  private weight(choice: Token): number {
+    let weight = this.weights.get(choice);
+    if (weight === undefined) {
+      weight = 0;
+      for (const alternative of alternativesOf(choice)) weight = Math.max(weight, this.longest(alternative, false));
+      this.weights.set(choice, weight);
+    }
+    return weight;
+  }
+
+  /** The longest chain a repeat over `chars` reaches inside `choice` (over text it can match). */
+  private entry(choice: Token, chars: Chars): number {
+    let best = 0;
+    for (const alternative of alternativesOf(choice)) {
+      const flat = this.flat(alternative);
+      for (let k = 0; k < flat.length; k++) {
+        const token = flat[k] as Token;
+        if ((isUnbounded(token) || isChoice(token)) && overlaps(chars, charsOf(token), this.ignoreCase))
+          best = Math.max(best, this.at(flat, k, undefined));
+        if (!within(charsOf(token), chars, this.ignoreCase)) break;
+      }
+    }
+    return best;
+  }
+}
+
+/**
+ * What {@link patternRisk} finds, from the worst: `"nested"`, `"choice"`, `"adjacent"` and
+ * `"chained"` (three or more repeats in a chain) are refused by grep; `"separated"` (two) runs
+ * with a lower line limit.
+ */
+export type PatternRisk = "nested" | "choice" | "adjacent" | "chained" | "separated";
+
+type Risk = Exclude<PatternRisk, "nested">;
+
+/** The worse of two risks: any refused shape before `"separated"`. */
+function worse(a: Risk | undefined, b: Risk | undefined): Risk | undefined {
+  return a === undefined || a === "separated" ? (b ?? a) : a;
+}
+
+/** The worst risky shape in `sequence` and everything under it; `atEnd`: nothing follows `sequence`. */
+function findRisk(sequence: readonly Token[], ignoreCase: boolean, atEnd: boolean, chains: Chains): Risk | undefined {
   const flat = spread(sequence, []);
   for (let i = 0; i + 1 < flat.length; i++) {
     const a = flat[i] as Token;
     const b = flat[i + 1] as Token;
-    if (
-      a.type === REPETITION &&
-      b.type === REPETITION &&
-      upperBound(a) > MANY &&
-      upperBound(b) > MANY &&
-      overlaps(charsOf(a), charsOf(b), ignoreCase)
-    ) {
-      return "adjacent";
-    }
+    if (isUnbounded(a) && isUnbounded(b) && overlaps(charsOf(a), charsOf(b), ignoreCase)) return "adjacent";
   }
+  const chain = chains.longest(sequence, atEnd);
+  let found: Risk | undefined = chain >= 3 ? "chained" : chain === 2 ? "separated" : undefined;
   for (const token of sequence) {
-    const risk = tokenRisk(token, ignoreCase);
-    if (risk !== undefined) return risk;
+    if (found !== undefined && found !== "separated") return found;
+    found = worse(found, tokenRisk(token, ignoreCase, chains));
   }
-  return undefined;
+  return found;
 }
 
-function tokenRisk(token: Token, ignoreCase: boolean): Risk | undefined {
+function tokenRisk(token: Token, ignoreCase: boolean, chains: Chains): Risk | undefined {
   if (token.type === REPETITION) {
     let body = token.value as Token;
     while (body.type === GROUP && body.options === undefined && body.stack?.length === 1) body = body.stack[0] as Token;
@@ -224,65 +353,108 @@ function tokenRisk(token: Token, ignoreCase: boolean): Risk | undefined {
         }
       }
     }
-    return tokenRisk(token.value as Token, ignoreCase);
+    return tokenRisk(token.value as Token, ignoreCase, chains);
   }
+  let found: Risk | undefined;
   if (token.type === GROUP || token.type === ROOT) {
     for (const alternative of alternativesOf(token)) {
-      const risk = findRisk(alternative, ignoreCase);
-      if (risk !== undefined) return risk;
+      found = worse(found, findRisk(alternative, ignoreCase, token.type === ROOT, chains));
+      if (found !== undefined && found !== "separated") return found;
     }
   }
-  return undefined;
+  return found;
 }
 
 /**
- * Why a grep pattern is refused before it runs, or undefined when it may run. Refused: nested
- * repetition (`(a+)+`, `(\w*)*`); a choice repeated more than 10 times whose alternatives can
- * start with the same character (`(a|a)*`, `(a|aa)+`, `(\w|\d)+`; of two literal words, one a
- * prefix of the other, so `(foo|for)+` passes); two adjacent repeats with no
- * upper bound (or one above 100) over characters they share (`a*a*`, `.*.*`, `\w+\d+`). Common
- * patterns such as `foo.*bar`, `(get|set)Value`, `\w+\s*=` and `a{1,30}b` pass. A pattern `ret`
- * cannot parse (lookbehind, say) is not refused.
+ * The backtracking shape of a grep pattern, found on its parse, or undefined for one whose cost
+ * grows at most with the square of the line length:
+ * - `"nested"`: nested repetition (`(a+)+`, `(\w*)*`);
+ * - `"choice"`: a choice repeated more than 10 times whose alternatives can start with the same
+ *   character (`(a|a)*`, `(a|aa)+`, `(\w|\d)+`; of two literal words, one a prefix of the
+ *   other, so `(foo|for)+` passes);
+ * - `"adjacent"`: two adjacent repeats with no upper bound (or one above 100) over characters
+ *   they share (`a*a*`, `.*.*`, `\w+\d+`);
+ * - `"chained"`: three or more such repeats, each reaching the next over text it can match
+ *   itself (`a.*b.*c.*d`, `\w+_\w+_\w+$`): the fourth power of the line length or more;
+ * - `"separated"`: two of them (`a.*b.*c`, `import.*from.*\d`, `function.*\(.*\)`,
+ *   `\w+_\w+$`): the cube of the line length. A last repeat with nothing at all after it (not
+ *   even `$`) stops at its first character and is not counted, so `a.*b.*` and `\w+_\w+` are
+ *   undefined, as is `[^(]*\(.*x` (the first repeat cannot cross the `(`).
  *
- * @param pattern - the model's regular expression source (no slashes, no flags).
+ * A pattern `ret` cannot parse (lookbehind, say) gives undefined.
+ *
+ * @param pattern - the regular expression source that will run (no slashes, no flags).
  * @param ignoreCase - whether it runs case-insensitively (then `a*A*` overlaps). Default false.
- * @returns undefined for a pattern that may run, else the message for the model, naming the shape
- *   and how to rewrite it.
+ * @returns the worst shape found (a refused one before `"separated"`), or undefined.
  * @example
  * ```ts
- * riskyPatternReason("foo.*bar"); // undefined
- * riskyPatternReason(".*.*=x"); // 'grep input pattern ".*.*=x" was refused: it puts ...'
+ * patternRisk("foo.*bar"); // undefined
+ * patternRisk("import.*from.*\\d"); // "separated"
+ * patternRisk("(a|aa)+"); // "choice"
  * ```
  */
-export function riskyPatternReason(pattern: string, ignoreCase = false): string | undefined {
+export function patternRisk(pattern: string, ignoreCase = false): PatternRisk | undefined {
   let root: Token;
   try {
     root = parseRegex(pattern) as Token;
   } catch {
     return undefined;
   }
-  const refused = `grep input pattern ${JSON.stringify(pattern)} was refused: `;
-  if (!safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) {
-    return (
-      `${refused}it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +
-      "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
-      "(`a+` instead of `(a+)+`), or search for a fixed part of the text."
-    );
+  if (!safeRegexCheck(pattern, { limit: Number.POSITIVE_INFINITY })) return "nested";
+  return tokenRisk(root, ignoreCase, new Chains(ignoreCase));
+}
+
+/**
+ * Why a grep pattern is refused before it runs, or undefined when it may run: the message for
+ * the shapes {@link patternRisk} finds that grep refuses (`"nested"`, `"choice"`, `"adjacent"`,
+ * `"chained"`). Common patterns such as `foo.*bar`, `import.*from`, `(get|set)Value`, `\w+\s*=`
+ * and `a{1,30}b` pass, and so do those with two unbounded repeats and text between them
+ * (`a.*b.*c`, `"separated"`), which grep runs with a lower line limit. A pattern `ret` cannot
+ * parse (lookbehind, say) is not refused.
+ *
+ * @param pattern - the regular expression source that will run (no slashes, no flags).
+ * @param ignoreCase - whether it runs case-insensitively (then `a*A*` overlaps). Default false.
+ * @param shown - the pattern named in the message, when the model sent another form of it (grep
+ *   checks its pattern without a leading and trailing `.*`). Default `pattern`.
+ * @returns undefined for a pattern that may run, else the message for the model, naming the shape
+ *   and how to rewrite it.
+ * @example
+ * ```ts
+ * riskyPatternReason("foo.*bar"); // undefined
+ * riskyPatternReason("a.*b.*c"); // undefined (runs with a lower line limit)
+ * riskyPatternReason(".*.*=x"); // 'grep input pattern ".*.*=x" was refused: it puts ...'
+ * ```
+ */
+export function riskyPatternReason(pattern: string, ignoreCase = false, shown = pattern): string | undefined {
+  const risk = patternRisk(pattern, ignoreCase);
+  const refused = `grep input pattern ${JSON.stringify(shown)} was refused: `;
+  switch (risk) {
+    case "nested":
+      return (
+        `${refused}it nests repetition (a quantified group containing a quantifier, like \`(a+)+\` or \`(.*x)*\`), ` +
+        "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
+        "(`a+` instead of `(a+)+`), or search for a fixed part of the text."
+      );
+    case "choice":
+      return (
+        `${refused}it repeats a choice whose alternatives can start with the same character (like \`(a|aa)+\` or \`(\\w|\\d)*\`), ` +
+        "which can backtrack for exponential time on a line that nearly matches. Make the alternatives exclusive " +
+        "(`a+` instead of `(a|aa)+`, `\\w*` instead of `(\\w|\\d)*`), or search for a fixed part of the text."
+      );
+    case "adjacent":
+      return (
+        `${refused}it puts unbounded repeats over the same characters next to each other (like \`.*.*\` or \`\\w+\\d*\`), ` +
+        "which can backtrack for a very long time on a long line. Merge them into one (`.*` instead of `.*.*`), " +
+        "put a fixed character between them, or make their characters differ (`\\w+\\s*`)."
+      );
+    case "chained":
+      return (
+        `${refused}it chains three or more unbounded repeats over the same characters with only text they can match between them ` +
+        "(like `a.*b.*c.*d`), which can backtrack for a very long time even on a line of a few hundred characters. " +
+        "Keep at most two of them (`a.*b.*c`), bound the others (`.{0,100}` instead of `.*`), or put after a repeat " +
+        "a character it cannot match (`[^(]*\\(`)."
+      );
+    default:
+      return undefined;
   }
-  const risk = tokenRisk(root, ignoreCase);
-  if (risk === "choice") {
-    return (
-      `${refused}it repeats a choice whose alternatives can start with the same character (like \`(a|aa)+\` or \`(\\w|\\d)*\`), ` +
-      "which can backtrack for exponential time on a line that nearly matches. Make the alternatives exclusive " +
-      "(`a+` instead of `(a|aa)+`, `\\w*` instead of `(\\w|\\d)*`), or search for a fixed part of the text."
-    );
-  }
-  if (risk === "adjacent") {
-    return (
-      `${refused}it puts unbounded repeats over the same characters next to each other (like \`.*.*\` or \`\\w+\\d*\`), ` +
-      "which can backtrack for a very long time on a long line. Merge them into one (`.*` instead of `.*.*`), " +
-      "put a fixed character between them, or make their characters differ (`\\w+\\s*`)."
-    );
-  }
-  return undefined;
 }

@@ -102,6 +102,22 @@ export interface SearchResult extends ResultBase {
    * text names them too. Absent when every file was read.
    */
   readonly unreadable?: readonly { readonly path: string; readonly code: ToolErrorCode }[];
+  /** Lines `grep` skipped as too long to test (their matches, if any, are missing); the text says so too. Absent when none was. */
+  readonly skippedLongLines?: SkippedLongLines;
+}
+
+/** Lines `grep` skipped without testing them, as longer than its limit for the pattern; see {@link SearchResult.skippedLongLines}. */
+export interface SkippedLongLines {
+  /** Lines skipped, in all files. */
+  readonly count: number;
+  /**
+   * The limit used for this pattern, in characters (a CRLF line's `"\r"` not counted): the tool's
+   * `maxScanLineLength`, or `CUBIC_PATTERN_SCAN_LINE_LENGTH` when smaller, for a pattern with
+   * two unbounded repeats and text between them (`a.*b.*c`).
+   */
+  readonly maxScanLineLength: number;
+  /** The files that had such lines, sorted by path: absolute path and lines skipped there. */
+  readonly files: readonly { readonly path: string; readonly count: number }[];
 }
 
 export type ToolResult = ReadResult | MutationResult | ShellResult | SearchResult;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { assertKnownOptions } from "../contract/options.js";
 
 /** What the store keeps for a file that was read. */
 export interface FileRecord {
@@ -26,13 +27,17 @@ export interface FileStateStore {
 /**
  * An in-memory read-before-write store for one session.
  *
+ * @param options - none yet; an empty object, or nothing.
  * @returns a {@link FileStateStore} backed by a `Map`.
+ * @throws TypeError at creation for any option key (an `OptionError`:
+ *   `memoryStore got an unknown option "maxEntries". Known options: none`) or a non-object.
  * @example
  * ```ts
  * const tools = createFsTools({ fs, state: memoryStore() });
  * ```
  */
-export function memoryStore(): FileStateStore {
+export function memoryStore(options: Readonly<Record<string, never>> = {}): FileStateStore {
+  assertKnownOptions("memoryStore", options, []);
   const records = new Map<string, FileRecord>();
   return {
     get: (path) => records.get(path),

@@ -4,6 +4,7 @@ import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createResolutionCache } from "../../src/contract/path.js";
 import { FsError, type ResolvedPrefix } from "../../src/contract/errors.js";
 import { forwardFileSystem } from "../../src/contract/forward.js";
+import { OptionError } from "../../src/contract/options.js";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const encode = (value: string) => new TextEncoder().encode(value);
@@ -331,6 +332,51 @@ describe("createGate: rules and approval", () => {
       ),
     );
     expect(() => createGate({} as never)).toThrow(new TypeError("createGate needs an fs option (a FileSystem)"));
+  });
+
+  it("refuses an unknown option or permissions key at creation, with the key in fields", () => {
+    const fs = memoryFileSystem();
+    const thrown = (make: () => unknown): unknown => {
+      try {
+        make();
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected a throw");
+    };
+    const root = thrown(() => createGate({ fs, cwd: "/w", allowedRoot: ["/w"] } as never));
+    expect(root).toBeInstanceOf(TypeError);
+    expect(OptionError.isInstance(root) && [root.factory, root.option, root.known, root.message]).toEqual([
+      "createGate",
+      "allowedRoot",
+      ["fs", "cwd", "allowedRoots", "permissions"],
+      'createGate got an unknown option "allowedRoot". Known options: fs, cwd, allowedRoots, permissions',
+    ]);
+    const nested = thrown(() => createGate({ fs, permissions: { allow: [], aprove: () => true } } as never));
+    expect(OptionError.isInstance(nested) && [nested.option, nested.within, nested.message]).toEqual([
+      "permissions.aprove",
+      "permissions",
+      'createGate permissions got an unknown option "aprove". Known options: allow, deny, approve',
+    ]);
+    expect(() => createGate({ fs, permissions: [] as never })).toThrow(
+      new TypeError("createGate permissions must be an object ({ allow, deny, approve })"),
+    );
+    expect(() => createGate({ fs, cwd: "/w", permissions: {} })).not.toThrow();
+  });
+
+  it("attack: a misspelt deny key cannot leave a gate that admits what the rule was meant to refuse", async () => {
+    const fs = memoryFileSystem({ files: { "/w/.env": "SECRET=1\n", "/w/a.txt": "a" } });
+    const deny = [{ tool: "readFile" as const, path: "/w/.env" }];
+    // Spelt right, the rule refuses the read inside the workspace.
+    const gate = createGate({ fs, cwd: "/w", permissions: { deny } });
+    expect((await gate.check(".env", "read")).ok).toBe(false);
+    // Misspelt, no gate is made at all (before, the key was ignored and .env was readable).
+    expect(() => createGate({ fs, cwd: "/w", permissions: { dney: deny } } as never)).toThrow(
+      'createGate permissions got an unknown option "dney". Known options: allow, deny, approve',
+    );
+    expect(() => createGate({ fs, cwd: "/w", deny } as never)).toThrow(
+      'createGate got an unknown option "deny". Known options: fs, cwd, allowedRoots, permissions',
+    );
   });
 
   it("a backend without realpath throws at creation; one without another method fails that call, naming it", async () => {

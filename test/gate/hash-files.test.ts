@@ -4,10 +4,27 @@ import { hashFiles } from "../../src/gate/hash-files.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeDigest } from "../../src/backends/node/index.js";
 import { sha256Digest } from "../../src/contract/digest.js";
+import { OptionError } from "../../src/contract/options.js";
 
 const sha = (value: string | Uint8Array) => createHash("sha256").update(value).digest("hex");
 
 describe("hashFiles", () => {
+  it("rejects an unknown option with a TypeError before reading anything", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a": "1" } });
+    let reads = 0;
+    const counting = { ...fs, readFile: (path: string) => (reads++, fs.readFile(path)) };
+    const error: unknown = await hashFiles(counting, ["**"], { cdw: "/w" } as never).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(OptionError.isInstance(error) && [error.factory, error.option, error.message]).toEqual([
+      "hashFiles",
+      "cdw",
+      'hashFiles got an unknown option "cdw". Known options: cwd, digest',
+    ]);
+    expect(reads).toBe(0);
+    expect(await hashFiles(counting, ["**"], { cwd: "/w" })).toBe(sha(`"a" 1 ${sha("1")}\n`));
+    expect(reads).toBe(1);
+  });
+
   it("hashes the sorted record of matching paths, sizes and content digests", async () => {
     const fs = memoryFileSystem({
       files: { "/w/src/b.ts": "b", "/w/src/a.ts": "a", "/w/README.md": "r", "/w/.env": "e" },

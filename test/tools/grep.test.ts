@@ -4,7 +4,13 @@ import { testGrepTool } from "./suite.js";
 testGrepTool(async () => memoryFileSystem());
 
 import { describe, expect, it } from "vitest";
-import { createGrepTool, inlineIgnoreCase, riskyPatternReason } from "../../src/tools/grep.js";
+import {
+  createGrepTool,
+  CUBIC_PATTERN_SCAN_LINE_LENGTH,
+  GREP_DESCRIPTION,
+  inlineIgnoreCase,
+  riskyPatternReason,
+} from "../../src/tools/grep.js";
 import { resultText } from "../../src/tools/result.js";
 import { FsError } from "../../src/contract/errors.js";
 import type { FileSystem } from "../../src/contract/types.js";
@@ -107,9 +113,147 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
   it("skips lines over maxScanLineLength and says so", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": `x1\n${"x".repeat(50)}\nx3\n`, "/w/b.txt": "x\n" } });
     const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 20 });
-    expect(resultText(await grep.execute({ pattern: "x" }))).toBe(
+    const result = await grep.execute({ pattern: "x" });
+    expect(resultText(result)).toBe(
       "a.txt:1:x1\na.txt:3:x3\nb.txt:1:x\n[Skipped 1 line longer than 20 characters, not searched, in a.txt.]",
     );
+    expect(result.skippedLongLines).toEqual({
+      count: 1,
+      maxScanLineLength: 20,
+      files: [{ path: "/w/a.txt", count: 1 }],
+    });
+    expect((await grep.execute({ pattern: "x", path: "b.txt" })).skippedLongLines).toBeUndefined();
+  });
+
+  it("does not count a CRLF line's \\r toward maxScanLineLength", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "abc\r\nabcd\r\nab\r\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 3 });
+    const result = await grep.execute({ pattern: "ab" });
+    expect(resultText(result)).toBe(
+      "a.txt:1:abc\na.txt:3:ab\n[Skipped 1 line longer than 3 characters, not searched, in a.txt.]",
+    );
+    expect(result.skippedLongLines).toEqual({
+      count: 1,
+      maxScanLineLength: 3,
+      files: [{ path: "/w/a.txt", count: 1 }],
+    });
+  });
+
+  it("runs two unbounded repeats with text between (cubic) on lines up to 1,000 characters, and says so", async () => {
+    const long = `function f(${"x, ".repeat(400)}y) {}`; // 1,211 characters
+    const fs = memoryFileSystem({
+      files: { "/w/a.ts": `function g() {}\n${long}\nconst h = 1;\n`, "/w/b.ts": `${long}\r\n` },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(CUBIC_PATTERN_SCAN_LINE_LENGTH).toBe(1000);
+    expect(riskyPatternReason("function.*\\(.*\\)")).toBeUndefined();
+    expect(() => grep.validate({ pattern: "function.*\\(.*\\)" })).not.toThrow();
+    const result = await grep.execute({ pattern: "function.*\\(.*\\)" });
+    expect(result.ok).toBe(true);
+    expect(resultText(result)).toBe(
+      "a.ts:1:function g() {}\n" +
+        "[Skipped 2 lines longer than 1,000 characters, not searched, in a.ts, b.ts. 1,000 is the limit for this pattern " +
+        "(20,000 for others): its two unbounded repeats with text between them can take the cube of a line's length. " +
+        "Keep one `.*`, or bound the other (`.{0,100}`), to search longer lines.]",
+    );
+    expect(result.count).toBe(1);
+    expect(result.skippedLongLines).toEqual({
+      count: 2,
+      maxScanLineLength: 1000,
+      files: [
+        { path: "/w/a.ts", count: 1 },
+        { path: "/w/b.ts", count: 1 },
+      ],
+    });
+    // One unbounded repeat: the usual limit, the long lines searched.
+    const one = await grep.execute({ pattern: "function.*\\(" });
+    expect(one.count).toBe(3);
+    expect(one.skippedLongLines).toBeUndefined();
+    // Bounded, as the note suggests: searched too.
+    expect((await grep.execute({ pattern: "function.*\\(.{0,100}\\)" })).count).toBe(1);
+    // Leading and trailing `.*` are dropped first: `.*x.*` alone is not cubic.
+    expect((await grep.execute({ pattern: ".*function.*" })).count).toBe(3);
+    // Case-insensitive: the check sees it so (`[a-z]*` then meets `A`).
+    expect((await grep.execute({ pattern: "[a-z]*G[A-Z]*\\(" })).skippedLongLines).toBeUndefined();
+    expect(
+      (await grep.execute({ pattern: "[a-z]*G[A-Z]*\\(", ignoreCase: true })).skippedLongLines?.maxScanLineLength,
+    ).toBe(1000);
+  });
+
+  it("a configured maxScanLineLength below 1,000 stays the limit for cubic patterns, with the usual note", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": `import a from "b1";\nimport ${"x".repeat(1200)} from "c2";\n` },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 500 });
+    const result = await grep.execute({ pattern: "import.*from.*\\d" });
+    expect(resultText(result)).toBe(
+      'a.txt:1:import a from "b1";\n[Skipped 1 line longer than 500 characters, not searched, in a.txt.]',
+    );
+    expect(result.skippedLongLines).toEqual({
+      count: 1,
+      maxScanLineLength: 500,
+      files: [{ path: "/w/a.txt", count: 1 }],
+    });
+    const wide = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 5000 });
+    const cubic = await wide.execute({ pattern: "import.*from.*\\d" });
+    expect([cubic.count, cubic.skippedLongLines?.maxScanLineLength]).toEqual([1, 1000]);
+    const square = await wide.execute({ pattern: "import.*from" });
+    expect([square.count, square.skippedLongLines]).toEqual([2, undefined]);
+  });
+
+  it("refuses three or more chained unbounded repeats, naming the pattern as sent", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "abcd\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    const message =
+      'grep input pattern ".*a.*b.*c.*d.*" was refused: it chains three or more unbounded repeats over the same characters ' +
+      "with only text they can match between them (like `a.*b.*c.*d`), which can backtrack for a very long time even on a " +
+      "line of a few hundred characters. Keep at most two of them (`a.*b.*c`), bound the others (`.{0,100}` instead of `.*`), " +
+      "or put after a repeat a character it cannot match (`[^(]*\\(`).";
+    expect(() => grep.validate({ pattern: ".*a.*b.*c.*d.*" })).toThrow(message);
+    expect((await grep.execute({ pattern: ".*a.*b.*c.*d.*" })).error).toEqual({ code: "EINPUT", message });
+    // Checked without the outer `.*`: `.*.*=x` runs as `.*=x`.
+    expect(resultText(await grep.execute({ pattern: ".*.*d" }))).toBe("a.txt:1:abcd");
+  });
+
+  it("the description names the refused shapes and the lower limit, not a refusal of a.*b.*c", () => {
+    expect(GREP_DESCRIPTION).toContain("such as `a.*b.*c.*d`");
+    expect(GREP_DESCRIPTION).toContain(
+      "for a pattern with two unbounded repeats and only text they match between them, such as `a.*b.*c`, that means lines over 1,000 characters",
+    );
+  });
+
+  it("tests a pattern with a lookaround on each line alone (the line break is not there to see)", async () => {
+    const fs = memoryFileSystem({
+      files: { "/w/a.txt": "a\nb\n", "/w/b.txt": "x\nfoo\n", "/w/c.txt": "abc\r\nabc \r\n" },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "(?<=a)b", path: "a.txt" }))).toBe(
+      'No matches for "(?<=a)b" in a.txt; searched 1 file.',
+    );
+    expect(resultText(await grep.execute({ pattern: "(?<!\\s)foo" }))).toBe("b.txt:2:foo");
+    expect(resultText(await grep.execute({ pattern: "abc(?!\\s)" }))).toBe("c.txt:1:abc");
+  });
+
+  it("drops a leading and a trailing .* and finds the same lines", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "foo\nbar\nxfoox\r\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    for (const pattern of ["foo", ".*foo", "foo.*", ".*foo.*", ".*?foo.*?"]) {
+      expect(resultText(await grep.execute({ pattern }))).toBe("a.txt:1:foo\na.txt:3:xfoox");
+    }
+    // The risk check sees the pattern as it runs, and names it as sent: `.*.*o` runs as `.*o`.
+    expect(resultText(await grep.execute({ pattern: ".*.*o" }))).toBe("a.txt:1:foo\na.txt:3:xfoox");
+    expect((await grep.execute({ pattern: ".*a*a*b.*" })).error).toEqual({
+      code: "EINPUT",
+      message: riskyPatternReason("a*a*b")?.replace('"a*a*b"', '".*a*a*b.*"'),
+    });
+    expect(riskyPatternReason("a*a*b")).toMatch(/^grep input pattern "a\*a\*b" was refused: it puts unbounded repeats/);
+  });
+
+  it("numbers lines by \\n only: a lone \\r stays inside a line (read counts it as a line end)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\rb\nc\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "b" }))).toBe("a.txt:1:a\rb");
+    expect(resultText(await grep.execute({ pattern: "c" }))).toBe("a.txt:2:c");
   });
 
   it("does not decode ASCII files that lack the text every match contains", async () => {

@@ -201,14 +201,19 @@ export interface LineRangePreset {
  * `runBash({ command })`, over the core `read`, `list`, `write`, `edit` and `bash` tools.
  * Results other than `readFile`'s are the core tools' own.
  *
+ * @param options - none yet; an empty object, or nothing. (Rename the read tool's parameters
+ *   with {@link lineRangeSignature}.)
  * @returns the five signatures keyed by core tool (`read`, `list`, `write`, `edit`, `bash`).
+ * @throws TypeError at creation for any option key (an `OptionError`:
+ *   `lineRangePreset got an unknown option "readOnly". Known options: none`) or a non-object.
  * @example
  * ```ts
  * const preset = lineRangePreset();
  * const { tools } = createAiSdkFsTools({ fs, read: { signature: preset.read }, edit: { signature: preset.edit } });
  * ```
  */
-export function lineRangePreset(): LineRangePreset {
+export function lineRangePreset(options: Readonly<Record<string, never>> = {}): LineRangePreset {
+  assertKnownOptions("lineRangePreset", options, []);
   return {
     read: lineRangeSignature(),
     list: {

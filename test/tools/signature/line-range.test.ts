@@ -28,6 +28,17 @@ const echoRunner: CommandRunner = {
   run: async ({ command }) => ({ stdout: `ran: ${command}\n`, stderr: "", exitCode: 0, timedOut: false }),
 };
 
+describe("lineRangePreset", () => {
+  test("takes no options: any key is a TypeError at creation", () => {
+    expect(() => lineRangePreset({ readOnly: true } as never)).toThrow(
+      new TypeError('lineRangePreset got an unknown option "readOnly". Known options: none'),
+    );
+    expect(() => lineRangePreset(null as never)).toThrow(new TypeError("lineRangePreset needs an options object"));
+    expect(Object.keys(lineRangePreset({}))).toEqual(["read", "list", "write", "edit", "bash"]);
+    expect(lineRangePreset().read.name).toBe("readFile");
+  });
+});
+
 describe("lineRangeSignature", () => {
   test("maps startLine/endLine to offset/limit and refuses startLine > endLine", () => {
     const signature = lineRangeSignature();

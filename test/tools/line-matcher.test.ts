@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  countLongLines,
+  createLineMatcher,
+  findMatchingLines,
+  hasLookaround,
+  trimOuterWildcards,
+  windowAround,
+} from "../../src/tools/line-matcher.js";
+import { compileGrepPattern } from "../../src/tools/grep.js";
+
+const WIDE = { maxLineLength: 500, maxScanLineLength: 20_000 };
+
+/** The expression grep runs for `pattern`. */
+const compiled = (pattern: string, ignoreCase = false): RegExp => {
+  const re = compileGrepPattern(pattern, ignoreCase);
+  if (typeof re === "string") throw new Error(re);
+  return re;
+};
+
+/**
+ * The reference: split on "\n" (a trailing newline starts no line), take a trailing "\r" off
+ * each line, skip lines over `maxScanLineLength`, and test each of the rest alone with the
+ * pattern as given (its `.*` kept); a long line shows a window around where it matched.
+ */
+function reference(
+  text: string,
+  re: RegExp,
+  limits: { maxLineLength: number; maxScanLineLength: number },
+): { lines: number[]; texts: string[]; longLines: number } {
+  const lines = text === "" ? [] : text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  const found = { lines: [] as number[], texts: [] as string[], longLines: 0 };
+  lines.forEach((raw, index) => {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.length > limits.maxScanLineLength) {
+      found.longLines++;
+      return;
+    }
+    const match = new RegExp(re.source, re.flags).exec(line);
+    if (match === null) return;
+    found.lines.push(index + 1);
+    found.texts.push(line.length > limits.maxLineLength ? windowAround(line, match.index, limits.maxLineLength) : line);
+  });
+  return found;
+}
+
+describe("trimOuterWildcards", () => {
+  it.each([
+    [".*foo.*bar.*", "foo.*bar", true],
+    [".*?foo.*?", "foo", true],
+    ["foo.*", "foo", false],
+    [".*", "", true],
+    [".*.*", "", true],
+    ["foo\\.*", "foo\\.*", false],
+    ["foo\\\\.*", "foo\\\\", false],
+    ["^.*foo", "^.*foo", false],
+    ["(.*)foo", "(.*)foo", false],
+    ["foo.+", "foo.+", false],
+  ] as const)("%s → %s", (source, rest, leading) => {
+    expect(trimOuterWildcards(source)).toEqual({ source: rest, leading });
+  });
+});
+
+describe("hasLookaround", () => {
+  it.each([
+    ["(?<!\\s)foo", true],
+    ["(?<=a)b", true],
+    ["abc(?!\\s)", true],
+    ["a(?=b)", true],
+    ["[(?=]x", false],
+    ["\\(?=x", false],
+    ["(?:a)(?<name>b)", false],
+    ["[]](?=x)", true],
+  ] as const)("%s → %s", (source, expected) => {
+    expect(hasLookaround(source)).toBe(expected);
+  });
+});
+
+describe("createLineMatcher", () => {
+  it("drops a leading and a trailing `.*`, and scans the whole text only without a lookaround", () => {
+    const matcher = createLineMatcher(compiled(".*a.*b.*"));
+    expect([matcher.line.source, matcher.line.flags, matcher.scan?.source, matcher.scan?.flags]).toEqual([
+      "a.*b",
+      "u",
+      "a.*b",
+      "gmu",
+    ]);
+    expect(createLineMatcher(compiled("(?<=a)b")).scan).toBeUndefined();
+    expect(createLineMatcher(compiled(".*(?!x)", true)).line.flags).toBe("iu");
+  });
+});
+
+describe("findMatchingLines", () => {
+  it("gives the same lines and texts as testing each line alone with the pattern as given (property: leading and trailing `.*`, lookarounds, anchors, CRLF and lone CR)", () => {
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      " ",
+      ".",
+      "\\s",
+      "\\S",
+      "\\b",
+      "[^a]",
+      "a*",
+      "b?",
+      "^",
+      "$",
+      "\\r",
+      "(?<=a)",
+      "(?<!\\s)",
+      "(?=\\s)",
+      "(?!b)",
+      "(?<=\\r)",
+      "(a|b)",
+    );
+    const wildcard = fc.constantFrom("", "", ".*", ".*?");
+    const pattern = fc
+      .tuple(wildcard, fc.array(piece, { minLength: 1, maxLength: 5 }), wildcard)
+      .map(([head, body, tail]) => `${head}${body.join("")}${tail}`);
+    const text = fc
+      .array(fc.constantFrom("a", "b", " ", "ab", "\n", "\r\n", "\r", "\u2028"), { maxLength: 24 })
+      .map((parts) => parts.join(""));
+    const seen = { matched: 0, trimmed: 0, long: 0, lookaround: 0 };
+    fc.assert(
+      fc.property(
+        pattern,
+        text,
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 2, max: 30 }),
+        fc.boolean(),
+        (source, haystack, maxLineLength, maxScanLineLength, ignoreCase) => {
+          const re = compiled(source, ignoreCase);
+          const limits = { maxLineLength, maxScanLineLength };
+          const matcher = createLineMatcher(re);
+          const found = findMatchingLines(haystack, matcher, limits);
+          const expected = reference(haystack, re, limits);
+          if (expected.lines.length > 0) seen.matched++;
+          if (matcher.line.source !== re.source) seen.trimmed++;
+          if (expected.longLines > 0) seen.long++;
+          if (matcher.scan === undefined) seen.lookaround++;
+          expect({ source, haystack, ...found }).toEqual({ source, haystack, ...expected });
+        },
+      ),
+      { numRuns: 4000 },
+    );
+    // The property met every kind of case (a sanity check of the generator, not of the matcher).
+    expect({
+      matched: seen.matched > 1000,
+      trimmed: seen.trimmed > 1000,
+      long: seen.long > 200,
+      lookaround: seen.lookaround > 500,
+    }).toEqual({ matched: true, trimmed: true, long: true, lookaround: true });
+  });
+
+  it("tests a pattern with a lookaround on each line alone: the line break is not there to see", () => {
+    // (?<=a)b across a line boundary: the whole text has "a\nb", but no line holds "ab".
+    expect(findMatchingLines("a\nb\n", createLineMatcher(compiled("(?<=a)b")), WIDE)).toEqual({
+      lines: [],
+      texts: [],
+      longLines: 0,
+    });
+    expect(findMatchingLines("a\nab\n", createLineMatcher(compiled("(?<=a)b")), WIDE)).toEqual({
+      lines: [2],
+      texts: ["ab"],
+      longLines: 0,
+    });
+    // The "\n" before a line is whitespace in the whole text, not in the line.
+    expect(findMatchingLines("x\nfoo\n", createLineMatcher(compiled("(?<!\\s)foo")), WIDE)).toEqual({
+      lines: [2],
+      texts: ["foo"],
+      longLines: 0,
+    });
+    // The "\r" of a CRLF ending is not part of the line.
+    expect(findMatchingLines("abc\r\nabc \r\n", createLineMatcher(compiled("abc(?!\\s)")), WIDE)).toEqual({
+      lines: [1],
+      texts: ["abc"],
+      longLines: 0,
+    });
+  });
+
+  it("does not count a CRLF line's `\\r` toward the long-line limit", () => {
+    expect(countLongLines("abc\r\nabcd\r\nab\n", 3)).toBe(1);
+    expect(countLongLines("abc\r\n", 3)).toBe(0);
+    expect(countLongLines("abcd", 3)).toBe(1);
+    expect(
+      findMatchingLines("abc\r\nabcd\r\nab\r\n", createLineMatcher(compiled("ab")), {
+        maxLineLength: 500,
+        maxScanLineLength: 3,
+      }),
+    ).toEqual({ lines: [1, 3], texts: ["abc", "ab"], longLines: 1 });
+  });
+
+  it("shows a long line around where the pattern as given matches, its `.*` dropped or not", () => {
+    const line = `${"x".repeat(30)}NEEDLE${"y".repeat(30)}`;
+    const limits = { maxLineLength: 12, maxScanLineLength: 20_000 };
+    // `.*NEEDLE` matches from the line's start, so the window starts there too.
+    expect(findMatchingLines(`${line}\n`, createLineMatcher(compiled(".*NEEDLE")), limits).texts).toEqual([
+      `${"x".repeat(12)}…`,
+    ]);
+    expect(findMatchingLines(`${line}\n`, createLineMatcher(compiled("NEEDLE.*")), limits).texts).toEqual([
+      `…xxxNEEDLEyyy…`,
+    ]);
+    // After a lone CR, `.` stops: `.*NEEDLE` matches from just after it (index 21; the window
+    // starts a quarter of its width before).
+    expect(
+      findMatchingLines(`${"x".repeat(20)}\r${line}\n`, createLineMatcher(compiled(".*NEEDLE")), limits).texts,
+    ).toEqual([`…xx\r${"x".repeat(9)}…`]);
+  });
+
+  it("splits lines on `\\n` only: a lone `\\r` stays inside a line (read counts it as a line end; documented)", () => {
+    // read shows "a\rb\nc" as three lines (a, b, c); grep numbers the lines of "\n" only.
+    expect(findMatchingLines("a\rb\nc\n", createLineMatcher(compiled("b")), WIDE)).toEqual({
+      lines: [1],
+      texts: ["a\rb"],
+      longLines: 0,
+    });
+    expect(findMatchingLines("a\rb\nc\n", createLineMatcher(compiled("^b")), WIDE)).toEqual({
+      lines: [],
+      texts: [],
+      longLines: 0,
+    });
+  });
+});
