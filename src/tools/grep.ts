@@ -30,7 +30,7 @@ import {
   plural,
 } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
-import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, deniedField, deniedNote, walkFiles, walkSource } from "./walk.js";
 import type { ToolErrorCode } from "../contract/errors.js";
 import { baseName } from "../contract/path.js";
 
@@ -171,10 +171,13 @@ interface FileHits {
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
  *   lines over `maxScanLineLength` characters (never tested against the pattern), and files
  *   that could not be read (`[1 file could not be read, so it was not searched: a.txt (EIO).]`,
- *   also in `unreadable`). Failures:
+ *   also in `unreadable`). Files a `readFile` deny rule refuses are not read and directories a
+ *   `listDir` deny rule refuses not entered: a note counts them (`[Skipped 2 paths because of a
+ *   deny rule for "readFile" in the permissions config.]`) and `denied` lists them. Failures:
  *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
  *   time, such as `(a+)+`, `(a|aa)+` or `.*.*`, refused before it runs, see
- *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
+ *   {@link riskyPatternReason}), `ENOENT`, `EDENIED` (also for a `path` a deny rule refuses: a
+ *   file for `readFile`, a directory for `readFile` or `listDir`).
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -242,7 +245,8 @@ const grepTool = defineCoreTool({
     if (!checked.ok) return errorResult("search", checked.error);
     const root = checked.path;
     const rootDisplay = gate.display(root) || ".";
-    const fs = walkFileSystem(gate, checked);
+    const source = walkSource(gate, checked);
+    const fs = source.fs;
     const scanRe = new RegExp(lineRe.source, `${lineRe.flags}gm`);
     const prefilter = createBytePrefilter(effective.pattern, effective.ignoreCase);
     const hits: FileHits[] = [];
@@ -295,15 +299,20 @@ const grepTool = defineCoreTool({
     try {
       const stat = await fs.stat(root);
       if (stat.type === "directory") {
+        // Walking a directory lists it: a listDir deny rule refuses that as `list` would.
+        const unlisted = gate.denied(root, "list");
+        if (unlisted !== undefined) return errorResult("search", unlisted);
         await walkFiles({
           fs,
           root,
           concurrency: settings.concurrency,
           signal: ctx.call.abortSignal,
           ignoreDirectories: settings.ignoreDirectories,
+          include: source.include,
           onEntry: (path, relative, entry) => {
             if (entry.type !== "file") return;
             if (filter !== undefined && !filter(relative)) return;
+            if (!source.readable(path)) return;
             return searchFile(path);
           },
         });
@@ -324,8 +333,12 @@ const grepTool = defineCoreTool({
         `[${plural(unreadable.length, "file")} could not be read, so ${unreadable.length === 1 ? "it was" : "they were"} not searched: ${nameSome(unreadable.map((file) => `${file.display} (${file.code})`))}.]`,
       );
     }
-    const unreadableField =
-      unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) };
+    const unreadableField = {
+      ...(unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) }),
+      ...deniedField(source.denied),
+    };
+    const skipped = deniedNote(source.denied);
+    if (skipped !== undefined) notes.push(skipped);
     if (notUtf8.length > 0) {
       notUtf8.sort(compareCodeUnits);
       notes.push(

@@ -102,6 +102,21 @@ export interface SearchResult extends ResultBase {
    * text names them too. Absent when every file was read.
    */
   readonly unreadable?: readonly { readonly path: string; readonly code: ToolErrorCode }[];
+  /**
+   * Paths `list`, `glob` and `grep` skipped because a deny rule of the permissions config refuses
+   * them, sorted by path: a `listDir` rule (not listed, a directory not entered) or a `readFile`
+   * rule (`grep`: not read, so not searched). The text says how many, without naming them.
+   * Absent when none was skipped.
+   */
+  readonly denied?: readonly DeniedPath[];
+}
+
+/** A path a search left out because a deny rule of the permissions config refuses it. */
+export interface DeniedPath {
+  /** Real absolute path. */
+  readonly path: string;
+  /** The rule's tool: `listDir` (not listed, not entered) or `readFile` (not read, so not searched). */
+  readonly tool: "listDir" | "readFile";
 }
 
 export type ToolResult = ReadResult | MutationResult | ShellResult | SearchResult;
