@@ -26,6 +26,7 @@ export { type Digest, sha256Digest } from "./contract/digest.js";
 export { type Clock, systemClock } from "./contract/clock.js";
 export { MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_SYMLINK_HOPS } from "./contract/path.js";
 export {
+  type DeniedPath,
   type FileChange,
   type MediaPart,
   type MutationResult,

@@ -16,6 +16,12 @@ export interface WalkOptions {
   readonly concurrency: number;
   /** Directory names not entered (matched against the name only). */
   readonly ignoreDirectories?: readonly string[];
+  /**
+   * Keep an entry? Called for every entry (directories too, after `ignoreDirectories` and before
+   * `enterDirectory`) with its absolute path, as its directory is read: `false` leaves it out, so
+   * a directory is not entered and anything else is not passed to `onEntry`. Default: keep all.
+   */
+  readonly include?: (path: string, entry: DirEntry) => boolean;
   /** Enter a directory? Called with its path relative to the root. Default: yes. */
   readonly enterDirectory?: (relativePath: string) => boolean;
   /** Stops the walk: the returned promise rejects with the signal's reason. */
@@ -46,7 +52,7 @@ interface WalkItem {
  */
 export async function walkFiles(options: WalkOptions): Promise<void> {
   const ignored = new Set(options.ignoreDirectories ?? []);
-  const { fs, signal, onEntry, enterDirectory } = options;
+  const { fs, signal, onEntry, enterDirectory, include } = options;
   const prefix = options.root === "/" ? "/" : `${options.root}/`;
   const queue: WalkItem[] = [{ relative: "" }];
   let busy = 0;
@@ -65,9 +71,11 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
       const relative = relativeDirectory === "" ? entry.name : `${relativeDirectory}/${entry.name}`;
       if (entry.type === "directory") {
         if (ignored.has(entry.name)) continue;
+        if (include !== undefined && !include(prefix + relative, entry)) continue;
         if (enterDirectory !== undefined && !enterDirectory(relative)) continue;
         queue.push({ relative });
       } else {
+        if (include !== undefined && !include(prefix + relative, entry)) continue;
         queue.push({ relative, entry });
       }
     }

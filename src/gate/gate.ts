@@ -6,7 +6,8 @@
  * @module
  */
 import picomatch from "picomatch";
-import { type FileStat, type FileSystem } from "../contract/types.js";
+import { type DirEntry, type FileStat, type FileSystem, type WatchEvent } from "../contract/types.js";
+import { walkFiles } from "../contract/walk.js";
 import { FsError, isFsErrorCode, type FsErrorCode } from "../contract/errors.js";
 import type { ToolError } from "../contract/errors.js";
 import {
@@ -82,6 +83,25 @@ export interface PermissionOptions {
   /**
    * Rules that refuse access (same shape as allow rules). Deny wins: a matching deny rule refuses
    * the access inside the workspace too, over any allow rule and without asking `approve`.
+   * Rules match real paths (after symlinks resolve), and every way to the path obeys them: the
+   * tools, bash, the workspace handle and `gate.fs`.
+   *
+   * - `readFile`: the file's content is never read, by any tool: `read` and `edit` are refused,
+   *   `grep` skips it and says so, `apply_patch` refuses to update or move it. Its name still
+   *   shows in listings (`list`, `glob`, `ls`), and its size and metadata too: to hide names,
+   *   deny `listDir` as well.
+   * - `listDir`: the path is not listed anywhere: listing or walking it is refused, it is left out
+   *   of its parent's entries (`gate.fs.readdir`, `ls`, `list`, the workspace handle's
+   *   `listDir`), and `list`, `glob` and `grep` do not enter it and say how many paths they
+   *   skipped. `/w/secret/**` matches `/w/secret` itself too.
+   * - No deny rule refuses a metadata call (`stat`, `lstat`, `realpath`, `readlink`): it reads
+   *   neither content nor a listing, so a path known by name can still be stat'ed (and a file
+   *   below a `listDir`-denied directory read, unless `readFile` is denied too).
+   * - `writeFile`: the path is never written, created, removed or moved (`write`, `edit`,
+   *   `apply_patch`, `mkdir`, `rm`, `rename`), nor is a directory above it removed or moved.
+   *
+   * A path denied for `readFile` or `listDir` cannot be moved or renamed either (that would
+   * expose it under another name), nor can a directory that holds one.
    */
   readonly deny?: readonly AllowRule[];
   /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
@@ -157,6 +177,29 @@ export interface Gate {
   checkCommand(command: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: ToolError }>;
   /** A path as the model should see it: relative to cwd when inside it, else absolute. */
   display(path: string): string;
+  /**
+   * Whether any deny rule names `access` (its rule tool: read → `readFile`, write → `writeFile`,
+   * list → `listDir`). A walk tests its entries with {@link Gate.denied} only when this is true,
+   * so it costs nothing per entry without deny rules.
+   */
+  denies(access: Access): boolean;
+  /**
+   * Test a real absolute path against the deny rules of `access`, synchronously and without
+   * backend calls: for a path a check returned, or one a walk reached below a checked real root
+   * without following a symlink (such a path is real too).
+   *
+   * @param path - real absolute path.
+   * @param access - the access to test.
+   * @returns the `EDENIED` error {@link Gate.check} would give (its message names the rule's
+   *   tool), or `undefined` when no deny rule matches.
+   * @example
+   * ```ts
+   * const gate = createGate({ fs, cwd: "/w", permissions: { deny: [{ tool: "readFile", path: "/w/secret/**" }] } });
+   * gate.denied("/w/secret/k.txt", "read"); // { code: "EDENIED", path: "/w/secret/k.txt", message: 'Permission denied: ... "readFile" ...' }
+   * gate.denied("/w/secret/k.txt", "list"); // undefined
+   * ```
+   */
+  denied(path: string, access: Access): ToolError | undefined;
 }
 
 /** The allow-rule tool name for each access. */
@@ -218,8 +261,11 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
         `createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`,
       );
     }
-    const isMatch = picomatch(rule.path, { dot: true, windows: false });
-    return { tool: rule.tool, matchPath: (path) => isMatch(path) };
+    // The bare expression (what picomatch's matcher tests, after a literal comparison), without
+    // the matcher's per-call result object: walks test every entry against the deny rules.
+    const glob = rule.path;
+    const expression = picomatch.makeRe(glob, { dot: true, windows: false });
+    return { tool: rule.tool, matchPath: (path) => path === glob || expression.test(path) };
   });
 }
 
@@ -375,6 +421,24 @@ export function createGate(givenOptions: GateOptions): Gate {
   const commandRules = rules.filter((rule) => rule.tool === "runBash");
   const denyRules = compileRules(options.permissions?.deny, "deny");
   const denyCommandRules = denyRules.filter((rule) => rule.tool === "runBash");
+  const denyPathRules: Readonly<Record<Access, readonly CompiledRule[]>> = {
+    read: denyRules.filter((rule) => rule.tool === "readFile"),
+    write: denyRules.filter((rule) => rule.tool === "writeFile"),
+    list: denyRules.filter((rule) => rule.tool === "listDir"),
+  };
+  function denies(access: Access): boolean {
+    return (denyPathRules[access]?.length ?? 0) > 0;
+  }
+  function denied(path: string, access: Access): ToolError | undefined {
+    const matching = denyPathRules[access];
+    if (matching === undefined || matching.length === 0) return undefined;
+    if (!matching.some((rule) => rule.matchPath?.(path) === true)) return undefined;
+    return {
+      code: "EDENIED",
+      message: `Permission denied: ${path} matches a deny rule for "${ACCESS_RULE_TOOL[access]}" in the permissions config.`,
+      path,
+    };
+  }
   const approve = options.permissions?.approve;
   if (approve !== undefined && typeof approve !== "function") {
     throw new TypeError("createGate permissions.approve must be a function");
@@ -485,13 +549,10 @@ export function createGate(givenOptions: GateOptions): Gate {
         real,
       );
     }
-    if (denyRules.some((rule) => rule.tool === tool && rule.matchPath?.(real) === true)) {
-      return toolError(
-        "EDENIED",
-        `Permission denied: ${real} matches a deny rule for "${tool}" in the permissions config.`,
-        real,
-      );
-    }
+    // Deny rules govern what they name (content, listings, changes); a stat-like call reads
+    // none of these, so no deny rule refuses it.
+    const refused = metadata ? undefined : denied(real, access);
+    if (refused !== undefined) return { ok: false, error: refused };
     if (roots.some((root) => isWithin(root, real))) return admitted(false);
     const admits = (ruleTool: AllowRule["tool"]) => ruleTool === tool || (metadata && ruleTool !== "runBash");
     if (rules.some((rule) => admits(rule.tool) && rule.matchPath?.(real) === true)) return admitted(true);
@@ -599,8 +660,10 @@ export function createGate(givenOptions: GateOptions): Gate {
     check,
     checkCommand,
     display,
+    denies,
+    denied,
     // The checked backend declares the gate's place, so a tool or shell over it starts there too.
-    fs: Object.freeze({ ...gatedFileSystem(backend, noFollow, checkPath), cwd, allowedRoots }),
+    fs: Object.freeze({ ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }), cwd, allowedRoots }),
   };
   return Object.freeze(gate);
 }
@@ -671,10 +734,73 @@ export function gateRefusal(error: ToolError, syscall: string, path: string): Fs
   return new FsError(code, { syscall, path: typeof path === "string" ? path : String(path), detail: error.message });
 }
 
+/** The gate's synchronous deny-rule tests, handed to {@link gatedFileSystem}. */
+type DenyTests = Pick<Gate, "denies" | "denied">;
+
+/**
+ * The refusal of a `rm` or `rename` of `real` because of a deny rule: on `real` itself (for
+ * `rename`, a `readFile` or `listDir` rule: moving would expose it under another name), or on a
+ * path below it (`rm`: a `writeFile` rule; `rename`: any file rule), found by walking it through
+ * the no-follow backend. Costs nothing without deny rules for those accesses.
+ */
+async function denialOfTree(
+  backend: FileSystem,
+  tests: DenyTests,
+  real: string,
+  operation: "rm" | "rename",
+): Promise<ToolError | undefined> {
+  const accesses: readonly Access[] = operation === "rm" ? ["write"] : ["read", "list", "write"];
+  const active = accesses.filter((access) => tests.denies(access));
+  if (active.length === 0) return undefined;
+  const verb = operation === "rm" ? "removed" : "moved or renamed";
+  if (operation === "rename") {
+    for (const access of active) {
+      if (access === "write") continue; // admitted (or refused) as a write already
+      const refused = tests.denied(real, access);
+      if (refused !== undefined) {
+        return {
+          ...refused,
+          message: `${refused.message.slice(0, -1)}, so it cannot be ${verb} (that would expose it under another name).`,
+        };
+      }
+    }
+  }
+  try {
+    if ((await backend.lstat(real)).type !== "directory") return undefined;
+  } catch {
+    return undefined; // missing: the call itself reports it
+  }
+  let found: ToolError | undefined;
+  await walkFiles({
+    fs: backend,
+    root: real,
+    concurrency: DENY_WALK_CONCURRENCY,
+    include: (path) => {
+      if (found !== undefined) return false;
+      for (const access of active) {
+        found = tests.denied(path, access);
+        if (found !== undefined) return false;
+      }
+      return true;
+    },
+    onEntry: () => undefined,
+  });
+  if (found === undefined) return undefined;
+  return {
+    ...found,
+    path: real,
+    message: `${found.message.slice(0, -1)}, and it lies under ${real}, so ${real} cannot be ${verb}.`,
+  };
+}
+
+/** Backend calls in flight while a `rm` or `rename` looks for denied paths below a directory. */
+const DENY_WALK_CONCURRENCY = 16;
+
 function gatedFileSystem(
   guarded: FileSystem,
   backend: FileSystem,
   check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
+  tests: DenyTests,
 ): FileSystem {
   async function admit(
     path: string,
@@ -691,6 +817,12 @@ function gatedFileSystem(
     if (!checked.ok) throw gateRefusal(checked.error, syscall, path);
     return checked.path;
   }
+  /** Entries of the real directory `real` that no `listDir` deny rule hides. */
+  const visible = (real: string, entries: DirEntry[]): DirEntry[] => {
+    if (!tests.denies("list")) return entries;
+    const prefix = real === "/" ? "/" : `${real}/`;
+    return entries.filter((entry) => tests.denied(prefix + entry.name, "list") === undefined);
+  };
   const fs: FileSystem = {
     name: guarded.name,
     capabilities: guarded.capabilities,
@@ -698,12 +830,24 @@ function gatedFileSystem(
     writeFile: async (path, data) => backend.writeFile(await admit(path, "write", "open"), data),
     stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "metadata", "stat")),
     lstat: async (path): Promise<FileStat> => backend.lstat(await admit(path, "metadata", "lstat", false)),
-    readdir: async (path) => backend.readdir(await admit(path, "list", "scandir")),
+    readdir: async (path) => {
+      const real = await admit(path, "list", "scandir");
+      return visible(real, await backend.readdir(real));
+    },
     mkdir: async (path, mkdirOptions) => backend.mkdir(await admit(path, "write", "mkdir"), mkdirOptions),
-    rm: async (path, rmOptions) => backend.rm(await admit(path, "write", "rm", false), rmOptions),
+    rm: async (path, rmOptions) => {
+      const real = await admit(path, "write", "rm", false);
+      if (rmOptions?.recursive === true) {
+        const refused = await denialOfTree(backend, tests, real, "rm");
+        if (refused !== undefined) throw gateRefusal(refused, "rm", path);
+      }
+      return backend.rm(real, rmOptions);
+    },
     rename: async (from, to) => {
       const realFrom = await admit(from, "write", "rename", false);
       const realTo = await admit(to, "write", "rename", false);
+      const refused = await denialOfTree(backend, tests, realFrom, "rename");
+      if (refused !== undefined) throw gateRefusal(refused, "rename", from);
       return backend.rename(realFrom, realTo);
     },
     realpath: async (path) => backend.realpath(await admit(path, "metadata", "realpath")),
@@ -721,8 +865,12 @@ function gatedFileSystem(
     fs.watch = (path, listener) => {
       let stop: (() => void) | undefined;
       let stopped = false;
+      // A change to a path denied for listing is not reported (its name would be listed).
+      const shown = (event: WatchEvent): void => {
+        if (!tests.denies("list") || tests.denied(event.path, "list") === undefined) listener(event);
+      };
       void check(path, "list", {}, false).then((checked) => {
-        if (checked.ok && !stopped) stop = watch(checked.path, listener);
+        if (checked.ok && !stopped) stop = watch(checked.path, shown);
       });
       return () => {
         stopped = true;

@@ -15,7 +15,7 @@ import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
-import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, deniedField, deniedNote, walkFileSystem, walkFiles, walkSource } from "./walk.js";
 import { baseName } from "../contract/path.js";
 
 /** Default most paths shown by `glob`: 1,000. */
@@ -80,8 +80,10 @@ function checkPattern(pattern: string): void {
  *   `ignoreDirectories` and `offload`.
  * @returns a {@link CoreTool} named `glob`: matching paths (as the model sees paths: relative to
  *   cwd when inside it), sorted, at most `maxResults`, then `[… N more files not shown (M in all). ...]`;
- *   no match is a success that says so. `count` is the number of matches. Failures: `ENOENT` (no
- *   such directory), `ENOTDIR`, `EDENIED`.
+ *   no match is a success that says so. `count` is the number of matches. Paths a `listDir` deny
+ *   rule refuses are neither shown nor entered: a note counts them and `denied` lists them; files
+ *   denied only for `readFile` are shown (names, not content). Failures: `ENOENT` (no such
+ *   directory), `ENOTDIR`, `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -140,16 +142,17 @@ const globTool = defineCoreTool({
     const rootInput = absolute ? scanned.base || "/" : scanned.base === "" ? base.path : `${base.path}/${scanned.base}`;
     const root = await gate.check(literal ? parentOf(rootInput) : rootInput, "list");
     if (!root.ok) return errorResult("search", root.error);
-    const fs = walkFileSystem(gate, root);
+    const source = walkSource(gate, root);
     const found: string[] = [];
     const wanted = literal ? baseName(rootInput) : undefined;
     try {
       await walkFiles({
-        fs,
+        fs: source.fs,
         root: root.path,
         concurrency: settings.concurrency,
         signal: ctx.call.abortSignal,
         ignoreDirectories: settings.ignoreDirectories,
+        include: source.include,
         enterDirectory: () => wanted === undefined,
         onEntry: (path, relative, entry) => {
           if (entry.type === "other") return;
@@ -161,12 +164,15 @@ const globTool = defineCoreTool({
         return errorResult("search", toolErrorFromFs(error, root.path, gate.display(root.path)));
       }
     }
+    const note = deniedNote(source.denied);
+    const withNote = (text: string): string => (note === undefined ? text : `${text}\n${note}`);
     if (found.length === 0) {
       return {
         kind: "search",
         ok: true,
-        parts: textParts(`No files match ${input.pattern} under ${baseDisplay}.`),
+        parts: textParts(withNote(`No files match ${input.pattern} under ${baseDisplay}.`)),
         count: 0,
+        ...deniedField(source.denied),
       };
     }
     found.sort(compareCodeUnits);
@@ -175,8 +181,16 @@ const globTool = defineCoreTool({
     if (truncated) {
       text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
     }
+    text = withNote(text);
     if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
+    return {
+      kind: "search",
+      ok: true,
+      parts: textParts(text),
+      count: found.length,
+      truncated,
+      ...deniedField(source.denied),
+    };
   },
 });
 

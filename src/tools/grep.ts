@@ -25,7 +25,7 @@ import { errorResult, textParts, type SearchResult, type SkippedLongLines } from
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, decodeUtf8, findInvalidUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
-import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, deniedField, deniedNote, walkFiles, walkSource } from "./walk.js";
 import type { ToolErrorCode } from "../contract/errors.js";
 import { baseName } from "../contract/path.js";
 
@@ -196,13 +196,17 @@ interface FileHits {
  *   lines over `maxScanLineLength` characters (never tested against the pattern; also in
  *   `skippedLongLines`, with the limit used), and files that could not be read
  *   (`[1 file could not be read, so it was not searched: a.txt (EIO).]`, also in `unreadable`).
+ *   Files a `readFile` deny rule refuses are not read and directories a `listDir` deny rule
+ *   refuses not entered: a note counts them (`[Skipped 2 paths because of a deny rule for
+ *   "readFile" in the permissions config.]`) and `denied` lists them.
  *   A pattern with two unbounded repeats and text between them (`a.*b.*c`, `import.*from.*\d`)
  *   runs with a limit of {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} (1,000) characters instead when
  *   smaller, and the note says so. A leading and a trailing `.*` are dropped before the pattern
  *   is looked at and run, as they change no line's answer. Failures:
  *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
  *   time, such as `(a+)+`, `(a|aa)+`, `a*a*` or `a.*b.*c.*d`, refused before it runs, see
- *   {@link riskyPatternReason}), `ENOENT`, `EDENIED`.
+ *   {@link riskyPatternReason}), `ENOENT`, `EDENIED` (also for a `path` a deny rule refuses: a
+ *   file for `readFile`, a directory for `readFile` or `listDir`).
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -271,7 +275,8 @@ const grepTool = defineCoreTool({
     if (!checked.ok) return errorResult("search", checked.error);
     const root = checked.path;
     const rootDisplay = gate.display(root) || ".";
-    const fs = walkFileSystem(gate, checked);
+    const source = walkSource(gate, checked);
+    const fs = source.fs;
     const matcher = createLineMatcher(lineRe);
     const scanLimit = grepScanLineLength(matcher.line.source, effective.ignoreCase, maxScanLineLength);
     const prefilter = createBytePrefilter(lineRe);
@@ -320,15 +325,20 @@ const grepTool = defineCoreTool({
     try {
       const stat = await fs.stat(root);
       if (stat.type === "directory") {
+        // Walking a directory lists it: a listDir deny rule refuses that as `list` would.
+        const unlisted = gate.denied(root, "list");
+        if (unlisted !== undefined) return errorResult("search", unlisted);
         await walkFiles({
           fs,
           root,
           concurrency: settings.concurrency,
           signal: ctx.call.abortSignal,
           ignoreDirectories: settings.ignoreDirectories,
+          include: source.include,
           onEntry: (path, relative, entry) => {
             if (entry.type !== "file") return;
             if (filter !== undefined && !filter(relative)) return;
+            if (!source.readable(path)) return;
             return searchFile(path);
           },
         });
@@ -349,8 +359,12 @@ const grepTool = defineCoreTool({
         `[${plural(unreadable.length, "file")} could not be read, so ${unreadable.length === 1 ? "it was" : "they were"} not searched: ${nameSome(unreadable.map((file) => `${file.display} (${file.code})`))}.]`,
       );
     }
-    const unreadableField =
-      unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) };
+    const unreadableField = {
+      ...(unreadable.length === 0 ? {} : { unreadable: unreadable.map(({ path, code }) => ({ path, code })) }),
+      ...deniedField(source.denied),
+    };
+    const deniedSkips = deniedNote(source.denied);
+    if (deniedSkips !== undefined) notes.push(deniedSkips);
     if (notUtf8.length > 0) {
       notUtf8.sort(compareCodeUnits);
       notes.push(

@@ -19,9 +19,9 @@ import {
 } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
-import { compareCodeUnits, walkFileSystem, walkFiles } from "./walk.js";
+import { compareCodeUnits, deniedField, deniedNote, walkFiles, walkSource, type WalkSource } from "./walk.js";
 import { mapConcurrent } from "../contract/concurrency.js";
-import type { DirEntry, FileSystem } from "../contract/types.js";
+import type { DirEntry } from "../contract/types.js";
 
 /** Default most entries shown by `list`: 1,000. */
 export const DEFAULT_MAX_LIST_ENTRIES = 1000;
@@ -99,8 +99,11 @@ export const LIST_DESCRIPTION =
  *   `link@ -> target`, sorted by name (UTF-16 code units), at most `maxEntries`, then
  *   `[… N more entries not shown (M in all). ...]`. `count` is the number of entries. With a
  *   `pattern` (accepted by `execute` and `validate`, left out of the default schema), the files
- *   below `path` whose relative paths match, as `src/a.ts (120 bytes)`, sorted by path. Failures:
- *   `ENOENT`, `ENOTDIR` (a file: suggests read), `EDENIED`.
+ *   below `path` whose relative paths match, as `src/a.ts (120 bytes)`, sorted by path. Entries a
+ *   `listDir` deny rule refuses are neither shown nor entered: a note counts them
+ *   (`[Skipped 1 path because of a deny rule for "listDir" in the permissions config.]`) and
+ *   `denied` lists them; files denied only for `readFile` are shown with their size (names, not
+ *   content). Failures: `ENOENT`, `ENOTDIR` (a file: suggests read), `EDENIED`.
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
  * ```ts
@@ -129,7 +132,9 @@ const listTool = defineCoreTool({
     if (!checked.ok) return errorResult("search", checked.error);
     const path = checked.path;
     const display = gate.display(path) || ".";
-    const fs = walkFileSystem(gate, checked);
+    const source = walkSource(gate, checked);
+    const fs = source.fs;
+    const prefix = path === "/" ? "/" : `${path}/`;
     let entries: DirEntry[];
     try {
       const stat = await fs.stat(path);
@@ -141,17 +146,21 @@ const listTool = defineCoreTool({
         });
       }
       if (input.pattern !== undefined)
-        return await listMatching(ctx, fs, path, display, input.pattern, maxEntries, settings);
+        return await listMatching(ctx, source, path, display, input.pattern, maxEntries, settings);
       entries = await fs.readdir(path);
     } catch (error) {
       return errorResult("search", toolErrorFromFs(error, path, display));
     }
+    const include = source.include;
+    if (include !== undefined) entries = entries.filter((entry) => include(prefix + entry.name, entry));
     entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+    const note = deniedNote(source.denied);
     if (entries.length === 0) {
-      return { kind: "search", ok: true, parts: textParts(`${display} is an empty directory.`), count: 0 };
+      const text =
+        note === undefined ? `${display} is an empty directory.` : `${display} has no entries to show.\n${note}`;
+      return { kind: "search", ok: true, parts: textParts(text), count: 0, ...deniedField(source.denied) };
     }
     const shown = entries.slice(0, maxEntries);
-    const prefix = path === "/" ? "/" : `${path}/`;
     const lines = await mapConcurrent(shown, settings.concurrency, async (entry): Promise<string> => {
       signalCheck(ctx.call);
       if (entry.type === "directory") return `${entry.name}/`;
@@ -172,8 +181,16 @@ const listTool = defineCoreTool({
     if (truncated) {
       text += `\n[… ${formatCount(entries.length - shown.length)} more ${entries.length - shown.length === 1 ? "entry" : "entries"} not shown (${formatCount(entries.length)} in all). Use glob with a pattern to narrow the list.]`;
     }
+    if (note !== undefined) text += `\n${note}`;
     if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return { kind: "search", ok: true, parts: textParts(text), count: entries.length, truncated };
+    return {
+      kind: "search",
+      ok: true,
+      parts: textParts(text),
+      count: entries.length,
+      truncated,
+      ...deniedField(source.denied),
+    };
   },
 });
 
@@ -183,7 +200,7 @@ const listTool = defineCoreTool({
  */
 async function listMatching(
   ctx: ToolContext,
-  fs: FileSystem,
+  source: WalkSource,
   root: string,
   display: string,
   pattern: string,
@@ -192,12 +209,14 @@ async function listMatching(
 ): Promise<SearchResult> {
   const matches = picomatch(pattern, { dot: true });
   const found: Array<{ relative: string; line: string }> = [];
+  const fs = source.fs;
   await walkFiles({
     fs,
     root,
     concurrency: settings.concurrency,
     signal: ctx.call.abortSignal,
     ignoreDirectories: settings.ignoreDirectories,
+    include: source.include,
     onEntry: async (path, relative, entry) => {
       if (!matches(relative)) return;
       let line: string;
@@ -216,8 +235,16 @@ async function listMatching(
       found.push({ relative, line });
     },
   });
+  const note = deniedNote(source.denied);
+  const withNote = (text: string): string => (note === undefined ? text : `${text}\n${note}`);
   if (found.length === 0) {
-    return { kind: "search", ok: true, parts: textParts(`No files match ${pattern} under ${display}.`), count: 0 };
+    return {
+      kind: "search",
+      ok: true,
+      parts: textParts(withNote(`No files match ${pattern} under ${display}.`)),
+      count: 0,
+      ...deniedField(source.denied),
+    };
   }
   found.sort((a, b) => compareCodeUnits(a.relative, b.relative));
   const truncated = found.length > maxEntries;
@@ -225,8 +252,16 @@ async function listMatching(
   if (truncated) {
     text += `\n[… ${formatCount(found.length - maxEntries)} more ${found.length - maxEntries === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
   }
+  text = withNote(text);
   if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-  return { kind: "search", ok: true, parts: textParts(text), count: found.length, truncated };
+  return {
+    kind: "search",
+    ok: true,
+    parts: textParts(text),
+    count: found.length,
+    truncated,
+    ...deniedField(source.denied),
+  };
 }
 
 function signalCheck(call: ToolCall | undefined): void {

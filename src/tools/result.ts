@@ -104,6 +104,13 @@ export interface SearchResult extends ResultBase {
   readonly unreadable?: readonly { readonly path: string; readonly code: ToolErrorCode }[];
   /** Lines `grep` skipped as too long to test (their matches, if any, are missing); the text says so too. Absent when none was. */
   readonly skippedLongLines?: SkippedLongLines;
+  /**
+   * Paths `list`, `glob` and `grep` skipped because a deny rule of the permissions config refuses
+   * them, sorted by path: a `listDir` rule (not listed, a directory not entered) or a `readFile`
+   * rule (`grep`: not read, so not searched). The text says how many, without naming them.
+   * Absent when none was skipped.
+   */
+  readonly denied?: readonly DeniedPath[];
 }
 
 /** Lines `grep` skipped without testing them, as longer than its limit for the pattern; see {@link SearchResult.skippedLongLines}. */
@@ -118,6 +125,14 @@ export interface SkippedLongLines {
   readonly maxScanLineLength: number;
   /** The files that had such lines, sorted by path: absolute path and lines skipped there. */
   readonly files: readonly { readonly path: string; readonly count: number }[];
+}
+
+/** A path a search left out because a deny rule of the permissions config refuses it. */
+export interface DeniedPath {
+  /** Real absolute path. */
+  readonly path: string;
+  /** The rule's tool: `listDir` (not listed, not entered) or `readFile` (not read, so not searched). */
+  readonly tool: "listDir" | "readFile";
 }
 
 export type ToolResult = ReadResult | MutationResult | ShellResult | SearchResult;

@@ -27,6 +27,7 @@ import {
 import { decodeUtf8, encodeUtf8 } from "./text.js";
 import { ToolInputError, type CoreTool, type JsonSchema } from "./tool.js";
 import { createWriteTool } from "./write.js";
+import { deniedField, deniedNote, walkSource } from "./walk.js";
 import { catNumbered, parseNumberedLines } from "./signature/common.js";
 
 /** The tool name Claude models are trained on. */
@@ -188,7 +189,8 @@ function viewRangeWords(message: string): string {
  * - `view` of a file: `Here's the result of running \`cat -n\` on PATH:\n     1\tline...`; with
  *   `view_range` errors such as ``Invalid `view_range`: [5, 2]. Its second element `2` should be
  *   larger or equal than its first `5` ``; of a directory: `Here's the files and directories up
- *   to 2 levels deep in PATH, excluding hidden items:` then one path per line;
+ *   to 2 levels deep in PATH, excluding hidden items:` then one path per line (entries a
+ *   `listDir` deny rule refuses are left out, and a note counts them);
  * - `create`: `File created successfully at: PATH`; an existing path:
  *   ``File already exists at: PATH. Cannot overwrite files using command `create`.``;
  * - `str_replace`: `The file PATH has been edited. Here's the result of running \`cat -n\` on a
@@ -330,28 +332,33 @@ export function createTextEditorTool(
     const base = path.replace(/\/+$/, "") || "/";
     const join = (a: string, b: string): string => (a.endsWith("/") ? `${a}${b}` : `${a}/${b}`);
     const out: string[] = [base];
+    // Entries a listDir deny rule hides are left out (not entered), and counted in a note.
+    const source = walkSource(ctx.gate, checked);
+    const visible = async (directory: string) =>
+      (await source.fs.readdir(directory)).filter(
+        (entry) =>
+          !entry.name.startsWith(".") && (source.include === undefined || source.include(join(directory, entry.name))),
+      );
     try {
-      const top = (await ctx.gate.fs.readdir(checked.path))
-        .filter((entry) => !entry.name.startsWith("."))
-        .sort((a, b) => (a.name < b.name ? -1 : 1));
+      const top = (await visible(checked.path)).sort((a, b) => (a.name < b.name ? -1 : 1));
       for (const entry of top) {
         out.push(join(base, entry.name));
         if (entry.type !== "directory") continue;
-        const inner = (await ctx.gate.fs.readdir(join(checked.path, entry.name)))
-          .filter((child) => !child.name.startsWith("."))
-          .sort((a, b) => (a.name < b.name ? -1 : 1));
+        const inner = (await visible(join(checked.path, entry.name))).sort((a, b) => (a.name < b.name ? -1 : 1));
         for (const child of inner) out.push(join(join(base, entry.name), child.name));
       }
     } catch (error) {
       return errorResult("search", toolErrorFromFs(error, checked.path, path));
     }
+    const note = deniedNote(source.denied);
     return {
       kind: "search",
       ok: true,
       count: out.length - 1,
       parts: textParts(
-        `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${out.join("\n")}\n`,
+        `Here's the files and directories up to 2 levels deep in ${path}, excluding hidden items:\n${out.join("\n")}\n${note === undefined ? "" : `${note}\n`}`,
       ),
+      ...deniedField(source.denied),
     };
   }
 

@@ -57,4 +57,36 @@ describe("walkFiles", () => {
       walkFiles({ fs, root: "/r", concurrency: 2, signal: controller.signal, onEntry: () => undefined }),
     ).rejects.toThrow("stop");
   });
+
+  test("include sees every entry (directories too) with its absolute path; false leaves it out and does not enter it", async () => {
+    const fs = tree();
+    const asked: string[] = [];
+    const seen: string[] = [];
+    await walkFiles({
+      fs,
+      root: "/r",
+      concurrency: 2,
+      ignoreDirectories: [".git"],
+      include: (path, entry) => {
+        asked.push(`${path} ${entry.type}`);
+        return path !== "/r/d1" && path !== "/r/d2/sub/f0.txt";
+      },
+      onEntry: (_path, relative) => {
+        seen.push(relative);
+      },
+    });
+    // Ignored directories are not asked about; d1 is not entered; f0 of d2 is left out.
+    expect(asked.filter((line) => !line.includes("/sub/f")).sort()).toEqual([
+      "/r/d0 directory",
+      "/r/d0/sub directory",
+      "/r/d1 directory",
+      "/r/d2 directory",
+      "/r/d2/sub directory",
+      "/r/d3 directory",
+      "/r/d3/sub directory",
+      "/r/top.txt file",
+    ]);
+    expect(seen.length).toBe(1 + 3 * 5 - 1);
+    expect(seen.filter((relative) => relative.startsWith("d1/") || relative === "d2/sub/f0.txt")).toEqual([]);
+  });
 });

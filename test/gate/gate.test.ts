@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createResolutionCache } from "../../src/contract/path.js";
 import { FsError, type ResolvedPrefix } from "../../src/contract/errors.js";
 import { forwardFileSystem } from "../../src/contract/forward.js";
 import { OptionError } from "../../src/contract/options.js";
+import type { FileSystem } from "../../src/contract/types.js";
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const encode = (value: string) => new TextEncoder().encode(value);
@@ -825,5 +826,128 @@ describe("createGate: deny rules", () => {
     expect(() => createGate({ fs, permissions: { deny: [{ tool: "writeFile", path: "sub" }] } })).toThrow(
       'createGate permissions.deny[0].path must be an absolute glob (e.g. "/etc/**") for a writeFile rule, got "sub"',
     );
+  });
+
+  const denyFixture = () =>
+    memoryFileSystem({
+      files: {
+        "/w/a.txt": "a",
+        "/w/secret/k.txt": "TOKEN=hunter2",
+        "/w/hidden/h.txt": "h",
+        "/w/locked/l.txt": "l",
+        "/w/box/deep/k.txt": "TOKEN=deep",
+        "/w/box/open.txt": "o",
+        "/w/vault/keep.txt": "keep",
+      },
+    });
+  const DENY = [
+    { tool: "readFile", path: "/w/secret/**" },
+    { tool: "readFile", path: "/w/box/deep/k.txt" },
+    { tool: "listDir", path: "/w/hidden/**" },
+    { tool: "writeFile", path: "/w/locked/**" },
+    { tool: "writeFile", path: "/w/vault/keep.txt" },
+  ] as const;
+  const refusal = (path: string, tool: string) =>
+    `Permission denied: ${path} matches a deny rule for "${tool}" in the permissions config.`;
+
+  it("denies and denied: a synchronous test of real paths, per access", async () => {
+    const gate = createGate({ fs: denyFixture(), cwd: "/w", permissions: { deny: [...DENY] } });
+    expect((["read", "write", "list"] as const).map((access) => gate.denies(access))).toEqual([true, true, true]);
+    expect(gate.denied("/w/secret/k.txt", "read")).toEqual({
+      code: "EDENIED",
+      message: refusal("/w/secret/k.txt", "readFile"),
+      path: "/w/secret/k.txt",
+    });
+    // `/w/secret/**` matches the directory itself too.
+    expect(gate.denied("/w/secret", "read")?.message).toBe(refusal("/w/secret", "readFile"));
+    expect(gate.denied("/w/secret/k.txt", "list")).toBeUndefined();
+    expect(gate.denied("/w/secretx", "read")).toBeUndefined();
+    expect(gate.denied("/w/hidden", "list")?.message).toBe(refusal("/w/hidden", "listDir"));
+    expect(gate.denied("/w/locked/new.txt", "write")?.message).toBe(refusal("/w/locked/new.txt", "writeFile"));
+    const open = createGate({
+      fs: denyFixture(),
+      cwd: "/w",
+      permissions: { deny: [{ tool: "runBash", command: "rm" }] },
+    });
+    expect((["read", "write", "list"] as const).map((access) => open.denies(access))).toEqual([false, false, false]);
+    expect(open.denied("/w/secret/k.txt", "read")).toBeUndefined();
+  });
+
+  it("gate.fs: readdir leaves out entries denied for listDir; readFile-denied names stay; metadata is not refused", async () => {
+    const gate = createGate({ fs: denyFixture(), cwd: "/w", permissions: { deny: [...DENY] } });
+    expect((await gate.fs.readdir("/w")).map((entry) => entry.name).sort()).toEqual([
+      "a.txt",
+      "box",
+      "locked",
+      "secret",
+      "vault",
+    ]);
+    expect((await gate.fs.readdir("secret")).map((entry) => entry.name)).toEqual(["k.txt"]);
+    await expect(gate.fs.readdir("hidden")).rejects.toThrow(
+      `EACCES: permission denied, scandir 'hidden' (${refusal("/w/hidden", "listDir")})`,
+    );
+    await expect(gate.fs.readFile("secret/k.txt")).rejects.toThrow(
+      `EACCES: permission denied, open 'secret/k.txt' (${refusal("/w/secret/k.txt", "readFile")})`,
+    );
+    // A stat reads neither content nor a listing: known names can still be stat'ed.
+    expect((await gate.fs.stat("secret/k.txt")).size).toBe(13);
+    expect((await gate.fs.stat("hidden")).type).toBe("directory");
+    expect(text(await gate.fs.readFile("hidden/h.txt"))).toBe("h");
+  });
+
+  it("gate.fs: a path denied for reading or listing is not moved, nor a directory holding one; write-denied paths are not removed", async () => {
+    const fs = denyFixture();
+    const gate = createGate({ fs, cwd: "/w", permissions: { deny: [...DENY] } });
+    const movedAway = (path: string, tool: string) =>
+      `Permission denied: ${path} matches a deny rule for "${tool}" in the permissions config, so it cannot be moved or renamed (that would expose it under another name).`;
+    await expect(gate.fs.rename("secret/k.txt", "leak.txt")).rejects.toThrow(
+      `EACCES: permission denied, rename 'secret/k.txt' (${movedAway("/w/secret/k.txt", "readFile")})`,
+    );
+    await expect(gate.fs.rename("hidden", "shown")).rejects.toThrow(
+      `EACCES: permission denied, rename 'hidden' (${movedAway("/w/hidden", "listDir")})`,
+    );
+    await expect(gate.fs.rename("box", "open-box")).rejects.toThrow(
+      `EACCES: permission denied, rename 'box' (Permission denied: /w/box/deep/k.txt matches a deny rule for "readFile" in the permissions config, and it lies under /w/box, so /w/box cannot be moved or renamed.)`,
+    );
+    await expect(gate.fs.rm("/w/locked", { recursive: true })).rejects.toThrow(
+      `EACCES: permission denied, rm '/w/locked' (${refusal("/w/locked", "writeFile")})`,
+    );
+    const keptBelow =
+      'Permission denied: /w/vault/keep.txt matches a deny rule for "writeFile" in the permissions config, and it lies under /w/vault, so /w/vault cannot be';
+    await expect(gate.fs.rm("vault", { recursive: true })).rejects.toThrow(
+      `EACCES: permission denied, rm 'vault' (${keptBelow} removed.)`,
+    );
+    await expect(gate.fs.rename("vault", "elsewhere")).rejects.toThrow(
+      `EACCES: permission denied, rename 'vault' (${keptBelow} moved or renamed.)`,
+    );
+    // Everything is where it was; what no rule protects still moves and goes.
+    expect(text(await fs.readFile("/w/secret/k.txt"))).toBe("TOKEN=hunter2");
+    expect(text(await fs.readFile("/w/box/deep/k.txt"))).toBe("TOKEN=deep");
+    expect((await fs.readdir("/w/hidden")).map((entry) => entry.name)).toEqual(["h.txt"]);
+    expect([text(await fs.readFile("/w/locked/l.txt")), text(await fs.readFile("/w/vault/keep.txt"))]).toEqual([
+      "l",
+      "keep",
+    ]);
+    await gate.fs.rename("box/open.txt", "open.txt");
+    await gate.fs.rm("secret/k.txt"); // removing is a write, and no writeFile rule names it
+    await expect(fs.stat("/w/secret/k.txt")).rejects.toMatchObject({ code: "ENOENT" });
+    expect(text(await fs.readFile("/w/open.txt"))).toBe("o");
+  });
+
+  it("gate.fs.watch does not report changes to paths denied for listDir", async () => {
+    const memory = denyFixture();
+    let emit: ((event: { type: "write"; path: string }) => void) | undefined;
+    const watched: FileSystem = {
+      ...memory,
+      capabilities: { ...memory.capabilities, watch: true },
+      watch: (_path, listener) => ((emit = listener), () => undefined),
+    };
+    const gate = createGate({ fs: watched, cwd: "/w", permissions: { deny: [...DENY] } });
+    const seen: string[] = [];
+    const stop = gate.fs.watch!("/w", (event) => seen.push(event.path));
+    await vi.waitFor(() => expect(emit).toBeDefined());
+    for (const path of ["/w/a.txt", "/w/hidden", "/w/hidden/h.txt", "/w/secret/k.txt"]) emit!({ type: "write", path });
+    stop();
+    expect(seen).toEqual(["/w/a.txt", "/w/secret/k.txt"]);
   });
 });

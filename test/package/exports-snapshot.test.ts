@@ -134,6 +134,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "CoreToolDefinition",
       "CoreToolParts",
       "CustomInput",
+      "DeniedPath",
       "Digest",
       "DirEntry",
       "EditInput",

@@ -7,6 +7,8 @@
  * Where a backend has less to say than a Node `fs.Stats` (`get_file_info`: creation and access
  * times), the modification time stands in; where the official server lists a directory in the
  * host's order, names come sorted by UTF-16 code unit (`directory_tree`, `list_directory`).
+ * Paths a `listDir` deny rule refuses are left out of every listing and walk; `search_files`
+ * ends with a note counting them (`directory_tree`, whose text is JSON, leaves them out silently).
  *
  * @module
  */
@@ -23,7 +25,7 @@ import { bytesToBase64 } from "../../tools/base64.js";
 import { locksFor } from "../../tools/context.js";
 import { toolErrorFromFs } from "../../tools/fs-failure.js";
 import { decodeUtf8Lenient, encodeUtf8 } from "../../tools/text.js";
-import { DEFAULT_WALK_CONCURRENCY, walkFileSystem } from "../../tools/walk.js";
+import { DEFAULT_WALK_CONCURRENCY, deniedNote, walkSource } from "../../tools/walk.js";
 import { noRootsResult, type DialectContext, type McpScope } from "../server.js";
 
 /** The tool names of the `filesystem-server` dialect, as the official server registers them. */
@@ -550,13 +552,16 @@ export function registerFilesystemServerTools(context: DialectContext): void {
         picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], { dot: true }),
       );
       const root = await checked(gate, args.path, "list");
-      const fs: FileSystem = walkFileSystem(gate, root);
+      // A path a listDir deny rule hides is left out (and not entered), as the gate's readdir does.
+      const source = walkSource(gate, root);
+      const fs: FileSystem = source.fs;
       const build = async (directory: string, relative: string): Promise<TreeEntry[]> => {
         const entries = [...(await fs.readdir(directory))].sort((a, b) => compareCodeUnits(a.name, b.name));
         const out: TreeEntry[] = [];
         for (const entry of entries) {
           const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
           if (matchers.some((matches) => matches(path))) continue;
+          if (source.include !== undefined && !source.include(joinPath(directory, entry.name))) continue;
           if (entry.type === "directory") {
             out.push({
               name: entry.name,
@@ -624,10 +629,12 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       const excluded = args.excludePatterns.length === 0 ? () => false : picomatch(args.excludePatterns, { dot: true });
       const found: string[] = [];
       const prefix = root.path === "/" ? "/" : `${root.path}/`;
+      const source = walkSource(gate, root);
       await walkFiles({
-        fs: walkFileSystem(gate, root),
+        fs: source.fs,
         root: root.path,
         concurrency: DEFAULT_WALK_CONCURRENCY,
+        include: source.include,
         enterDirectory: (relative) => {
           if (relative === "") return true;
           if (excluded(relative)) return false;
@@ -639,7 +646,9 @@ export function registerFilesystemServerTools(context: DialectContext): void {
         },
       });
       found.sort(compareCodeUnits);
-      return textResult(found.length > 0 ? found.join("\n") : "No matches found");
+      const note = deniedNote(source.denied);
+      const text = found.length > 0 ? found.join("\n") : "No matches found";
+      return textResult(note === undefined ? text : `${text}\n${note}`);
     },
   );
 

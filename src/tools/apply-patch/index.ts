@@ -396,8 +396,10 @@ async function overwriteRecords(
 type Checked = Awaited<ReturnType<ToolContext["gate"]["check"]>>;
 
 /**
- * Check a path for writing, and for reading too when it must be read: inside the allowed roots
- * every access is admitted, so the read check runs only for a path outside them.
+ * Check a path for writing, and for reading too when it must be read (an Update's source):
+ * inside the allowed roots only a deny rule can refuse a read, so there the read is tested
+ * against the deny rules alone; outside it is checked in full. A moved source (`moved`) must
+ * not be denied for listing either: the move would show it under another name.
  */
 async function checkPath(
   ctx: ToolContext,
@@ -405,10 +407,21 @@ async function checkPath(
   read: boolean,
   cache: ResolutionCache,
   followSymlinks = true,
+  moved = false,
 ): Promise<Checked> {
-  const write = await ctx.gate.check(path, "write", { followSymlinks, cache });
-  if (!write.ok || !read || !write.outside) return write;
-  const readable = await ctx.gate.check(path, "read", { cache });
+  const { gate } = ctx;
+  const write = await gate.check(path, "write", { followSymlinks, cache });
+  if (!write.ok) return write;
+  if (moved) {
+    const unlisted = gate.denied(write.path, "list");
+    if (unlisted !== undefined) return { ok: false, error: unlisted };
+  }
+  if (!read) return write;
+  if (!write.outside) {
+    const unreadable = gate.denied(write.path, "read");
+    return unreadable === undefined ? write : { ok: false, error: unreadable };
+  }
+  const readable = await gate.check(path, "read", { cache });
   return readable.ok ? write : readable;
 }
 
@@ -426,7 +439,10 @@ async function resolveAll(
   // A Delete acts on the name itself: a symlink is removed, never the file it points to.
   const requests: Array<Promise<Checked>> = [];
   for (const operation of operations) {
-    requests.push(checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete"));
+    const moves = operation.type === "update" && operation.moveTo !== undefined;
+    requests.push(
+      checkPath(ctx, operation.path, operation.type === "update", cache, operation.type !== "delete", moves),
+    );
     if (operation.type === "update" && operation.moveTo !== undefined)
       requests.push(checkPath(ctx, operation.moveTo, false, cache));
   }

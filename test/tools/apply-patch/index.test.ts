@@ -755,3 +755,70 @@ describe("apply_patch overwrites as Codex does, and says so", () => {
     ]);
   });
 });
+
+describe("apply_patch and deny rules", () => {
+  const DENIED_READ =
+    'Permission denied: /w/secret/k.txt matches a deny rule for "readFile" in the permissions config.';
+  function denySetup() {
+    const fs = memoryFileSystem({
+      files: { "/w/secret/k.txt": "TOKEN=hunter2\n", "/w/hidden/h.txt": "h\n", "/w/locked/l.txt": "l\n" },
+    });
+    const tool = createApplyPatchTool({
+      fs,
+      cwd: "/w",
+      permissions: {
+        deny: [
+          { tool: "readFile", path: "/w/secret/**" },
+          { tool: "listDir", path: "/w/hidden/**" },
+          { tool: "writeFile", path: "/w/locked/**" },
+        ],
+      },
+    });
+    return { fs, run: (patch: string) => tool.execute(tool.validate({ patch })) };
+  }
+  const unchanged = async (fs: FileSystem) => ({
+    secret: await text(fs, "/w/secret/k.txt"),
+    hidden: await text(fs, "/w/hidden/h.txt"),
+    locked: await text(fs, "/w/locked/l.txt"),
+    root: (await fs.readdir("/w")).map((entry) => entry.name).sort(),
+  });
+  const ORIGINAL = { secret: "TOKEN=hunter2\n", hidden: "h\n", locked: "l\n", root: ["hidden", "locked", "secret"] };
+
+  test("an Update (with or without a move) of a readFile-denied file is refused, naming the rule; nothing leaks", async () => {
+    const { fs, run } = denySetup();
+    const moved = await run(wrap("*** Update File: secret/k.txt\n*** Move to: leak.txt\n@@\n+# x"));
+    expect({ ok: moved.ok, text: resultText(moved) }).toEqual({
+      ok: false,
+      text: `${DENIED_READ} (in '*** Update File: secret/k.txt' at patch line 2)\nNothing was changed.`,
+    });
+    const updated = await run(wrap("*** Update File: secret/k.txt\n@@\n+# x"));
+    expect(resultText(updated)).toBe(
+      `${DENIED_READ} (in '*** Update File: secret/k.txt' at patch line 2)\nNothing was changed.`,
+    );
+    expect(await unchanged(fs)).toEqual(ORIGINAL);
+  });
+
+  test("a moved source denied for listDir is refused; writeFile-denied paths are neither added, updated, deleted nor moved onto", async () => {
+    const { fs, run } = denySetup();
+    expect(resultText(await run(wrap("*** Update File: hidden/h.txt\n*** Move to: shown.txt\n@@\n-h\n+h2")))).toBe(
+      `Permission denied: /w/hidden/h.txt matches a deny rule for "listDir" in the permissions config. (in '*** Update File: hidden/h.txt' at patch line 2)\nNothing was changed.`,
+    );
+    const lockedRefusal = (path: string, header: string) =>
+      `Permission denied: ${path} matches a deny rule for "writeFile" in the permissions config. (in '${header}' at patch line 2)\nNothing was changed.`;
+    expect(resultText(await run(wrap("*** Add File: locked/new.txt\n+x")))).toBe(
+      lockedRefusal("/w/locked/new.txt", "*** Add File: locked/new.txt"),
+    );
+    expect(resultText(await run(wrap("*** Delete File: locked/l.txt")))).toBe(
+      lockedRefusal("/w/locked/l.txt", "*** Delete File: locked/l.txt"),
+    );
+    expect(resultText(await run(wrap("*** Update File: locked/l.txt\n@@\n-l\n+L")))).toBe(
+      lockedRefusal("/w/locked/l.txt", "*** Update File: locked/l.txt"),
+    );
+    expect(await unchanged(fs)).toEqual(ORIGINAL);
+    // A file only hidden from listings may still be updated in place, and one only unreadable deleted.
+    expect((await run(wrap("*** Update File: hidden/h.txt\n@@\n-h\n+h2"))).ok).toBe(true);
+    expect(resultText(await run(wrap("*** Delete File: secret/k.txt")))).toBe(
+      "Success. Updated the following files:\nD secret/k.txt",
+    );
+  });
+});
