@@ -110,6 +110,15 @@ describe("filesystem-server dialect", () => {
     expect(decode(await fs.readFile("/w/a.txt"))).toBe("one\nTWO\n3\n");
   });
 
+  it("names the path in a backend failure the handler did not word itself (no empty prefix)", async () => {
+    const fs = fixture();
+    const mcp = await connect({ fs, cwd: "/w", dialect: "filesystem-server" });
+    expect(await mcp.call("create_directory", { path: "a.txt/sub" })).toEqual(
+      failure("a.txt/sub: a component of this path is a file, not a directory."),
+    );
+    expect(decode(await fs.readFile("/w/a.txt"))).toBe("one\ntwo\nthree\n");
+  });
+
   it("lists, lists with sizes, builds the tree, searches, gives file info and the allowed directories", async () => {
     const fs = fixture();
     const mcp = await connect({ fs, cwd: "/w", dialect: "filesystem-server" });

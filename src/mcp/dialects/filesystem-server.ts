@@ -216,10 +216,17 @@ function isAbort(error: unknown): boolean {
   return name === "AbortError" || name === "TimeoutError";
 }
 
-/** The message of a failure: a refusal's own, a backend error's as the tools word it. */
+/**
+ * The message of a failure: a refusal's own, a backend error's as the tools word it, about `path`
+ * (`""` when the caller has none: the error's own path is named then, or none).
+ */
 function messageOf(error: unknown, path: string, gate: Gate | undefined): string {
   if (error instanceof Refusal) return error.message;
-  if (FsError.isInstance(error)) return toolErrorFromFs(error, path, gate?.display(path) ?? path).message;
+  if (FsError.isInstance(error)) {
+    const named = path === "" ? (error.path ?? "") : path;
+    if (named === "") return error.message;
+    return toolErrorFromFs(error, named, gate?.display(named) ?? named).message;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 
