@@ -7,48 +7,31 @@
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright";
-import { build, preview, type PreviewServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveDemo, type ServedDemo } from "./demo-server.js";
 import { launchPersistentChromium } from "../../scripts/chromium.mjs";
 
-const DEMO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "demo");
 /** Deadline for a tab to open the mirror or show another tab's change (not a measurement). */
 const DEADLINE = { timeout: 60_000 };
 const FILE = "live/from-tab-a.md";
 
-let outDir = "";
 let profileDir = "";
-let server: PreviewServer;
+let demo: ServedDemo | undefined;
 let context: BrowserContext;
 let url = "";
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "mirror-tabs-e2e-dist-"));
   profileDir = await mkdtemp(join(tmpdir(), "mirror-tabs-e2e-profile-"));
-  await build({
-    root: DEMO,
-    configFile: join(DEMO, "vite.config.ts"),
-    logLevel: "error",
-    build: { outDir, emptyOutDir: true },
-  });
-  server = await preview({
-    root: DEMO,
-    configFile: join(DEMO, "vite.config.ts"),
-    logLevel: "error",
-    build: { outDir },
-    preview: { host: "127.0.0.1", port: 0, strictPort: false },
-  });
-  url = server.resolvedUrls!.local[0]!;
+  demo = await serveDemo("mirror-tabs-e2e-dist-");
+  url = demo.url;
   context = await launchPersistentChromium(profileDir, { viewport: { width: 1440, height: 900 } });
 });
 
 afterAll(async () => {
   await context?.close();
-  await server?.close();
-  await rm(outDir, { recursive: true, force: true });
+  await demo?.close();
   await rm(profileDir, { recursive: true, force: true });
 });
 

@@ -9,11 +9,10 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import type { BrowserContext, Page } from "playwright";
-import { build, preview, type PreviewServer } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO, serveDemo, type ServedDemo } from "./demo-server.js";
 import { launchPersistentChromium, resolveChromium } from "../../scripts/chromium.mjs";
 import {
   MAX_MISMATCHED_RATIO,
@@ -26,8 +25,6 @@ import {
   writeReference,
 } from "./screenshots.js";
 
-const REPO = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const DEMO = join(REPO, "demo");
 const SAMPLE = join(DEMO, "sample-project");
 /** The browser build of this run, and the one that recorded the reference screenshots. */
 const BROWSER = browserLabel(await resolveChromium());
@@ -37,9 +34,8 @@ const BIG_ZIP_FILES = 10_000;
 /** Shots taken in this run, by reference name (compared or written by the last test). */
 const shots = new Map<string, Buffer>();
 
-let outDir = "";
 let profileDir = "";
-let server: PreviewServer;
+let demo: ServedDemo | undefined;
 let context: BrowserContext;
 let page: Page;
 let url = "";
@@ -160,22 +156,9 @@ async function screenshot(selector: string, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  outDir = await mkdtemp(join(tmpdir(), "playground-e2e-dist-"));
   profileDir = await mkdtemp(join(tmpdir(), "playground-e2e-profile-"));
-  await build({
-    root: DEMO,
-    configFile: join(DEMO, "vite.config.ts"),
-    logLevel: "error",
-    build: { outDir, emptyOutDir: true },
-  });
-  server = await preview({
-    root: DEMO,
-    configFile: join(DEMO, "vite.config.ts"),
-    logLevel: "error",
-    build: { outDir },
-    preview: { host: "127.0.0.1", port: 0, strictPort: false },
-  });
-  url = server.resolvedUrls!.local[0]!;
+  demo = await serveDemo("playground-e2e-dist-");
+  url = demo.url;
   context = await launchPersistentChromium(profileDir, {
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
@@ -187,8 +170,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await server?.close();
-  await rm(outDir, { recursive: true, force: true });
+  await demo?.close();
   await rm(profileDir, { recursive: true, force: true });
 });
 
