@@ -191,9 +191,9 @@ interface FileHits {
  *   `maxScanLineLength` (characters), `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
  * @returns a {@link CoreTool} named `grep`: `path:line:text` lines sorted by path then line, at
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
- *   that says so; `count` is the number of matching lines. Lines end at `"\n"`, a trailing `"\r"`
- *   taken off; a lone `"\r"` stays inside a line (`read` ends a line there, so after one, line
- *   numbers differ from read's). Files that are not valid UTF-8 are
+ *   that says so; `count` is the number of matching lines. Lines end where `read` ends them, at
+ *   `"\n"`, `"\r\n"` or a lone `"\r"` (so line numbers agree with read's, and no `"\r"` is
+ *   shown). Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
  *   lines over `maxScanLineLength` characters (never tested against the pattern; also in
  *   `skippedLongLines`, with the limit used), and files that could not be read
