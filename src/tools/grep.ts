@@ -62,7 +62,9 @@ export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
  * most lines of code are far shorter. Lowering the limit for every pattern would skip ordinary
  * long lines (a paragraph of Markdown, a line of JSON) that the other patterns search in well
  * under a second. Three or more such repeats (`a.*b.*c.*d`) are refused: `a.*a.*a.*b` takes
- * 1.8 s on 400 characters.
+ * 1.8 s on 400 characters. Two repeats joined by pieces that can match the empty string
+ * (`a*x?a*b`, `\w+\s?\w+\(`) cost the same (about 0.2 s at 1,000 characters, side by side
+ * with `a.*a.*b`; see `patternRisk`) and run with this limit too.
  */
 export const CUBIC_PATTERN_SCAN_LINE_LENGTH = 1_000;
 
@@ -189,9 +191,9 @@ interface FileHits {
  *   `maxScanLineLength` (characters), `concurrency` (backend calls in flight, default 32), `ignoreDirectories` and `offload`.
  * @returns a {@link CoreTool} named `grep`: `path:line:text` lines sorted by path then line, at
  *   most `maxMatches`, then `[Showed N of M matching lines in K files. ...]`; no match is a success
- *   that says so; `count` is the number of matching lines. Lines end at `"\n"`, a trailing `"\r"`
- *   taken off; a lone `"\r"` stays inside a line (`read` ends a line there, so after one, line
- *   numbers differ from read's). Files that are not valid UTF-8 are
+ *   that says so; `count` is the number of matching lines. Lines end where `read` ends them, at
+ *   `"\n"`, `"\r\n"` or a lone `"\r"` (so line numbers agree with read's, and no `"\r"` is
+ *   shown). Files that are not valid UTF-8 are
  *   skipped and named in a note (`[Skipped 1 file that is not valid UTF-8: latin1.txt.]`), as are
  *   lines over `maxScanLineLength` characters (never tested against the pattern; also in
  *   `skippedLongLines`, with the limit used), and files that could not be read

@@ -1,7 +1,7 @@
 /**
  * How grep finds the lines of a decoded text that match its expression. The reference is simple:
- * split the text on `"\n"` (a trailing newline ends the last line, it does not start another),
- * take a trailing `"\r"` off each line, and test each line alone. Two things make it faster
+ * split the text at `"\r\n"`, `"\n"` and a lone `"\r"` (a trailing line end ends the last line,
+ * it does not start another), and test each line alone. Two things make it faster
  * without changing the answer:
  *
  * - A leading `.*` (or `.*?`) and a trailing `.*` (or `.*?`) are dropped: `.*X` matches a line
@@ -17,10 +17,10 @@
  *   lookaround breaks that: `(?<!\s)foo` sees the `"\n"` before a line, `abc(?!\s)` the `"\r"`
  *   of a CRLF ending. An expression with a lookaround is therefore tested line by line only.
  *
- * Lines end at `"\n"` only: a lone `"\r"` (an old Mac line ending) stays inside its line, is
- * shown there, and counts toward the line's length. `read` counts a lone `"\r"` as a line end, so
- * in a file that has one, grep's line numbers after it are lower than read's (`"a\rb\nc"`: grep
- * finds `c` on line 2, read shows it on line 3). Such files are rare; this is left as it is.
+ * Lines end where `read` ends them: at `"\n"`, `"\r\n"` or a lone `"\r"` (an old Mac line
+ * ending), so line numbers agree with read's and no `"\r"` is shown (`"a\rb\nc"`: `c` is on
+ * line 3). A text with a lone `"\r"` is searched with each one turned into `"\n"` (one copy of
+ * the text, only for such files).
  *
  * @module
  */
@@ -153,6 +153,10 @@ export function createLineMatcher(expression: RegExp): LineMatcher {
   };
 }
 
+/** A `"\r"` not followed by `"\n"`: a line end of its own (as `read` counts it). */
+const LONE_CR = /\r(?!\n)/;
+const LONE_CR_ALL = /\r(?!\n)/g;
+
 /** Start of the run of characters `.` matches (anything but "\r", U+2028, U+2029 in a line) that holds `at`. */
 function dotRunStart(line: string, at: number): number {
   for (let index = at - 1; index >= 0; index--) {
@@ -163,15 +167,16 @@ function dotRunStart(line: string, at: number): number {
 }
 
 /**
- * Number of lines of `text` longer than `max` characters, not counting a line's trailing `"\r"`
- * (the same lines {@link findMatchingLines} skips).
+ * Number of lines of `given` longer than `max` characters, lines ending at `"\r\n"`, `"\n"` or a
+ * lone `"\r"` (the same lines {@link findMatchingLines} skips).
  *
- * @param text - the decoded text.
+ * @param given - the decoded text.
  * @param max - the longest line allowed, in characters.
  * @returns the number of longer lines.
  */
-export function countLongLines(text: string, max: number): number {
-  if (text.length <= max) return 0;
+export function countLongLines(given: string, max: number): number {
+  if (given.length <= max) return 0;
+  const text = LONE_CR.test(given) ? given.replace(LONE_CR_ALL, "\n") : given;
   let count = 0;
   let start = 0;
   for (let end = text.indexOf("\n"); ; end = text.indexOf("\n", start)) {
@@ -184,13 +189,13 @@ export function countLongLines(text: string, max: number): number {
 }
 
 /**
- * The lines of `text` that match: the same as testing each line alone (split on `"\n"`, a
- * trailing `"\r"` taken off, a trailing newline starting no line) with the pattern the matcher
+ * The lines of `given` that match: the same as testing each line alone (split on `"\r\n"`,
+ * `"\n"` or a lone `"\r"` as `read` splits, a trailing newline starting no line) with the pattern the matcher
  * was made from. A text with no line over `maxScanLineLength` and an expression without a
  * lookaround is scanned whole first, and only lines around the scan's hits are tested; else every
  * line up to `maxScanLineLength` is tested alone.
  *
- * @param text - the decoded text.
+ * @param given - the decoded text.
  * @param matcher - from {@link createLineMatcher}.
  * @param limits - see {@link LineLimits}.
  * @returns the matching lines, their texts as shown, and the number of lines skipped as too long.
@@ -200,7 +205,9 @@ export function countLongLines(text: string, max: number): number {
  * // { lines: [2], texts: ["foo"], longLines: 0 }
  * ```
  */
-export function findMatchingLines(text: string, matcher: LineMatcher, limits: LineLimits): MatchingLines {
+export function findMatchingLines(given: string, matcher: LineMatcher, limits: LineLimits): MatchingLines {
+  // A lone CR ends a line, as in read: made a "\n" so the rest sees only "\n" and "\r\n".
+  const text = LONE_CR.test(given) ? given.replace(LONE_CR_ALL, "\n") : given;
   const longLines = countLongLines(text, limits.maxScanLineLength);
   const found = { lines: [] as number[], texts: [] as string[], longLines };
   const keep = (lineNumber: number, line: string, at: number): void => {

@@ -12,6 +12,7 @@ import {
   riskyPatternReason,
 } from "../../src/tools/grep.js";
 import { resultText } from "../../src/tools/result.js";
+import { createReadTool } from "../../src/tools/read.js";
 import { FsError } from "../../src/contract/errors.js";
 import type { FileSystem } from "../../src/contract/types.js";
 
@@ -249,11 +250,16 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(riskyPatternReason("a*a*b")).toMatch(/^grep input pattern "a\*a\*b" was refused: it puts unbounded repeats/);
   });
 
-  it("numbers lines by \\n only: a lone \\r stays inside a line (read counts it as a line end)", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\rb\nc\n" } });
+  it("ends lines where read does: a lone \\r is a line end, as \\r\\n and \\n are", async () => {
+    const fs = memoryFileSystem({ files: { "/w/cr.txt": "alpha\rbeta\rgamma\r", "/w/mixed.txt": "a\rb\r\nc\n" } });
     const grep = createGrepTool({ fs, cwd: "/w" });
-    expect(resultText(await grep.execute({ pattern: "b" }))).toBe("a.txt:1:a\rb");
-    expect(resultText(await grep.execute({ pattern: "c" }))).toBe("a.txt:2:c");
+    expect(resultText(await grep.execute({ pattern: "a", path: "cr.txt" }))).toBe(
+      "cr.txt:1:alpha\ncr.txt:2:beta\ncr.txt:3:gamma",
+    );
+    expect(resultText(await grep.execute({ pattern: "^c$" }))).toBe("mixed.txt:3:c");
+    // read numbers the same lines.
+    const read = createReadTool({ fs, cwd: "/w" });
+    expect(resultText(await read.execute({ path: "cr.txt", offset: 3, limit: 1 }))).toBe("3|gamma");
   });
 
   it("does not decode ASCII files that lack the text every match contains", async () => {

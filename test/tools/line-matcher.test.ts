@@ -20,8 +20,8 @@ const compiled = (pattern: string, ignoreCase = false): RegExp => {
 };
 
 /**
- * The reference: split on "\n" (a trailing newline starts no line), take a trailing "\r" off
- * each line, skip lines over `maxScanLineLength`, and test each of the rest alone with the
+ * The reference: split as read splits, on "\r\n", "\n" or a lone "\r" (a trailing line end
+ * starts no line), skip lines over `maxScanLineLength`, and test each of the rest alone with the
  * pattern as given (its `.*` kept); a long line shows a window around where it matched.
  */
 function reference(
@@ -29,11 +29,11 @@ function reference(
   re: RegExp,
   limits: { maxLineLength: number; maxScanLineLength: number },
 ): { lines: number[]; texts: string[]; longLines: number } {
-  const lines = text === "" ? [] : text.split("\n");
-  if (text.endsWith("\n")) lines.pop();
+  // As read.ts splits a text with a lone CR.
+  const lines = text === "" ? [] : text.split(/\r\n|\r|\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
   const found = { lines: [] as number[], texts: [] as string[], longLines: 0 };
-  lines.forEach((raw, index) => {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  lines.forEach((line, index) => {
     if (line.length > limits.maxScanLineLength) {
       found.longLines++;
       return;
@@ -202,24 +202,44 @@ describe("findMatchingLines", () => {
     expect(findMatchingLines(`${line}\n`, createLineMatcher(compiled("NEEDLE.*")), limits).texts).toEqual([
       `…xxxNEEDLEyyy…`,
     ]);
-    // After a lone CR, `.` stops: `.*NEEDLE` matches from just after it (index 21; the window
+    // After a U+2028, `.` stops: `.*NEEDLE` matches from just after it (index 21; the window
     // starts a quarter of its width before).
     expect(
-      findMatchingLines(`${"x".repeat(20)}\r${line}\n`, createLineMatcher(compiled(".*NEEDLE")), limits).texts,
-    ).toEqual([`…xx\r${"x".repeat(9)}…`]);
+      findMatchingLines(`${"x".repeat(20)}\u2028${line}\n`, createLineMatcher(compiled(".*NEEDLE")), limits).texts,
+    ).toEqual([`…xx\u2028${"x".repeat(9)}…`]);
+    // A lone CR ends the line: the match is on line 2, from its start.
+    expect(findMatchingLines(`${"x".repeat(20)}\r${line}\n`, createLineMatcher(compiled(".*NEEDLE")), limits)).toEqual({
+      lines: [2],
+      texts: [`${"x".repeat(12)}…`],
+      longLines: 0,
+    });
   });
 
-  it("splits lines on `\\n` only: a lone `\\r` stays inside a line (read counts it as a line end; documented)", () => {
-    // read shows "a\rb\nc" as three lines (a, b, c); grep numbers the lines of "\n" only.
-    expect(findMatchingLines("a\rb\nc\n", createLineMatcher(compiled("b")), WIDE)).toEqual({
-      lines: [1],
-      texts: ["a\rb"],
+  it("ends lines where read does: at a lone `\\r`, `\\r\\n` or `\\n`, no `\\r` shown", () => {
+    // read shows "alpha\rbeta\rgamma\r" as three lines; so does grep.
+    expect(findMatchingLines("alpha\rbeta\rgamma\r", createLineMatcher(compiled("a")), WIDE)).toEqual({
+      lines: [1, 2, 3],
+      texts: ["alpha", "beta", "gamma"],
       longLines: 0,
     });
-    expect(findMatchingLines("a\rb\nc\n", createLineMatcher(compiled("^b")), WIDE)).toEqual({
-      lines: [],
-      texts: [],
+    expect(findMatchingLines("a\rb\nc\n", createLineMatcher(compiled("^b$")), WIDE)).toEqual({
+      lines: [2],
+      texts: ["b"],
       longLines: 0,
     });
+    expect(findMatchingLines("a\rb\r\nc\r\n", createLineMatcher(compiled("c$")), WIDE)).toEqual({
+      lines: [3],
+      texts: ["c"],
+      longLines: 0,
+    });
+    // CRLF only: the trailing "\r" is taken off, not shown.
+    expect(findMatchingLines("x\r\nyb\r\n", createLineMatcher(compiled("b$")), WIDE)).toEqual({
+      lines: [2],
+      texts: ["yb"],
+      longLines: 0,
+    });
+    // Long lines are counted the same way: "abcd" and "efgh" are two lines of 4.
+    expect(countLongLines("abcd\refgh", 3)).toBe(2);
+    expect(countLongLines("abc\rdef\r", 3)).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { trimOuterWildcards } from "../../src/tools/line-matcher.js";
 import { patternRisk, riskyPatternReason } from "../../src/tools/regex-risk.js";
 
 const CHOICE =
@@ -118,5 +120,129 @@ describe("riskyPatternReason", () => {
     expect(riskyPatternReason("(x|X)+y")).toBeUndefined();
     expect(patternRisk("[a-z]*_[A-Z]*_x")).toBeUndefined();
     expect(patternRisk("[a-z]*A[A-Z]*_x", true)).toBe("separated");
+  });
+});
+
+describe("pieces that can match the empty string between two repeats", () => {
+  it.each([
+    ["a*x?a*b", "separated"],
+    ["a*(?:x|y)?a*b", "separated"],
+    ["a*\\s?a*b", "separated"],
+    ["a*[^a]?a*b", "separated"],
+    ["a+(?:x*)a+b", "separated"],
+    ["a+.{0,3}a+b", "separated"],
+    ["\\w+\\s?\\w+\\(", "separated"],
+    ["a.*x?b.*c", "separated"],
+    ["a*.a*b", "separated"],
+    ["a+.{0,100}b", "separated"],
+    ["a*x?a*x?a*b", "chained"],
+    ["a+x?a+x?a+x?a+b", "chained"],
+    ["a+.{0,10}a+b", "chained"],
+    ["a*x{0}a*b", "adjacent"],
+    ["a*(?:)a*b", "adjacent"],
+    ["a*(?=a)a*b", "adjacent"],
+  ] as const)("classifies %s as %s", (pattern, risk) => {
+    expect(patternRisk(pattern)).toBe(risk);
+  });
+
+  it.each(["[a-z]*[A-Z]*_x", "\\w+\\s?=", "a.{0,100}b.{0,100}c", "\\w+\\s*\\("])("finds nothing in %s", (pattern) => {
+    expect(patternRisk(pattern)).toBeUndefined();
+  });
+});
+
+/** One piece of a generated pattern: a character test repeated `min` to `max` times, greedy. */
+interface Piece {
+  readonly source: string;
+  readonly has: (char: string) => boolean;
+  readonly min: number;
+  readonly max: number;
+  /** Characters it can match, for the test lines. */
+  readonly chars: string;
+}
+
+const PIECES: readonly Piece[] = [
+  { source: "a*", has: (c) => c === "a", min: 0, max: Infinity, chars: "a" },
+  { source: "a+", has: (c) => c === "a", min: 1, max: Infinity, chars: "a" },
+  { source: ".*", has: (c) => c !== "\n", min: 0, max: Infinity, chars: "" },
+  { source: "\\w+", has: (c) => /\w/.test(c), min: 1, max: Infinity, chars: "" },
+  { source: "x?", has: (c) => c === "x", min: 0, max: 1, chars: "x" },
+  { source: "\\s?", has: (c) => /\s/.test(c), min: 0, max: 1, chars: " " },
+  { source: ".{0,3}", has: (c) => c !== "\n", min: 0, max: 3, chars: "" },
+  { source: "(?:x|y)?", has: (c) => c === "x" || c === "y", min: 0, max: 1, chars: "xy" },
+  { source: "b", has: (c) => c === "b", min: 1, max: 1, chars: "b" },
+  { source: "\\(", has: (c) => c === "(", min: 1, max: 1, chars: "(" },
+];
+
+/**
+ * Steps a backtracking engine takes to find whether `pieces` match anywhere in `line`: every
+ * character a piece takes and every length it gives back counts one, as in V8's backtracking.
+ */
+function backtrackingSteps(pieces: readonly Piece[], line: string): number {
+  let steps = 0;
+  const matchFrom = (k: number, at: number): boolean => {
+    const piece = pieces[k];
+    if (piece === undefined) return true;
+    let taken = 0;
+    while (taken < piece.max && at + taken < line.length && piece.has(line[at + taken] as string)) {
+      taken++;
+      steps++;
+    }
+    for (; taken >= piece.min; taken--) {
+      steps++;
+      if (matchFrom(k + 1, at + taken)) return true;
+    }
+    return false;
+  };
+  for (let start = 0; start <= line.length; start++) if (matchFrom(0, start)) break;
+  return steps;
+}
+
+/** Lines that do not match and make a pattern of `pieces` backtrack most: one or two of its own characters repeated, then `!`. */
+function worstLines(pieces: readonly Piece[], length: number): string[] {
+  const chars = [...new Set(["a", ...pieces.flatMap((piece) => [...piece.chars])])];
+  const lines: string[] = [];
+  for (const first of chars)
+    for (const second of chars) lines.push(`${first}${second}`.repeat(length).slice(0, length - 1) + "!");
+  return lines;
+}
+
+const mostSteps = (pieces: readonly Piece[], length: number): number =>
+  Math.max(...worstLines(pieces, length).map((line) => backtrackingSteps(pieces, line)));
+
+describe("generated patterns: refused, or their cost fits their class", () => {
+  const literalA: Piece = { source: "a", has: (c) => c === "a", min: 1, max: 1, chars: "a" };
+  const dotStar = PIECES[2] as Piece;
+  // Reference: `a.*a.*b`, a cubic pattern grep runs on lines up to 1,000 characters.
+  const reference = [literalA, dotStar, literalA, dotStar, PIECES[8] as Piece];
+  const [short, long] = [30, 60];
+  const referenceSteps = mostSteps(reference, long);
+
+  it("the step count is cubic for a.*a.*b: doubling the line multiplies it by nearly 8", () => {
+    expect(referenceSteps / mostSteps(reference, short)).toBeGreaterThan(7);
+  });
+
+  it("lets through only patterns within 8 times the steps of a.*a.*b (separated) or quadratic ones", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 5 }), (given) => {
+        // Checked and run as grep does: a leading and a trailing `.*` dropped.
+        let pieces = given[0] === dotStar ? given.slice(1) : given;
+        if (pieces.length > 0 && pieces[pieces.length - 1] === dotStar) pieces = pieces.slice(0, -1);
+        const pattern = pieces.map((piece) => piece.source).join("");
+        expect(pattern).toBe(trimOuterWildcards(given.map((piece) => piece.source).join("")).source);
+        const risk = patternRisk(pattern);
+        if (pieces.length === 0 || (risk !== undefined && risk !== "separated")) return;
+        const steps = mostSteps(pieces, long);
+        const growth = steps / Math.max(1, mostSteps(pieces, short));
+        if (risk === "separated") {
+          // Cubic at most (doubling the line: 8 times the steps, more with lower terms; a fourth power gives 16), and not far above the reference.
+          expect(growth).toBeLessThanOrEqual(10);
+          expect(steps).toBeLessThanOrEqual(8 * referenceSteps);
+        } else {
+          // Quadratic at most (4 times; a cube gives 8): these run on lines of 20,000 characters.
+          expect(growth).toBeLessThanOrEqual(5);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
