@@ -6,9 +6,10 @@
  * Speed: a file whose bytes lack the text every match must contain is not decoded at all (see
  * `literal-prefilter.ts`; one that is not all ASCII is checked for UTF-8 validity); any other
  * file is read and decoded once, and its lines found by `line-matcher.ts`: a leading and a
- * trailing `.*` are dropped, and unless the pattern has a lookaround the expression is tested on
+ * trailing `.*` are dropped, and unless the pattern has a lookaround or a part that may match a
+ * line break (`[^x]`, `\s`: a repeat of it could run across lines) the expression is tested on
  * the whole text first (with the `m` flag), then only on the lines around each hit, with no
- * per-line allocation for the rest.
+ * per-line allocation for the rest; otherwise each line is tested alone.
  *
  * @module
  */

@@ -15,7 +15,9 @@
  *   are the same, `^` and `$` under `m` hold at every line start and end (before a `"\r"` too),
  *   and `\b` sees a line terminator as it sees the end of a string (not a word character). A
  *   lookaround breaks that: `(?<!\s)foo` sees the `"\n"` before a line, `abc(?!\s)` the `"\r"`
- *   of a CRLF ending. An expression with a lookaround is therefore tested line by line only.
+ *   of a CRLF ending. An expression with a lookaround is therefore tested line by line only, and
+ *   so is one with a part that may match a `"\n"` ({@link mayMatchNewline}): in the whole text
+ *   a repeat of it could run across lines, quadratic in the file's size.
  *
  * Lines end where `read` ends them: at `"\n"`, `"\r\n"` or a lone `"\r"` (an old Mac line
  * ending), so line numbers agree with read's and no `"\r"` is shown (`"a\rb\nc"`: `c` is on
@@ -30,7 +32,7 @@ import { cutIndexByChars } from "./text.js";
 export interface LineMatcher {
   /** The expression each line is tested with: the pattern without a leading or trailing `.*`. */
   readonly line: RegExp;
-  /** {@link LineMatcher.line} with the `g` and `m` flags, for the whole-text scan; undefined when the pattern has a lookaround (then every line is tested alone). */
+  /** {@link LineMatcher.line} with the `g` and `m` flags, for the whole-text scan; undefined when the pattern has a lookaround or a part that may match `"\n"` (then every line is tested alone). */
   readonly scan: RegExp | undefined;
   /**
    * Where the pattern as given matches in `line`, from where {@link LineMatcher.line} matched
@@ -119,6 +121,55 @@ export function hasLookaround(source: string): boolean {
   return false;
 }
 
+/** Escapes that can stand for a `"\n"` in or out of a class: `\s`, `\W`, `\D`, `\p{…}`, `\P{…}`, `\n`, `\x0a`, `\u000a`, `\cJ`. */
+const NEWLINE_ESCAPES = new Set(["s", "W", "D", "p", "P", "n", "x", "u", "c"]);
+/** Escapes inside a class that, as the low end of a range, can reach `"\n"` (`[\t-\r]`, `[\0-z]`, `[\b-z]`). */
+const LOW_RANGE_ESCAPES = new Set(["t", "0", "b"]);
+
+/**
+ * Whether a part of the expression may match a `"\n"` (conservative: true for anything that
+ * might): the `s` flag, a negated class, an escape that can stand for one (`\s`, `\W`, `\D`,
+ * `\p{…}`, `\P{…}`, `\n`, `\x`, `\u`, `\c`), a class range from a control character, or a
+ * raw line break. Such an expression is not scanned across the whole text: a repeat of it could
+ * run on over many lines from every start (`[^x]*y` over a 100 KB file without `x` or `y`: about
+ * 7 s, quadratic in the file's size rather than a line's), so every line is tested alone.
+ *
+ * @param expression - the compiled expression (its `source` and `flags` are read).
+ * @returns true when some part may match `"\n"`.
+ * @example
+ * ```ts
+ * mayMatchNewline(/[^"]*secret/u); // true
+ * mayMatchNewline(/function \w+\(/u); // false
+ * ```
+ */
+export function mayMatchNewline(expression: RegExp): boolean {
+  if (expression.dotAll) return true;
+  const source = expression.source;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index] as string;
+    if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return true;
+    if (char === "\\") {
+      if (NEWLINE_ESCAPES.has(source[index + 1] ?? "")) return true;
+      index++;
+    } else if (char === "[") {
+      index++;
+      if (source[index] === "^") return true;
+      // The first unescaped `]` closes a class, even right after `[`.
+      for (; index < source.length && source[index] !== "]"; index++) {
+        const inner = source[index] as string;
+        if (inner.charCodeAt(0) <= 10 && source[index + 1] === "-") return true;
+        if (inner === "\\") {
+          const escape = source[index + 1] ?? "";
+          if (NEWLINE_ESCAPES.has(escape)) return true;
+          if (LOW_RANGE_ESCAPES.has(escape) && source[index + 2] === "-") return true;
+          index++;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * Prepare a grep expression for {@link findMatchingLines}: drop a leading and a trailing `.*`, and
  * decide whether the whole-text scan is exact for it (no lookaround).
@@ -148,7 +199,7 @@ export function createLineMatcher(expression: RegExp): LineMatcher {
   const dotAll = expression.dotAll;
   return {
     line,
-    scan: hasLookaround(line.source) ? undefined : new RegExp(line.source, `${flags}gm`),
+    scan: hasLookaround(line.source) || mayMatchNewline(line) ? undefined : new RegExp(line.source, `${flags}gm`),
     shownAt: (text, at) => (leading && !dotAll ? dotRunStart(text, at) : leading ? 0 : at),
   };
 }

@@ -5,6 +5,7 @@ import {
   createLineMatcher,
   findMatchingLines,
   hasLookaround,
+  mayMatchNewline,
   trimOuterWildcards,
   windowAround,
 } from "../../src/tools/line-matcher.js";
@@ -78,6 +79,38 @@ describe("hasLookaround", () => {
   });
 });
 
+describe("mayMatchNewline", () => {
+  it.each([
+    ['[^"]*secret', "u", true],
+    ["\\s+foo", "u", true],
+    ["a\\Wb", "u", true],
+    ["a\\Db", "u", true],
+    ["\\p{L}+x", "u", true],
+    ["a\\nb", "u", true],
+    ["a\\x0ab", "u", true],
+    ["[\\t-\\r]x", "u", true],
+    ["[\\sx]", "u", true],
+    ["a.b", "su", true],
+    ["function \\w+\\(", "u", false],
+    ["a.*b", "u", false],
+    ["[a-z]+\\d\\S", "u", false],
+    ["[\\t ]x", "u", false],
+    ["\\[^x\\]", "u", false],
+    ["[]^x", "u", false],
+  ] as const)("/%s/%s → %s", (source, flags, expected) => {
+    expect(mayMatchNewline(new RegExp(source, flags))).toBe(expected);
+  });
+
+  it("a pattern that may match a line break is tested line by line, with the same lines as the reference", () => {
+    // `[^x]*y` over the whole text would run from every start to the end of the text (quadratic
+    // in the file's size); line by line it stays within each line.
+    const matcher = createLineMatcher(compiled("[^x]*y"));
+    expect(matcher.scan).toBeUndefined();
+    const text = `${"abcdefghij\n".repeat(3)}ab y\n${"abcdefghij\n".repeat(2)}`;
+    expect(findMatchingLines(text, matcher, WIDE)).toEqual({ lines: [4], texts: ["ab y"], longLines: 0 });
+  });
+});
+
 describe("createLineMatcher", () => {
   it("drops a leading and a trailing `.*`, and scans the whole text only without a lookaround", () => {
     const matcher = createLineMatcher(compiled(".*a.*b.*"));
@@ -122,7 +155,7 @@ describe("findMatchingLines", () => {
     const text = fc
       .array(fc.constantFrom("a", "b", " ", "ab", "\n", "\r\n", "\r", "\u2028"), { maxLength: 24 })
       .map((parts) => parts.join(""));
-    const seen = { matched: 0, trimmed: 0, long: 0, lookaround: 0 };
+    const seen = { matched: 0, trimmed: 0, long: 0, perLine: 0, scanned: 0 };
     fc.assert(
       fc.property(
         pattern,
@@ -139,7 +172,8 @@ describe("findMatchingLines", () => {
           if (expected.lines.length > 0) seen.matched++;
           if (matcher.line.source !== re.source) seen.trimmed++;
           if (expected.longLines > 0) seen.long++;
-          if (matcher.scan === undefined) seen.lookaround++;
+          if (matcher.scan === undefined) seen.perLine++;
+          else if (expected.longLines === 0) seen.scanned++;
           expect({ source, haystack, ...found }).toEqual({ source, haystack, ...expected });
         },
       ),
@@ -150,8 +184,9 @@ describe("findMatchingLines", () => {
       matched: seen.matched > 1000,
       trimmed: seen.trimmed > 1000,
       long: seen.long > 200,
-      lookaround: seen.lookaround > 500,
-    }).toEqual({ matched: true, trimmed: true, long: true, lookaround: true });
+      perLine: seen.perLine > 500,
+      scanned: seen.scanned > 500,
+    }).toEqual({ matched: true, trimmed: true, long: true, perLine: true, scanned: true });
   });
 
   it("tests a pattern with a lookaround on each line alone: the line break is not there to see", () => {
