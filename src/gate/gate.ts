@@ -22,6 +22,9 @@ import {
 import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { trustedNoFollow } from "../contract/no-follow.js";
+import { normalizeCommand, plainCommand, splitCommandLine } from "./command-line.js";
+
+export { splitCommandLine } from "./command-line.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
 export type Access = "read" | "write" | "list";
@@ -102,6 +105,18 @@ export interface PermissionOptions {
    *
    * A path denied for `readFile` or `listDir` cannot be moved or renamed either (that would
    * expose it under another name), nor can a directory that holds one.
+   *
+   * - `runBash`: a guard over the command line as written, not a sandbox. With at least one such
+   *   rule, each simple command of a line (split on `;`, `&&`, `||`, `|`, `&`, newlines) must be
+   *   plain: after leading `NAME=value` assignments, a program name of letters, digits and
+   *   `_ . / + : -` (no quoting, escapes, `$`, braces, globs), not a shell keyword (`if`, `{`,
+   *   `(`, `!`...), not a function definition or subshell, and not a program that runs a command
+   *   from its arguments (`eval`, `exec`, `command`, `env`, `xargs`, `bash`/`sh -c`, `source`,
+   *   `nohup`, `nice`, `timeout`, `sudo`, `find -exec`...); any other line is refused, saying to
+   *   run the commands plainly. A rule then matches each command from its program name (`rm`
+   *   matches `rm -f a` and `/bin/rm a`, not `rmdir`). Programs that run code from their own
+   *   arguments or scripts (awk's `system()`, `python3 -c`, a script file) are not followed:
+   *   to protect files, deny their paths, which every file operation of bash obeys.
    */
   readonly deny?: readonly AllowRule[];
   /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
@@ -269,57 +284,6 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
   });
 }
 
-function normalizeCommand(command: string): string {
-  return command.trim().replace(/[ \t]+/g, " ");
-}
-
-/**
- * Split a command line into the simple commands a rule must each admit, on `;`, `&&`, `||`,
- * `|`, `&` and newlines outside quotes. Returns `undefined` when no rule may admit the line at
- * all: command substitution (`$(...)`, backticks), process substitution, or a redirection other
- * than a descriptor copy such as `2>&1`.
- */
-export function splitCommandLine(command: string): string[] | undefined {
-  if (/`|\$\(|<\(|>\(/.test(command)) return undefined;
-  const segments: string[] = [];
-  let current = "";
-  let quote: "'" | '"' | undefined;
-  for (let index = 0; index < command.length; index += 1) {
-    const char = command[index] as string;
-    if (quote !== undefined) {
-      current += char;
-      if (char === "\\" && quote === '"' && index + 1 < command.length) {
-        current += command[index + 1];
-        index += 1;
-      } else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-    } else if (char === "\\" && index + 1 < command.length) {
-      current += char + command[index + 1];
-      index += 1;
-    } else if (char === ";" || char === "|" || char === "&" || char === "\n") {
-      if (char === "&" && command[index - 1] === ">") {
-        current += char;
-        continue;
-      }
-      segments.push(current);
-      current = "";
-    } else if (char === ">" || char === "<") {
-      if (char === ">" && command[index + 1] === "&" && /[0-9-]/.test(command[index + 2] ?? "")) {
-        current += char;
-        continue;
-      }
-      return undefined;
-    } else current += char;
-  }
-  if (quote !== undefined) return undefined;
-  segments.push(current);
-  return segments.map(normalizeCommand).filter((segment) => segment !== "");
-}
-
 function toolError(
   code: ToolError["code"],
   message: string,
@@ -354,7 +318,9 @@ function toolError(
  * of the line (split on `;`, `&&`, `||`, `|`, `&`) must match a rule, by prefix (`git status`
  * admits `git status -s`, not `git statusx`) or glob (`npm run *`); a line with command
  * substitution or a redirection other than `2>&1` matches no rule. Unmatched lines go to
- * `approve`, else fail closed.
+ * `approve`, else fail closed. `runBash` deny rules refuse first (over allow rules and without
+ * asking `approve`): a line with a simple command that matches one, or that is not plain enough
+ * to be checked (see {@link PermissionOptions.deny}), is refused with `EDENIED`.
  *
  * @param options - see {@link GateOptions}.
  * `gate.fs` checks each call: `readFile` as read; `writeFile`, `mkdir`, `rm`, `rename` (both
@@ -426,6 +392,24 @@ export function createGate(givenOptions: GateOptions): Gate {
     write: denyRules.filter((rule) => rule.tool === "writeFile"),
     list: denyRules.filter((rule) => rule.tool === "listDir"),
   };
+  /**
+   * Why the deny rules refuse a line, or undefined: each simple command must be plain
+   * ({@link plainCommand}) and match no rule, from its command word or that word's basename.
+   */
+  function commandDenial(segments: readonly string[] | undefined): string | undefined {
+    if (segments === undefined) return "it cannot be split into simple commands to check the deny rules";
+    for (const segment of segments) {
+      const found = plainCommand(segment);
+      if (!found.plain) {
+        return `it uses shell syntax a runBash deny rule cannot be checked through (${JSON.stringify(segment)} ${found.reason}); run the commands plainly: the program's name first, unquoted, not inside keywords, functions, subshells or wrappers such as eval, bash -c or xargs`;
+      }
+      const forms = found.byName === found.command ? [found.command] : [found.command, found.byName];
+      if (forms.some((form) => denyCommandRules.some((rule) => rule.matchCommand?.(form) === true))) {
+        return 'it matches a deny rule for "runBash" in the permissions config';
+      }
+    }
+    return undefined;
+  }
   function denies(access: Access): boolean {
     return (denyPathRules[access]?.length ?? 0) > 0;
   }
@@ -596,13 +580,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     }
     const segments = splitCommandLine(command);
     if (denyCommandRules.length > 0) {
-      // Deny wins; a line that cannot be split into simple commands cannot be cleared of a deny rule.
-      const denied =
-        segments === undefined
-          ? "it cannot be split into simple commands to check the deny rules"
-          : segments.some((segment) => denyCommandRules.some((rule) => rule.matchCommand?.(segment) === true))
-            ? 'it matches a deny rule for "runBash" in the permissions config'
-            : undefined;
+      const denied = commandDenial(segments);
       if (denied !== undefined) {
         return toolError("EDENIED", `Permission denied: the command ${JSON.stringify(command)} is refused: ${denied}.`);
       }
