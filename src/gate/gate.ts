@@ -33,7 +33,11 @@ export type Access = "read" | "write" | "list";
 export interface AllowRule {
   /** `readFile`, `writeFile`, `listDir` or `runBash`. */
   readonly tool: "readFile" | "writeFile" | "listDir" | "runBash";
-  /** picomatch glob matched against the real absolute path (after symlinks resolve). */
+  /**
+   * picomatch glob matched against the real absolute path (after symlinks resolve), normalised at
+   * creation (`//`, `.`, `..`, a trailing `/`). In a deny rule it also matches everything below a
+   * path it matches.
+   */
   readonly path?: string;
   /** For `runBash`: a command prefix (`git status`) or a glob (`npm run *`). */
   readonly command?: string;
@@ -87,7 +91,11 @@ export interface PermissionOptions {
    * Rules that refuse access (same shape as allow rules). Deny wins: a matching deny rule refuses
    * the access inside the workspace too, over any allow rule and without asking `approve`.
    * Rules match real paths (after symlinks resolve), and every way to the path obeys them: the
-   * tools, bash, the workspace handle and `gate.fs`.
+   * tools, bash, the workspace handle and `gate.fs`. A rule's path is normalised when the gate is
+   * created (`//` collapsed, `.` and `..` resolved, a trailing `/` dropped), and a deny rule
+   * matches a path when its glob matches the path or any of its ancestors: a directory a deny
+   * rule names is denied whole, with everything under it (`/w/secret`, `/w/secret/` and
+   * `/w/secret/**` all deny `/w/secret/k.txt`). Allow rules match only what their glob matches.
    *
    * - `readFile`: the file's content is never read, by any tool: `read` and `edit` are refused,
    *   `grep` skips it and says so, `apply_patch` refuses to update or move it. Its name still
@@ -96,7 +104,7 @@ export interface PermissionOptions {
    * - `listDir`: the path is not listed anywhere: listing or walking it is refused, it is left out
    *   of its parent's entries (`gate.fs.readdir`, `ls`, `list`, the workspace handle's
    *   `listDir`), and `list`, `glob` and `grep` do not enter it and say how many paths they
-   *   skipped. `/w/secret/**` matches `/w/secret` itself too.
+   *   skipped.
    * - No deny rule refuses a metadata call (`stat`, `lstat`, `realpath`, `readlink`): it reads
    *   neither content nor a listing, so a path known by name can still be stat'ed (and a file
    *   below a `listDir`-denied directory read, unless `readFile` is denied too).
@@ -276,12 +284,56 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
         `createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`,
       );
     }
-    // The bare expression (what picomatch's matcher tests, after a literal comparison), without
-    // the matcher's per-call result object: walks test every entry against the deny rules.
-    const glob = rule.path;
-    const expression = picomatch.makeRe(glob, { dot: true, windows: false });
-    return { tool: rule.tool, matchPath: (path) => path === glob || expression.test(path) };
+    return { tool: rule.tool, matchPath: pathMatcher(normalizeRulePath(rule.path), kind) };
   });
+}
+
+/**
+ * A rule path as the gate reads it, lexically: `//` collapsed, `.` and `..` resolved, a
+ * trailing `/` dropped (`/w/x/../secret/` → `/w/secret`). Real paths never hold these, so a
+ * rule written with them would otherwise match nothing.
+ */
+function normalizeRulePath(glob: string): string {
+  const names: string[] = [];
+  for (const name of glob.split("/")) {
+    if (name === "" || name === ".") continue;
+    if (name === "..") names.pop();
+    else names.push(name);
+  }
+  return `/${names.join("/")}`;
+}
+
+/**
+ * The test of a real absolute path against a rule's (normalised) glob. An allow rule matches
+ * what its glob matches; a deny rule matches a path when the glob matches it or any of its
+ * ancestors (a directory a deny rule names is denied whole). Compiled once: the bare expression
+ * (what picomatch's matcher tests, after a literal comparison) without the matcher's per-call
+ * result object, and for a deny rule the same expression followed by an optional `/…` tail, so
+ * the ancestors cost no extra test: walks test every entry against the deny rules.
+ */
+function pathMatcher(glob: string, kind: "allow" | "deny"): (path: string) => boolean {
+  const exact = picomatch.makeRe(glob, { dot: true, windows: false });
+  if (kind === "allow") return (path) => path === glob || exact.test(path);
+  if (glob === "/") return () => true;
+  const below = `${glob}/`;
+  const literal = (path: string) => path === glob || path.startsWith(below);
+  const { source, flags } = exact;
+  // The `/…` tail may follow the expression only where its `$` anchors mean "end of the matched
+  // path": picomatch's `**` (`(?:\/|$)`, `|$)`). Other anchors (in a negated extglob's
+  // lookahead, `!(x)`) would then test the end of the whole path and match too much.
+  const anchors = source.slice(0, -1).replaceAll("(?:\\/|$)", "").replaceAll("|$)", ")");
+  if (source.startsWith("^(?:") && source.endsWith(")$") && !/(?<!\\)\$/.test(anchors)) {
+    const orBelow = new RegExp(`${source.slice(0, -1)}(?:\\/[\\s\\S]*)?$`, flags);
+    return (path) => literal(path) || orBelow.test(path);
+  }
+  // Otherwise the path, then each ancestor: linear in the depth.
+  return (path) => {
+    if (literal(path)) return true;
+    for (let end = path.length; end > 0; end = path.lastIndexOf("/", end - 1)) {
+      if (exact.test(path.slice(0, end))) return true;
+    }
+    return false;
+  };
 }
 
 function toolError(

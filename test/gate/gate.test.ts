@@ -1,3 +1,4 @@
+import picomatch from "picomatch";
 import { describe, expect, it, vi } from "vitest";
 import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
@@ -871,6 +872,58 @@ describe("createGate: deny rules", () => {
     });
     expect((["read", "write", "list"] as const).map((access) => open.denies(access))).toEqual([false, false, false]);
     expect(open.denied("/w/secret/k.txt", "read")).toBeUndefined();
+  });
+
+  it("rule paths are normalised; a deny rule denies what is below the directory it names, an allow rule only what its glob matches", async () => {
+    const gate = createGate({
+      fs: denyFixture(),
+      cwd: "/w",
+      allowedRoots: ["/w"],
+      permissions: {
+        deny: [
+          { tool: "readFile", path: "/w/x/..//secret/" },
+          { tool: "listDir", path: "/w/h*" },
+        ],
+        allow: [{ tool: "readFile", path: "/etc/" }],
+      },
+    });
+    const denied = (path: string, access: "read" | "list") => gate.denied(path, access)?.message;
+    expect(denied("/w/secret", "read")).toBe(refusal("/w/secret", "readFile"));
+    expect(denied("/w/secret/a/b/c.txt", "read")).toBe(refusal("/w/secret/a/b/c.txt", "readFile"));
+    expect([denied("/w/secretx", "read"), denied("/w", "read"), denied("/w/sec", "read")]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(denied("/w/hidden/h.txt", "list")).toBe(refusal("/w/hidden/h.txt", "listDir"));
+    expect(denied("/w/a/hidden", "list")).toBeUndefined();
+    // The allow rule `/etc/` is `/etc`: it admits /etc itself, not what is below it.
+    const memory = memoryFileSystem({ files: { "/etc/hosts": "h" } });
+    const outside = createGate({ fs: memory, cwd: "/w", permissions: { allow: [{ tool: "listDir", path: "/etc/" }] } });
+    expect((await outside.check("/etc", "list")).ok).toBe(true);
+    expect((await outside.check("/etc/hosts", "list")).ok).toBe(false);
+  });
+
+  it("a deny rule matches a path exactly when its glob matches the path or an ancestor (fast-check)", async () => {
+    const globs = [
+      ...["/w/s*", "/w/**/k", "/w/{a,b}/c", "/w/?/x.txt", "/w/a/**", "/w/*.txt", "/w/a[bc]", "/w/**"],
+      // Negated extglobs (anchors in a lookahead): tested ancestor by ancestor.
+      ...["/w/!(a)", "/w/**/!(*.txt)", "/w/a/!(b|c)/**"],
+    ];
+    const gates = globs.map((glob) => ({
+      isMatch: picomatch(glob, { dot: true, windows: false }),
+      gate: createGate({ fs: denyFixture(), cwd: "/w", permissions: { deny: [{ tool: "readFile", path: glob }] } }),
+    }));
+    const name = fc.constantFrom("a", "b", "c", "k", "s", "sx", "x.txt", "ab", "ac", ".d", "a b");
+    await fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 6 }), (names) => {
+        const path = `/w/${names.join("/")}`;
+        const ancestors = ["/w", ...names.map((_, index) => `/w/${names.slice(0, index + 1).join("/")}`)];
+        for (const { isMatch, gate } of gates) {
+          expect(gate.denied(path, "read") !== undefined).toBe(ancestors.some((ancestor) => isMatch(ancestor)));
+        }
+      }),
+    );
   });
 
   it("gate.fs: readdir leaves out entries denied for listDir; readFile-denied names stay; metadata is not refused", async () => {
