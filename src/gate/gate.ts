@@ -235,6 +235,9 @@ export const ACCESS_RULE_TOOL: Readonly<Record<Access, "readFile" | "writeFile" 
 const RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir", "runBash"];
 const FILE_RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir"];
 const GLOB_CHARACTERS = /[*?[\]{}]/;
+/** The keys of a `runBash` rule, and of a file rule. */
+const RUN_BASH_RULE_KEYS = ["tool", "command"] as const;
+const PATH_RULE_KEYS = ["tool", "path"] as const;
 
 type CommandCheck = { readonly ok: true } | { readonly ok: false; readonly error: ToolError };
 
@@ -263,6 +266,8 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
         `createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`,
       );
     }
+    // A misspelt or misplaced key would be dropped silently (`command` on a path rule matches nothing).
+    assertKnownOptions("createGate", rule, rule.tool === "runBash" ? RUN_BASH_RULE_KEYS : PATH_RULE_KEYS, where);
     if (rule.tool === "runBash") {
       if (typeof rule.command !== "string" || rule.command.trim() === "") {
         throw new TypeError(

@@ -822,6 +822,42 @@ describe("createGate: deny rules", () => {
     expect((await open.checkCommand("echo $(rm x)")).ok).toBe(false);
   });
 
+  it("a rule with a key it does not take throws an OptionError at creation, naming the rule", async () => {
+    const fs = await fixture();
+    const thrown = (permissions: object): unknown => {
+      try {
+        createGate({ fs, permissions: permissions as never });
+      } catch (error) {
+        return OptionError.isInstance(error) && error instanceof TypeError
+          ? { option: error.option, message: error.message }
+          : error;
+      }
+      return "created";
+    };
+    expect(thrown({ deny: [{ tool: "readFile", path: "/w/secret/**", extra: 1 }] })).toEqual({
+      option: "permissions.deny[0].extra",
+      message: 'createGate permissions.deny[0] got an unknown option "extra". Known options: tool, path',
+    });
+    expect(
+      thrown({
+        deny: [
+          { tool: "runBash", command: "rm" },
+          { tool: "listDir", path: "/w/x", command: "rm" },
+        ],
+      }),
+    ).toEqual({
+      option: "permissions.deny[1].command",
+      message: 'createGate permissions.deny[1] got an unknown option "command". Known options: tool, path',
+    });
+    expect(thrown({ allow: [{ tool: "runBash", command: "ls", path: "/w" }] })).toEqual({
+      option: "permissions.allow[0].path",
+      message: 'createGate permissions.allow[0] got an unknown option "path". Known options: tool, command',
+    });
+    expect(thrown({ allow: [{ tool: "runBash", command: "ls" }], deny: [{ tool: "writeFile", path: "/w/a" }] })).toBe(
+      "created",
+    );
+  });
+
   it("a bad deny rule throws at creation, naming it", async () => {
     const fs = await fixture();
     expect(() => createGate({ fs, permissions: { deny: [{ tool: "writeFile", path: "sub" }] } })).toThrow(
