@@ -22,6 +22,9 @@ import {
 import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { trustedNoFollow } from "../contract/no-follow.js";
+import { normalizeCommand, plainCommand, splitCommandLine } from "./command-line.js";
+
+export { splitCommandLine } from "./command-line.js";
 
 /** What a call does with a path. Rules are named after it: read → `readFile`, write → `writeFile`, list → `listDir`. */
 export type Access = "read" | "write" | "list";
@@ -30,7 +33,11 @@ export type Access = "read" | "write" | "list";
 export interface AllowRule {
   /** `readFile`, `writeFile`, `listDir` or `runBash`. */
   readonly tool: "readFile" | "writeFile" | "listDir" | "runBash";
-  /** picomatch glob matched against the real absolute path (after symlinks resolve). */
+  /**
+   * picomatch glob matched against the real absolute path (after symlinks resolve), normalised at
+   * creation (`//`, `.`, `..`, a trailing `/`). In a deny rule it also matches everything below a
+   * path it matches.
+   */
   readonly path?: string;
   /** For `runBash`: a command prefix (`git status`) or a glob (`npm run *`). */
   readonly command?: string;
@@ -84,7 +91,11 @@ export interface PermissionOptions {
    * Rules that refuse access (same shape as allow rules). Deny wins: a matching deny rule refuses
    * the access inside the workspace too, over any allow rule and without asking `approve`.
    * Rules match real paths (after symlinks resolve), and every way to the path obeys them: the
-   * tools, bash, the workspace handle and `gate.fs`.
+   * tools, bash, the workspace handle and `gate.fs`. A rule's path is normalised when the gate is
+   * created (`//` collapsed, `.` and `..` resolved, a trailing `/` dropped), and a deny rule
+   * matches a path when its glob matches the path or any of its ancestors: a directory a deny
+   * rule names is denied whole, with everything under it (`/w/secret`, `/w/secret/` and
+   * `/w/secret/**` all deny `/w/secret/k.txt`). Allow rules match only what their glob matches.
    *
    * - `readFile`: the file's content is never read, by any tool: `read` and `edit` are refused,
    *   `grep` skips it and says so, `apply_patch` refuses to update or move it. Its name still
@@ -93,7 +104,7 @@ export interface PermissionOptions {
    * - `listDir`: the path is not listed anywhere: listing or walking it is refused, it is left out
    *   of its parent's entries (`gate.fs.readdir`, `ls`, `list`, the workspace handle's
    *   `listDir`), and `list`, `glob` and `grep` do not enter it and say how many paths they
-   *   skipped. `/w/secret/**` matches `/w/secret` itself too.
+   *   skipped.
    * - No deny rule refuses a metadata call (`stat`, `lstat`, `realpath`, `readlink`): it reads
    *   neither content nor a listing, so a path known by name can still be stat'ed (and a file
    *   below a `listDir`-denied directory read, unless `readFile` is denied too).
@@ -102,6 +113,18 @@ export interface PermissionOptions {
    *
    * A path denied for `readFile` or `listDir` cannot be moved or renamed either (that would
    * expose it under another name), nor can a directory that holds one.
+   *
+   * - `runBash`: a guard over the command line as written, not a sandbox. With at least one such
+   *   rule, each simple command of a line (split on `;`, `&&`, `||`, `|`, `&`, newlines) must be
+   *   plain: after leading `NAME=value` assignments, a program name of letters, digits and
+   *   `_ . / + : -` (no quoting, escapes, `$`, braces, globs), not a shell keyword (`if`, `{`,
+   *   `(`, `!`...), not a function definition or subshell, and not a program that runs a command
+   *   from its arguments (`eval`, `exec`, `command`, `env`, `xargs`, `bash`/`sh -c`, `source`,
+   *   `nohup`, `nice`, `timeout`, `sudo`, `find -exec`...); any other line is refused, saying to
+   *   run the commands plainly. A rule then matches each command from its program name (`rm`
+   *   matches `rm -f a` and `/bin/rm a`, not `rmdir`). Programs that run code from their own
+   *   arguments or scripts (awk's `system()`, `python3 -c`, a script file) are not followed:
+   *   to protect files, deny their paths, which every file operation of bash obeys.
    */
   readonly deny?: readonly AllowRule[];
   /** Interactive hosts: asked when no rule admits. Without it the gate fails closed. */
@@ -212,6 +235,9 @@ export const ACCESS_RULE_TOOL: Readonly<Record<Access, "readFile" | "writeFile" 
 const RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir", "runBash"];
 const FILE_RULE_TOOLS: readonly AllowRule["tool"][] = ["readFile", "writeFile", "listDir"];
 const GLOB_CHARACTERS = /[*?[\]{}]/;
+/** The keys of a `runBash` rule, and of a file rule. */
+const RUN_BASH_RULE_KEYS = ["tool", "command"] as const;
+const PATH_RULE_KEYS = ["tool", "path"] as const;
 
 type CommandCheck = { readonly ok: true } | { readonly ok: false; readonly error: ToolError };
 
@@ -240,6 +266,8 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
         `createGate ${where}.tool must be one of ${RULE_TOOLS.join(", ")}, got ${JSON.stringify(rule?.tool)}`,
       );
     }
+    // A misspelt or misplaced key would be dropped silently (`command` on a path rule matches nothing).
+    assertKnownOptions("createGate", rule, rule.tool === "runBash" ? RUN_BASH_RULE_KEYS : PATH_RULE_KEYS, where);
     if (rule.tool === "runBash") {
       if (typeof rule.command !== "string" || rule.command.trim() === "") {
         throw new TypeError(
@@ -261,63 +289,56 @@ function compileRules(rules: readonly AllowRule[] | undefined, kind: "allow" | "
         `createGate ${where}.path must be an absolute glob (e.g. "/etc/**") for a ${rule.tool} rule, got ${JSON.stringify(rule.path)}`,
       );
     }
-    // The bare expression (what picomatch's matcher tests, after a literal comparison), without
-    // the matcher's per-call result object: walks test every entry against the deny rules.
-    const glob = rule.path;
-    const expression = picomatch.makeRe(glob, { dot: true, windows: false });
-    return { tool: rule.tool, matchPath: (path) => path === glob || expression.test(path) };
+    return { tool: rule.tool, matchPath: pathMatcher(normalizeRulePath(rule.path), kind) };
   });
 }
 
-function normalizeCommand(command: string): string {
-  return command.trim().replace(/[ \t]+/g, " ");
+/**
+ * A rule path as the gate reads it, lexically: `//` collapsed, `.` and `..` resolved, a
+ * trailing `/` dropped (`/w/x/../secret/` → `/w/secret`). Real paths never hold these, so a
+ * rule written with them would otherwise match nothing.
+ */
+function normalizeRulePath(glob: string): string {
+  const names: string[] = [];
+  for (const name of glob.split("/")) {
+    if (name === "" || name === ".") continue;
+    if (name === "..") names.pop();
+    else names.push(name);
+  }
+  return `/${names.join("/")}`;
 }
 
 /**
- * Split a command line into the simple commands a rule must each admit, on `;`, `&&`, `||`,
- * `|`, `&` and newlines outside quotes. Returns `undefined` when no rule may admit the line at
- * all: command substitution (`$(...)`, backticks), process substitution, or a redirection other
- * than a descriptor copy such as `2>&1`.
+ * The test of a real absolute path against a rule's (normalised) glob. An allow rule matches
+ * what its glob matches; a deny rule matches a path when the glob matches it or any of its
+ * ancestors (a directory a deny rule names is denied whole). Compiled once: the bare expression
+ * (what picomatch's matcher tests, after a literal comparison) without the matcher's per-call
+ * result object, and for a deny rule the same expression followed by an optional `/…` tail, so
+ * the ancestors cost no extra test: walks test every entry against the deny rules.
  */
-export function splitCommandLine(command: string): string[] | undefined {
-  if (/`|\$\(|<\(|>\(/.test(command)) return undefined;
-  const segments: string[] = [];
-  let current = "";
-  let quote: "'" | '"' | undefined;
-  for (let index = 0; index < command.length; index += 1) {
-    const char = command[index] as string;
-    if (quote !== undefined) {
-      current += char;
-      if (char === "\\" && quote === '"' && index + 1 < command.length) {
-        current += command[index + 1];
-        index += 1;
-      } else if (char === quote) quote = undefined;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-    } else if (char === "\\" && index + 1 < command.length) {
-      current += char + command[index + 1];
-      index += 1;
-    } else if (char === ";" || char === "|" || char === "&" || char === "\n") {
-      if (char === "&" && command[index - 1] === ">") {
-        current += char;
-        continue;
-      }
-      segments.push(current);
-      current = "";
-    } else if (char === ">" || char === "<") {
-      if (char === ">" && command[index + 1] === "&" && /[0-9-]/.test(command[index + 2] ?? "")) {
-        current += char;
-        continue;
-      }
-      return undefined;
-    } else current += char;
+function pathMatcher(glob: string, kind: "allow" | "deny"): (path: string) => boolean {
+  const exact = picomatch.makeRe(glob, { dot: true, windows: false });
+  if (kind === "allow") return (path) => path === glob || exact.test(path);
+  if (glob === "/") return () => true;
+  const below = `${glob}/`;
+  const literal = (path: string) => path === glob || path.startsWith(below);
+  const { source, flags } = exact;
+  // The `/…` tail may follow the expression only where its `$` anchors mean "end of the matched
+  // path": picomatch's `**` (`(?:\/|$)`, `|$)`). Other anchors (in a negated extglob's
+  // lookahead, `!(x)`) would then test the end of the whole path and match too much.
+  const anchors = source.slice(0, -1).replaceAll("(?:\\/|$)", "").replaceAll("|$)", ")");
+  if (source.startsWith("^(?:") && source.endsWith(")$") && !/(?<!\\)\$/.test(anchors)) {
+    const orBelow = new RegExp(`${source.slice(0, -1)}(?:\\/[\\s\\S]*)?$`, flags);
+    return (path) => literal(path) || orBelow.test(path);
   }
-  if (quote !== undefined) return undefined;
-  segments.push(current);
-  return segments.map(normalizeCommand).filter((segment) => segment !== "");
+  // Otherwise the path, then each ancestor: linear in the depth.
+  return (path) => {
+    if (literal(path)) return true;
+    for (let end = path.length; end > 0; end = path.lastIndexOf("/", end - 1)) {
+      if (exact.test(path.slice(0, end))) return true;
+    }
+    return false;
+  };
 }
 
 function toolError(
@@ -354,7 +375,9 @@ function toolError(
  * of the line (split on `;`, `&&`, `||`, `|`, `&`) must match a rule, by prefix (`git status`
  * admits `git status -s`, not `git statusx`) or glob (`npm run *`); a line with command
  * substitution or a redirection other than `2>&1` matches no rule. Unmatched lines go to
- * `approve`, else fail closed.
+ * `approve`, else fail closed. `runBash` deny rules refuse first (over allow rules and without
+ * asking `approve`): a line with a simple command that matches one, or that is not plain enough
+ * to be checked (see {@link PermissionOptions.deny}), is refused with `EDENIED`.
  *
  * @param options - see {@link GateOptions}.
  * `gate.fs` checks each call: `readFile` as read; `writeFile`, `mkdir`, `rm`, `rename` (both
@@ -426,6 +449,24 @@ export function createGate(givenOptions: GateOptions): Gate {
     write: denyRules.filter((rule) => rule.tool === "writeFile"),
     list: denyRules.filter((rule) => rule.tool === "listDir"),
   };
+  /**
+   * Why the deny rules refuse a line, or undefined: each simple command must be plain
+   * ({@link plainCommand}) and match no rule, from its command word or that word's basename.
+   */
+  function commandDenial(segments: readonly string[] | undefined): string | undefined {
+    if (segments === undefined) return "it cannot be split into simple commands to check the deny rules";
+    for (const segment of segments) {
+      const found = plainCommand(segment);
+      if (!found.plain) {
+        return `it uses shell syntax a runBash deny rule cannot be checked through (${JSON.stringify(segment)} ${found.reason}); run the commands plainly: the program's name first, unquoted, not inside keywords, functions, subshells or wrappers such as eval, bash -c or xargs`;
+      }
+      const forms = found.byName === found.command ? [found.command] : [found.command, found.byName];
+      if (forms.some((form) => denyCommandRules.some((rule) => rule.matchCommand?.(form) === true))) {
+        return 'it matches a deny rule for "runBash" in the permissions config';
+      }
+    }
+    return undefined;
+  }
   function denies(access: Access): boolean {
     return (denyPathRules[access]?.length ?? 0) > 0;
   }
@@ -596,13 +637,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     }
     const segments = splitCommandLine(command);
     if (denyCommandRules.length > 0) {
-      // Deny wins; a line that cannot be split into simple commands cannot be cleared of a deny rule.
-      const denied =
-        segments === undefined
-          ? "it cannot be split into simple commands to check the deny rules"
-          : segments.some((segment) => denyCommandRules.some((rule) => rule.matchCommand?.(segment) === true))
-            ? 'it matches a deny rule for "runBash" in the permissions config'
-            : undefined;
+      const denied = commandDenial(segments);
       if (denied !== undefined) {
         return toolError("EDENIED", `Permission denied: the command ${JSON.stringify(command)} is refused: ${denied}.`);
       }

@@ -1,3 +1,4 @@
+import picomatch from "picomatch";
 import { describe, expect, it, vi } from "vitest";
 import { checkAccesses, createGate, splitCommandLine, type ApprovalRequest } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
@@ -821,6 +822,42 @@ describe("createGate: deny rules", () => {
     expect((await open.checkCommand("echo $(rm x)")).ok).toBe(false);
   });
 
+  it("a rule with a key it does not take throws an OptionError at creation, naming the rule", async () => {
+    const fs = await fixture();
+    const thrown = (permissions: object): unknown => {
+      try {
+        createGate({ fs, permissions: permissions as never });
+      } catch (error) {
+        return OptionError.isInstance(error) && error instanceof TypeError
+          ? { option: error.option, message: error.message }
+          : error;
+      }
+      return "created";
+    };
+    expect(thrown({ deny: [{ tool: "readFile", path: "/w/secret/**", extra: 1 }] })).toEqual({
+      option: "permissions.deny[0].extra",
+      message: 'createGate permissions.deny[0] got an unknown option "extra". Known options: tool, path',
+    });
+    expect(
+      thrown({
+        deny: [
+          { tool: "runBash", command: "rm" },
+          { tool: "listDir", path: "/w/x", command: "rm" },
+        ],
+      }),
+    ).toEqual({
+      option: "permissions.deny[1].command",
+      message: 'createGate permissions.deny[1] got an unknown option "command". Known options: tool, path',
+    });
+    expect(thrown({ allow: [{ tool: "runBash", command: "ls", path: "/w" }] })).toEqual({
+      option: "permissions.allow[0].path",
+      message: 'createGate permissions.allow[0] got an unknown option "path". Known options: tool, command',
+    });
+    expect(thrown({ allow: [{ tool: "runBash", command: "ls" }], deny: [{ tool: "writeFile", path: "/w/a" }] })).toBe(
+      "created",
+    );
+  });
+
   it("a bad deny rule throws at creation, naming it", async () => {
     const fs = await fixture();
     expect(() => createGate({ fs, permissions: { deny: [{ tool: "writeFile", path: "sub" }] } })).toThrow(
@@ -871,6 +908,58 @@ describe("createGate: deny rules", () => {
     });
     expect((["read", "write", "list"] as const).map((access) => open.denies(access))).toEqual([false, false, false]);
     expect(open.denied("/w/secret/k.txt", "read")).toBeUndefined();
+  });
+
+  it("rule paths are normalised; a deny rule denies what is below the directory it names, an allow rule only what its glob matches", async () => {
+    const gate = createGate({
+      fs: denyFixture(),
+      cwd: "/w",
+      allowedRoots: ["/w"],
+      permissions: {
+        deny: [
+          { tool: "readFile", path: "/w/x/..//secret/" },
+          { tool: "listDir", path: "/w/h*" },
+        ],
+        allow: [{ tool: "readFile", path: "/etc/" }],
+      },
+    });
+    const denied = (path: string, access: "read" | "list") => gate.denied(path, access)?.message;
+    expect(denied("/w/secret", "read")).toBe(refusal("/w/secret", "readFile"));
+    expect(denied("/w/secret/a/b/c.txt", "read")).toBe(refusal("/w/secret/a/b/c.txt", "readFile"));
+    expect([denied("/w/secretx", "read"), denied("/w", "read"), denied("/w/sec", "read")]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(denied("/w/hidden/h.txt", "list")).toBe(refusal("/w/hidden/h.txt", "listDir"));
+    expect(denied("/w/a/hidden", "list")).toBeUndefined();
+    // The allow rule `/etc/` is `/etc`: it admits /etc itself, not what is below it.
+    const memory = memoryFileSystem({ files: { "/etc/hosts": "h" } });
+    const outside = createGate({ fs: memory, cwd: "/w", permissions: { allow: [{ tool: "listDir", path: "/etc/" }] } });
+    expect((await outside.check("/etc", "list")).ok).toBe(true);
+    expect((await outside.check("/etc/hosts", "list")).ok).toBe(false);
+  });
+
+  it("a deny rule matches a path exactly when its glob matches the path or an ancestor (fast-check)", async () => {
+    const globs = [
+      ...["/w/s*", "/w/**/k", "/w/{a,b}/c", "/w/?/x.txt", "/w/a/**", "/w/*.txt", "/w/a[bc]", "/w/**"],
+      // Negated extglobs (anchors in a lookahead): tested ancestor by ancestor.
+      ...["/w/!(a)", "/w/**/!(*.txt)", "/w/a/!(b|c)/**"],
+    ];
+    const gates = globs.map((glob) => ({
+      isMatch: picomatch(glob, { dot: true, windows: false }),
+      gate: createGate({ fs: denyFixture(), cwd: "/w", permissions: { deny: [{ tool: "readFile", path: glob }] } }),
+    }));
+    const name = fc.constantFrom("a", "b", "c", "k", "s", "sx", "x.txt", "ab", "ac", ".d", "a b");
+    await fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 6 }), (names) => {
+        const path = `/w/${names.join("/")}`;
+        const ancestors = ["/w", ...names.map((_, index) => `/w/${names.slice(0, index + 1).join("/")}`)];
+        for (const { isMatch, gate } of gates) {
+          expect(gate.denied(path, "read") !== undefined).toBe(ancestors.some((ancestor) => isMatch(ancestor)));
+        }
+      }),
+    );
   });
 
   it("gate.fs: readdir leaves out entries denied for listDir; readFile-denied names stay; metadata is not refused", async () => {

@@ -9,6 +9,7 @@ import type { Volume } from "memfs";
 import { type FileSystem } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
 import { forwardFileSystem } from "../../contract/forward.js";
+import { assertKnownOptions } from "../../contract/options.js";
 import { memoryFileSystem } from "../memory/index.js";
 import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { idbRecords, type CreateStore, type IdbRecord, type IdbRecords } from "./store.js";
@@ -59,11 +60,7 @@ const OPTION_KEYS = ["name", "store", "debounceMs", "createStore", "onError"] as
 
 function checkOptions(options: IdbFileSystemOptions): void {
   if (typeof options !== "object" || options === null) throw new TypeError("idbFileSystem: options must be an object");
-  for (const key of Object.keys(options)) {
-    if (!(OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new TypeError(`idbFileSystem: unknown option "${key}" (known: ${OPTION_KEYS.join(", ")})`);
-    }
-  }
+  assertKnownOptions("idbFileSystem", options, OPTION_KEYS);
   for (const key of ["name", "store"] as const) {
     const value = options[key];
     if (value !== undefined && (typeof value !== "string" || value === "")) {

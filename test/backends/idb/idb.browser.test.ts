@@ -209,7 +209,9 @@ describe("idb persistence", () => {
 
   it("rejects unknown options and bad values with TypeError naming the option", () => {
     expect(() => idbFileSystem({ debounce: 1 } as never)).toThrow(
-      new TypeError('idbFileSystem: unknown option "debounce" (known: name, store, debounceMs, createStore, onError)'),
+      new TypeError(
+        'idbFileSystem got an unknown option "debounce". Known options: name, store, debounceMs, createStore, onError',
+      ),
     );
     expect(() => idbFileSystem({ debounceMs: Number.NaN })).toThrow(
       new TypeError('idbFileSystem: option "debounceMs" must be a non-negative finite number, got NaN'),
