@@ -12,7 +12,8 @@ const browser = await resolveChromium();
  * Browser test files run at once, each in its own page and browser context (no OPFS, IndexedDB,
  * Web Locks or BroadcastChannel shared between them): Vitest's default, CPUs − 1 (at most 12),
  * but never fewer than 2. Those files wait on OPFS, IndexedDB and Workers as much as on the CPU,
- * so two pages keep even a 2-core machine busy, where the default ran one file at a time.
+ * so two pages keep even a 2-core machine busy, where the default ran one file at a time. The
+ * project runs after the node project (its own `sequence.groupOrder`), not beside it.
  */
 const browserFilesAtOnce = Math.min(12, Math.max(2, availableParallelism() - 1));
 
@@ -40,6 +41,9 @@ export default defineConfig({
           name: "browser",
           include: ["test/**/*.browser.test.ts"],
           maxWorkers: browserFilesAtOnce,
+          // A project with its own maxWorkers runs in its own group: after the node project's
+          // files (Vitest refuses two projects of one group with different maxWorkers).
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
           hookTimeout: 60_000,
           browser: {
