@@ -36,7 +36,10 @@ export default defineConfig({
         // memfs imports node:buffer, node:events, node:path, node:stream, node:url: the same
         // browser modules the package build bundles into dist/backends/memory/index.browser.js.
         resolve: { alias: [...PACKAGE_ALIASES, ...BROWSER_ALIASES] },
-        optimizeDeps: { include: ["memfs"] },
+        // Every dependency the browser files and their Workers import, bundled before the first
+        // file runs: one found later (ai and ai/test, imported by a Worker) makes Vite optimize
+        // again and reload every page, failing the files running beside it.
+        optimizeDeps: { include: ["memfs", "ai", "ai/test", "just-bash", "picomatch", "diff", "idb-keyval", "zod"] },
         test: {
           name: "browser",
           include: ["test/**/*.browser.test.ts"],
