@@ -11,20 +11,11 @@ import {
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createGate } from "../../src/gate/gate.js";
 import { type FileSystem } from "../../src/contract/types.js";
-import { FsError } from "../../src/contract/errors.js";
 import { testFileSystem } from "better-fs-tools/conformance";
+import { rejection } from "../contract/rejection.js";
 
 const encode = (value: string) => new TextEncoder().encode(value);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!FsError.isInstance(error)) throw new Error(`expected an FsError, got ${String(error)}`);
-  return error;
-}
 
 // Each middleware keeps the contract: the conformance suite through it.
 testFileSystem({

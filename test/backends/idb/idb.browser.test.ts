@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
-import { FsError } from "../../../src/contract/errors.js";
 import { idbFileSystem, type IdbFileSystem, type IdbFileSystemOptions } from "../../../src/backends/idb/index.js";
+import { rejection } from "../../contract/rejection.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -27,16 +27,6 @@ testFileSystem({
   create: () => open({ name: uniqueName() }),
   destroy: async (fs) => (fs as IdbFileSystem).close(),
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (FsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("idb persistence", () => {
   afterEach(() => {

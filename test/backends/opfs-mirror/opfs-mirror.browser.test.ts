@@ -14,6 +14,7 @@ import {
   type OpfsMirrorFileSystem,
 } from "../../../src/backends/opfs-mirror/index.js";
 import { OP_MKDIR, OP_RENAME, OP_SEAL, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
+import { rejection } from "../../contract/rejection.js";
 
 const ROOT = "test-opfs-mirror";
 const encoder = new TextEncoder();
@@ -59,16 +60,6 @@ async function tree(fs: OpfsMirrorFileSystem, path = "/"): Promise<Record<string
     } else out[child] = decoder.decode(await fs.readFile(child));
   }
   return out;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (FsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 testFileSystem({

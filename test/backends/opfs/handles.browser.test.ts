@@ -7,9 +7,9 @@
  * directories through the Worker.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { FsError } from "../../../src/contract/errors.js";
 import { createHandleCache, type DirNode } from "../../../src/backends/opfs/handles.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
+import { rejection } from "../../contract/rejection.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -25,16 +25,6 @@ async function wipe(name: string): Promise<void> {
 async function freshDirectory(name: string): Promise<FileSystemDirectoryHandle> {
   await wipe(name);
   return (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true });
-}
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (FsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
 }
 
 /** Spies counting the handle look-ups made through every directory handle of the page. */

@@ -4,13 +4,13 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
-import { FsError } from "../../../src/contract/errors.js";
 import {
   isOpfsSupported,
   opfsFileSystem,
   OPFS_FALLBACK_HINT,
   type OpfsFileSystem,
 } from "../../../src/backends/opfs/index.js";
+import { rejection } from "../../contract/rejection.js";
 
 const ROOT = "/test-opfs-main";
 const encoder = new TextEncoder();
@@ -38,16 +38,6 @@ testFileSystem({
   create: () => fresh(),
   destroy: async (fs) => (fs as OpfsFileSystem).close(),
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (FsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("opfs (main thread) specifics", () => {
   afterEach(() => {

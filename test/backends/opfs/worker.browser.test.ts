@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
+import { rejection } from "../../contract/rejection.js";
 
 const ROOT = "test-opfs-worker";
 const encoder = new TextEncoder();
@@ -28,16 +29,6 @@ testFileSystem({
   create: () => fresh(),
   destroy: async (fs) => (fs as OpfsFileSystem).close(),
 });
-
-async function rejection(promise: Promise<unknown>): Promise<FsError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (FsError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a rejection");
-}
 
 describe("opfs (worker) specifics", () => {
   it("declares syncAccess and no symlinks", async () => {
