@@ -41,11 +41,77 @@ interface WalkItem {
   readonly entry?: DirEntry;
 }
 
+/** One directory's items, in its listing's order; `items` is unset while the listing is read. */
+interface Frame {
+  items: WalkItem[] | undefined;
+  next: number;
+}
+
+/**
+ * The walk's pending items, handed out in depth-first order as far as the directories being read
+ * allow: a stack of frames, one per directory listing, where the frame of a directory taken
+ * goes right above the frame it came from (below those of its earlier siblings, so each
+ * directory's whole subtree comes before its next sibling's). A frame whose listing is still
+ * being read is passed over, so the workers go on with what comes next.
+ */
+class WalkQueue {
+  private readonly frames: Frame[];
+  /** Items in the frames, not yet handed out. */
+  length = 1;
+
+  constructor(root: WalkItem) {
+    this.frames = [{ items: [root], next: 0 }];
+  }
+
+  /**
+   * The first item available, or undefined when none is; for a directory, also the frame to
+   * {@link fill} with its entries.
+   */
+  take(): { readonly item: WalkItem; readonly frame?: Frame } | undefined {
+    const frames = this.frames;
+    for (let at = frames.length - 1; at >= 0; at--) {
+      const frame = frames[at]!;
+      const items = frame.items;
+      if (items === undefined) continue;
+      if (frame.next >= items.length) {
+        frames.splice(at, 1);
+        continue;
+      }
+      const item = items[frame.next++]!;
+      this.length--;
+      const spent = frame.next >= items.length;
+      if (item.entry !== undefined) {
+        if (spent) frames.splice(at, 1);
+        return { item };
+      }
+      const listing: Frame = { items: undefined, next: 0 };
+      if (spent) frames[at] = listing;
+      else frames.splice(at + 1, 0, listing);
+      return { item, frame: listing };
+    }
+    return undefined;
+  }
+
+  /** A directory's entries, read: they are handed out from its frame. */
+  fill(frame: Frame, items: WalkItem[]): void {
+    frame.items = items;
+    this.length += items.length;
+  }
+
+  clear(): void {
+    this.frames.length = 0;
+    this.length = 0;
+  }
+}
+
 /**
  * Walk a directory tree with `concurrency` workers sharing one queue of directories to read and
  * entries to handle, without following symlinks. One await per backend call and no promise per
  * queued item, so on a fast backend (memory) it costs about what a sequential walk costs, and on
- * a slow one (OPFS) `concurrency` calls are in flight. Entry order is not defined: sort results.
+ * a slow one (OPFS) `concurrency` calls are in flight. The queue hands out what it holds in
+ * depth-first order (each listing in the order the backend gives it), so the calls in flight are
+ * close together in that order: a backend that loads its tree in that order (the OPFS mirror's
+ * cold start) can answer them as it goes. Entries finish in no defined order: sort results.
  *
  * @returns when every directory was read and every `onEntry` settled.
  * @throws the first error of a `readdir` (ENOENT, ENOTDIR...) or of `onEntry`, or the abort reason.
@@ -54,7 +120,7 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
   const ignored = new Set(options.ignoreDirectories ?? []);
   const { fs, signal, onEntry, enterDirectory, include } = options;
   const prefix = options.root === "/" ? "/" : `${options.root}/`;
-  const queue: WalkItem[] = [{ relative: "" }];
+  const queue = new WalkQueue({ relative: "" });
   let busy = 0;
   let failure: { error: unknown } | undefined;
   let waiting: Array<() => void> = [];
@@ -64,22 +130,23 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
     for (const resume of sleepers) resume();
   };
 
-  async function readDirectory(relativeDirectory: string): Promise<void> {
+  async function readDirectory(relativeDirectory: string, frame: Frame): Promise<void> {
     const entries = await fs.readdir(relativeDirectory === "" ? options.root : prefix + relativeDirectory);
-    const before = queue.length;
+    const items: WalkItem[] = [];
     for (const entry of entries) {
       const relative = relativeDirectory === "" ? entry.name : `${relativeDirectory}/${entry.name}`;
       if (entry.type === "directory") {
         if (ignored.has(entry.name)) continue;
         if (include !== undefined && !include(prefix + relative, entry)) continue;
         if (enterDirectory !== undefined && !enterDirectory(relative)) continue;
-        queue.push({ relative });
+        items.push({ relative });
       } else {
         if (include !== undefined && !include(prefix + relative, entry)) continue;
-        queue.push({ relative, entry });
+        items.push({ relative, entry });
       }
     }
-    if (queue.length > before && waiting.length > 0) wake();
+    queue.fill(frame, items);
+    if (items.length > 0 && waiting.length > 0) wake();
   }
 
   async function worker(): Promise<void> {
@@ -90,8 +157,8 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
         wake();
         return;
       }
-      const item = queue.pop();
-      if (item === undefined) {
+      const taken = queue.take();
+      if (taken === undefined) {
         if (busy === 0) {
           wake();
           return;
@@ -102,14 +169,14 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
       busy++;
       try {
         // Entries call onEntry directly (no wrapper promise): one await per file on a fast backend.
-        if (item.entry === undefined) await readDirectory(item.relative);
-        else {
+        const { item, frame } = taken;
+        if (item.entry !== undefined) {
           const pending = onEntry(prefix + item.relative, item.relative, item.entry);
           if (pending !== undefined) await pending;
-        }
+        } else if (frame !== undefined) await readDirectory(item.relative, frame);
       } catch (error) {
         failure ??= { error };
-        queue.length = 0;
+        queue.clear();
       } finally {
         busy--;
       }

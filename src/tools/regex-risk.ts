@@ -27,7 +27,8 @@
  * `.{0,3}` tries 4 lengths at each split), `a*x?a*x?a*b` 58 s; at 2,000 characters 1.3 s,
  * 1.6 s, 1.6 s, 1.7 s, 2.1 s and 6.8 s (at the default 20,000: about 30 minutes for `a*x?a*b`).
  * A bounded repeat over characters the first repeat shares with a bound above 3 (`.{0,10}`,
- * `.{1,100}`) counts as one more repeat of the chain: it multiplies the cost by its bound. `x{0}`
+ * `.{1,100}`) counts as one more repeat of the chain: it multiplies the cost by its bound; so do
+ * small bounded repeats whose ways multiply to more than 4 (`\w+.{0,3}\w+x?\(`: 4 × 2). `x{0}`
  * matches nothing and is dropped (`a*x{0}a*b` is adjacent, like `a*a*b`).
  *
  * grep drops a leading and a trailing `.*` before this check (they change no line's answer),
@@ -288,13 +289,17 @@ class Chains {
     return own + rest;
   }
 
-  /** The longest chain in `sequence` (`atEnd`: nothing follows it in the pattern). */
+  /**
+   * The longest chain in `sequence` (`atEnd`: nothing follows it in the pattern), one longer when
+   * the small bounded repeats around it multiply to more than `MANY_WAYS + 1` ways (see
+   * {@link smallWays}).
+   */
   longest(sequence: readonly Token[], atEnd: boolean): number {
     const flat = this.flat(sequence);
     const last = atEnd ? lastToken(sequence) : undefined;
     let best = 0;
     for (let i = 0; i < flat.length; i++) best = Math.max(best, this.at(flat, i, last));
-    return best;
+    return best > 0 && smallWays(flat) > MANY_WAYS + 1 ? best + 1 : best;
   }
 
   /** The longest chain inside any alternative of a choice. */
@@ -322,6 +327,23 @@ class Chains {
     }
     return best;
   }
+}
+
+/**
+ * The product of the ways of the small bounded repeats of a sequence (`x?`: 2, `.{0,3}`: 4,
+ * `\d{1,3}`: 3): wherever they stand, each tries its lengths at every step of a chain's
+ * backtracking, multiplying its cost. `a+.{0,3}a+b` has 4 and stays separated; `\w+.{0,3}\w+x?\(`
+ * and `.{0,3}a*.{0,3}a*\(` have 8 and 16 and count as chained, as one bounded repeat with a
+ * bound above {@link MANY_WAYS} does.
+ */
+function smallWays(flat: readonly Token[]): number {
+  let ways = 1;
+  for (const token of flat) {
+    if (token.type !== REPETITION || isUnbounded(token)) continue;
+    const upper = upperBound(token);
+    if (upper <= MANY_WAYS) ways *= upper - (token.min ?? 0) + 1;
+  }
+  return ways;
 }
 
 /**

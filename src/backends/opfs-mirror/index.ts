@@ -58,6 +58,7 @@ import {
   type MirrorRequest,
 } from "./protocol.js";
 import { createEarlyReads, type EarlyReads } from "./early.js";
+import { nextTask } from "./next-task.js";
 import { replayRecords } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import {
@@ -271,6 +272,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   const earlyReads = { promise: new Promise<EarlyReads | undefined>((resolve) => (settleEarlyReads = resolve)) };
   /** Set once a change is asked for before the load ends: reads then wait for the load, and see it. */
   let earlyOff = false;
+  /** The first load's early reads while it runs, stopped when it ends (reads still waiting for a chunk then ask the load). */
+  let earlyInUse: EarlyReads | undefined;
+  let earlyDecided = false;
   /** Set when the whole tree is cleared to be loaded again; `watch` then reports a reload. */
   let treeReplaced = false;
 
@@ -410,13 +414,18 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     const indexed = opened.index !== undefined;
     // The first load can answer reads before it ends (a reader taking over holds its own tree).
     const early =
-      opened.index !== undefined && !synced
+      opened.index !== undefined && !synced && !earlyDecided
         ? createEarlyReads(opened.index, async (offset, bytes) => {
             const record = (await request({ kind: "record", offset, bytes })) as { bytes: Uint8Array };
             return record.bytes;
           })
         : undefined;
-    settleEarlyReads(early);
+    // Only the first load's: settled once.
+    if (!earlyDecided) {
+      earlyDecided = true;
+      earlyInUse = early;
+      settleEarlyReads(early);
+    }
     let firstChunk = indexed && !synced ? (request({ kind: "chunk", at: 0 }) as Promise<MirrorChunk>) : undefined;
     firstChunk?.catch(() => undefined);
     const replaySegment = async () => {
@@ -427,12 +436,26 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       if (!indexed) return;
       let next = firstChunk ?? (request({ kind: "chunk", at: 0 }) as Promise<MirrorChunk>);
       firstChunk = undefined;
-      for (;;) {
+      // With early reads, the chunks are replayed once the last has come, each in a task of its
+      // own: until then reads are answered from the chunks (a search running during the load goes
+      // through them as they come), and the main thread is not kept from the next one.
+      const waiting: Uint8Array[] = [];
+      for (let at = 0; ;) {
         const chunk = await next;
-        // The next chunk is read while this one is replayed.
+        // The next chunk is asked for at once (the Worker reads ahead).
         if (!chunk.last) next = request({ kind: "chunk", at: chunk.next }) as Promise<MirrorChunk>;
-        replayRecords(volume, decodeRecords(chunk.bytes, { checksums: false }).records, { shareBuffer: true });
-        if (chunk.last) return;
+        if (early === undefined)
+          replayRecords(volume, decodeRecords(chunk.bytes, { checksums: false }).records, { shareBuffer: true });
+        else {
+          early.chunkArrived(at, chunk.bytes);
+          waiting.push(chunk.bytes);
+        }
+        if (chunk.last) break;
+        at = chunk.next;
+      }
+      for (const bytes of waiting) {
+        await nextTask();
+        replayRecords(volume, decodeRecords(bytes, { checksums: false }).records, { shareBuffer: true });
       }
     };
     // A reader taking over that has applied every batch already holds this tree: it waits for the
@@ -733,11 +756,15 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       () => {
         loaded = true;
         settleEarlyReads(undefined);
+        earlyInUse?.stop();
+        earlyInUse = undefined;
         announceReload();
       },
       (error: unknown) => {
         const fsError = toFsError(error);
         settleEarlyReads(undefined);
+        earlyInUse?.stop();
+        earlyInUse = undefined;
         fail(fsError);
         shutdown();
         throw fsError;
@@ -922,7 +949,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   /** The early reads' answer, or undefined when the call must wait for the load (see {@link beforeLoad}). */
   function askEarly<R>(ask: (early: EarlyReads) => Promise<R | undefined>): Promise<R | undefined> {
     if (earlyOff) return Promise.resolve(undefined);
-    ready().catch(() => undefined);
+    // The early reads of the load under way: asked at once (no hop through the promise).
+    if (earlyInUse !== undefined) return ask(earlyInUse).catch(() => undefined);
+    if (loading === undefined) ready().catch(() => undefined);
     return earlyReads.promise.then((early) =>
       early === undefined || loaded || earlyOff
         ? undefined
@@ -990,8 +1019,20 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       ),
     async readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> {
       if (failure === undefined && !loaded) {
-        const bytes = await askEarly((early) => early.readFile(path));
-        if (bytes !== undefined) return use(bytes);
+        // An error of `use` is the caller's: it is thrown, not taken for "ask the load".
+        let thrown: { readonly error: unknown } | undefined;
+        const answer = await askEarly((early) =>
+          early.readFileView(path, (bytes) => {
+            try {
+              return use(bytes);
+            } catch (error) {
+              thrown = { error };
+              throw error;
+            }
+          }),
+        );
+        if (thrown !== undefined) throw thrown.error;
+        if (answer !== undefined) return answer.value;
       }
       return read(() => mem.readFileView(path, use))();
     },
@@ -1005,7 +1046,11 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         (early) => early.stat(path),
         () => mem.lstat(path),
       ),
-    readdir: read((path: string) => mem.readdir(path)),
+    readdir: (path) =>
+      beforeLoad(
+        (early) => early.readdir(path),
+        () => mem.readdir(path),
+      ),
     realpath: (path) =>
       beforeLoad(
         async (early) => ((await early.stat(path)) === undefined ? undefined : path),

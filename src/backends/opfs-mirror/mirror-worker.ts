@@ -17,9 +17,11 @@ import { resolveOpfsRoot } from "../opfs/root.js";
 import type { SyncAccessHandle, SyncCapableFileHandle } from "../opfs/sync-io.js";
 import { INDEX_AT_BYTES, OP_INDEX, OP_INDEX_AT, OP_SEAL, RECORD_HEADER_BYTES, checkedLength } from "./journal.js";
 import { crc32 } from "./crc32.js";
+import { nextTask } from "./next-task.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
+  SEGMENT_CHUNK_BYTES,
   generationOf,
   journalName,
   segmentName,
@@ -49,10 +51,10 @@ const OPEN_RETRY_DELAY_MS = 50;
 const SEAL_BYTES = RECORD_HEADER_BYTES + 5;
 
 /**
- * How much of an indexed segment one `chunk` answer carries, at most (more only for one record
- * larger than this), in bytes: 8 MiB, so records reach the main thread while the rest is read.
+ * How many chunks of an indexed segment the Worker reads before they are asked for: 4 (32 MiB),
+ * so a main thread busy replaying or searching finds the next ones read.
  */
-const SEGMENT_CHUNK_BYTES = 8 * 1024 * 1024;
+const READ_AHEAD_CHUNKS = 4;
 
 /** `length` bytes of the file at `at`, in a buffer of their own. */
 function readAt(access: SyncAccessHandle, at: number, length: number): Uint8Array {
@@ -150,9 +152,16 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   let journal: SyncAccessHandle | undefined;
   let end = 0;
   let hasSegment = false;
-  /** An indexed segment being read in chunks (kept open until its last chunk), and where its records end. */
+  /** An indexed segment being read in chunks (kept open until its last chunk is taken), and where its records end. */
   let segmentAccess: SyncAccessHandle | undefined;
   let recordsEnd = 0;
+  /**
+   * Chunks read before they were asked for, by offset, and where the next one to read starts
+   * (undefined once the last is read): the Worker reads on while the main thread is busy.
+   */
+  const readAhead = new Map<number, MirrorChunk>();
+  let aheadFrom: number | undefined;
+  let aheadScheduled = false;
 
   async function openAccess(name: string): Promise<SyncAccessHandle> {
     const handle = await directory!.getFileHandle(name, { create: true });
@@ -213,6 +222,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
           recordsEnd = indexed.recordsEnd;
           segmentAccess = access;
           keep = true;
+          // The first chunks are read while the main thread reads the index and the journal.
+          aheadFrom = recordsEnd > 0 ? 0 : undefined;
         }
         break;
       } finally {
@@ -226,18 +237,63 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       const found = generationOf(name);
       if (found !== undefined && found.generation !== generation) await directory.removeEntry(name).catch(() => {});
     }
+    scheduleReadAhead();
     return { generation, segment, index, segmentBytes };
   }
 
+  /** Stop reading the segment in chunks: close it, and drop the chunks read ahead. */
   function closeSegment(): void {
     segmentAccess?.close();
     segmentAccess = undefined;
+    readAhead.clear();
+    aheadFrom = undefined;
+  }
+
+  /**
+   * The chunk at `at` (read ahead already, or now); then up to {@link READ_AHEAD_CHUNKS} more are
+   * read, one per turn of the Worker's queue, so requests asked meanwhile are served in between.
+   */
+  function takeChunk(at: number): MirrorChunk {
+    const early = readAhead.get(at);
+    readAhead.delete(at);
+    const chunk = early ?? readChunk(at);
+    if (early === undefined) {
+      readAhead.clear();
+      aheadFrom = chunk.last ? undefined : chunk.next;
+    }
+    // The segment stays open for single records until its last chunk is taken.
+    if (chunk.last) closeSegment();
+    else scheduleReadAhead();
+    return chunk;
+  }
+
+  function scheduleReadAhead(): void {
+    if (aheadScheduled || aheadFrom === undefined || readAhead.size >= READ_AHEAD_CHUNKS) return;
+    aheadScheduled = true;
+    // In a task of its own, so requests asked meanwhile are served first.
+    void nextTask().then(() => {
+      chain = chain.then(() => {
+        aheadScheduled = false;
+        if (aheadFrom === undefined || segmentAccess === undefined || readAhead.size >= READ_AHEAD_CHUNKS) return;
+        const from = aheadFrom;
+        try {
+          const chunk = readChunk(from);
+          readAhead.set(from, chunk);
+          aheadFrom = chunk.last ? undefined : chunk.next;
+        } catch {
+          // Left to the request for this chunk, which reads it again and says what failed.
+          aheadFrom = undefined;
+          return;
+        }
+        scheduleReadAhead();
+      });
+    });
   }
 
   /**
    * The indexed segment's records from byte `at`: whole records only, up to
    * {@link SEGMENT_CHUNK_BYTES} (or one larger record); `next` is where the next chunk starts,
-   * `recordsEnd` when this was the last (the segment is closed then).
+   * `recordsEnd` when this was the last (the segment is closed when that one is taken).
    */
   function readChunk(at: number): MirrorChunk {
     if (segmentAccess === undefined) throw new MirrorFault("EIO", "no segment is being read");
@@ -251,9 +307,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
     }
     if (length === 0) throw new MirrorFault("EIO", `the segment's record at ${at} is cut short`);
     const next = at + length;
-    const last = next >= recordsEnd;
-    if (last) closeSegment();
-    return { bytes: bytes.subarray(0, length), next, last };
+    return { bytes: bytes.subarray(0, length), next, last: next >= recordsEnd };
   }
 
   /** One record of the indexed segment, `bytes` long at `offset` (a read answered before the load ends). */
@@ -311,7 +365,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
       case "journal":
         return readJournal();
       case "chunk":
-        return readChunk(request.at);
+        return takeChunk(request.at);
       case "record":
         return readRecord(request.offset, request.bytes);
       case "release":

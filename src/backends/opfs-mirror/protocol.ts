@@ -58,6 +58,12 @@ export interface MirrorSegment {
   readonly index: Uint8Array | undefined;
 }
 
+/**
+ * How much of an indexed segment one `chunk` answer carries, at most (more only for one record
+ * larger than this), in bytes: 8 MiB, so records reach the main thread while the rest is read.
+ */
+export const SEGMENT_CHUNK_BYTES = 8 * 1024 * 1024;
+
 /** What `chunk` answers: whole records of the indexed segment, and where the next chunk starts. */
 export interface MirrorChunk {
   readonly bytes: Uint8Array;

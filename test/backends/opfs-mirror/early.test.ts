@@ -1,13 +1,15 @@
 /**
- * Reads a cold start answers before its load ends: from the segment's index and one record read,
- * or from the journal's own write of the file; everything else waits (undefined), so no answer
- * differs from the loaded tree's.
+ * Reads a cold start answers before its load ends: from the segment's index, the chunk holding a
+ * file once it has come (or one record read alone when it is far ahead), or from the journal's
+ * own write of the file; everything else waits (undefined), so no answer differs from the loaded
+ * tree's.
  */
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import { createEarlyReads } from "../../../src/backends/opfs-mirror/early.js";
+import { EARLY_WAIT_BYTES, createEarlyReads } from "../../../src/backends/opfs-mirror/early.js";
 import {
   INDEX_AT_BYTES,
+  OP_INDEX,
   OP_INDEX_AT,
   OP_MKDIR,
   OP_RENAME,
@@ -34,7 +36,13 @@ function segmentOf(files: Record<string, string>) {
     reads.push(at);
     return bytes.slice(at, at + length);
   };
-  return { index: bytes.slice(offset, bytes.byteLength - INDEX_AT_BYTES), readRecord, reads };
+  return {
+    index: bytes.slice(offset, bytes.byteLength - INDEX_AT_BYTES),
+    /** The segment's records (what the Worker sends in chunks). */
+    records: bytes.slice(0, offset),
+    readRecord,
+    reads,
+  };
 }
 
 const write = (path: string, content: string, mtimeMs = 9_000): JournalOp => ({
@@ -45,10 +53,11 @@ const write = (path: string, content: string, mtimeMs = 9_000): JournalOp => ({
 });
 
 describe("opfs-mirror early reads", () => {
-  it("answers an untouched file from the index and one record, and a file the journal rewrote from its record", async () => {
+  it("answers an untouched file from the index and its chunk, and a file the journal rewrote from its record", async () => {
     const segment = segmentOf({ "/a/one.txt": "one", "/a/two.txt": "two", "/b.txt": "bee" });
     const early = createEarlyReads(segment.index, segment.readRecord)!;
     early.journalRead([write("/a/two.txt", "two, rewritten")]);
+    early.chunkArrived(0, segment.records);
     expect({
       one: text(await early.readFile("/a/one.txt")),
       two: text(await early.readFile("/a/two.txt")),
@@ -60,13 +69,14 @@ describe("opfs-mirror early reads", () => {
       two: "two, rewritten",
       stat: { type: "file", size: 3, mtimeMs: 7_000, mode: 0o666 },
       rewrittenStat: { type: "file", size: 14, mtimeMs: 9_000, mode: 0o666 },
-      reads: 1,
+      reads: 0,
     });
   });
 
   it("leaves to the load whatever the journal changed above a file, directories, missing and odd paths", async () => {
     const segment = segmentOf({ "/a/one.txt": "one", "/b/two.txt": "two", "/c/three.txt": "3", "/d/four.txt": "4" });
     const early = createEarlyReads(segment.index, segment.readRecord)!;
+    early.chunkArrived(0, segment.records);
     early.journalRead([
       { op: OP_RENAME, path: "/a", dest: "/moved" },
       { op: OP_RM, path: "/b" },
@@ -106,6 +116,7 @@ describe("opfs-mirror early reads", () => {
   it("reads the journal's paths as the replay resolves them (`..`, `.`, `//`, a trailing /)", async () => {
     const segment = segmentOf({ "/g": "old g", "/k/l": "l", "/m/n": "n", "/p/q": "q", "/t/u": "u" });
     const early = createEarlyReads(segment.index, segment.readRecord)!;
+    early.chunkArrived(0, segment.records);
     early.journalRead([
       write("/x/../g", "new g"),
       { op: OP_RM, path: "/k/" },
@@ -139,12 +150,80 @@ describe("opfs-mirror early reads", () => {
   });
 
   it("an index that points at another record, or a record that does not decode, answers nothing", async () => {
-    const segment = segmentOf({ "/a.txt": "a", "/b.txt": "b" });
-    const swapped = createEarlyReads(segment.index, async () => encodeRecord(write("/b.txt", "b")))!;
+    // A file far ahead of the chunks (past EARLY_WAIT_BYTES) is read alone, as a record.
+    const segment = segmentOf({ "/a.txt": "x".repeat(EARLY_WAIT_BYTES + 10), "/b.txt": "b" });
+    const swapped = createEarlyReads(segment.index, async () => encodeRecord(write("/c.txt", "c")))!;
     swapped.journalRead([]);
     const torn = createEarlyReads(segment.index, async () => new Uint8Array([1, 2, 3]))!;
     torn.journalRead([]);
-    expect([await swapped.readFile("/a.txt"), await torn.readFile("/a.txt")]).toEqual([undefined, undefined]);
+    expect([await swapped.readFile("/b.txt"), await torn.readFile("/b.txt")]).toEqual([undefined, undefined]);
     expect(createEarlyReads(encodeRecord(write("/x", "not an index")), segment.readRecord)).toBe(undefined);
+    // A chunk whose bytes at the index's offset are not that file's record: nothing either.
+    const shifted = createEarlyReads(segment.index, segment.readRecord)!;
+    shifted.journalRead([]);
+    shifted.chunkArrived(0, new Uint8Array(segment.records.byteLength));
+    expect(await shifted.readFile("/a.txt")).toBe(undefined);
+  });
+
+  it("a file in the next chunks waits for its chunk; one far ahead is read alone; stop() lets the waiting reads go to the load", async () => {
+    const big = "y".repeat(EARLY_WAIT_BYTES);
+    const segment = segmentOf({ "/a/near.txt": "near", "/b/big.bin": big, "/c/far.txt": "far" });
+    const early = createEarlyReads(segment.index, segment.readRecord)!;
+    early.journalRead([]);
+    const near = early.readFile("/a/near.txt");
+    let settled = false;
+    void near.then(() => (settled = true));
+    const far = text(await early.readFile("/c/far.txt"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect({ settled, far, reads: segment.reads.length }).toEqual({ settled: false, far: "far", reads: 1 });
+    // The first chunk ends where /b's records start: the near file is answered from it.
+    const index = decodeRecords(segment.index).records[0];
+    const cut = index?.op === OP_INDEX ? index.entries.find((entry) => entry.path === "/b")!.offset : 0;
+    early.chunkArrived(0, segment.records.subarray(0, cut));
+    expect(text(await near)).toBe("near");
+    const big2 = early.readFile("/b/big.bin");
+    early.stop();
+    expect({ big: await big2, reads: segment.reads.length }).toEqual({ big: undefined, reads: 1 });
+  });
+
+  it("answers stat and readdir of directories from the index, unless the journal touched them or anything below", async () => {
+    const segment = segmentOf({ "/src/a.ts": "a", "/src/lib/b.ts": "b", "/docs/c.md": "c", "/z.txt": "z" });
+    const early = createEarlyReads(segment.index, segment.readRecord)!;
+    early.journalRead([write("/docs/new.md", "new")]);
+    const directory = await early.stat("/src/lib");
+    expect({
+      src: await early.readdir("/src"),
+      lib: await early.readdir("/src/lib"),
+      libType: directory?.type,
+      libMode: directory?.mode,
+      rootStat: (await early.stat("/"))?.type,
+      // the journal wrote below /docs (and so below /): their listings wait for the load
+      docs: await early.readdir("/docs"),
+      root: await early.readdir("/"),
+      file: await early.readdir("/z.txt"),
+      missing: await early.readdir("/nope"),
+      odd: await early.readdir("/src/"),
+    }).toEqual({
+      src: [
+        { name: "a.ts", type: "file" },
+        { name: "lib", type: "directory" },
+      ],
+      lib: [{ name: "b.ts", type: "file" }],
+      libType: "directory",
+      libMode: 0o777,
+      rootStat: "directory",
+      docs: undefined,
+      root: undefined,
+      file: undefined,
+      missing: undefined,
+      odd: undefined,
+    });
+    const untouched = createEarlyReads(segment.index, segment.readRecord)!;
+    untouched.journalRead([]);
+    expect(await untouched.readdir("/")).toEqual([
+      { name: "docs", type: "directory" },
+      { name: "src", type: "directory" },
+      { name: "z.txt", type: "file" },
+    ]);
   });
 });

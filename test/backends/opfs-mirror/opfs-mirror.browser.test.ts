@@ -6,7 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
-import type { WatchEvent } from "../../../src/contract/types.js";
+import type { FileSystem, WatchEvent } from "../../../src/contract/types.js";
+import { createGrepTool } from "../../../src/tools/grep.js";
+import { resultText } from "../../../src/tools/result.js";
 import {
   CLOSE_COMPACT_MIN_BYTES,
   OPFS_MIRROR_RELOAD_EVENT,
@@ -186,7 +188,12 @@ describe("opfs-mirror specifics", () => {
       when(again.stat("/src/changed.txt").then((stat) => [stat.type, stat.size])),
       when(again.readFile("/bulk/0.bin").then((bytes) => bytes.byteLength)),
       when(again.realpath("/src/changed.txt")),
+      when(again.readdir("/bulk").then((entries) => [entries.length, entries[0]!.name, entries[0]!.type])),
+      when(again.stat("/bulk").then((stat) => [stat.type, stat.mode])),
+      when(again.realpath("/bulk")),
       when(again.readFile("/src/moved.txt").then((bytes) => decoder.decode(bytes))),
+      // a directory the journal changed below: its listing comes from the loaded tree
+      when(again.readdir("/src").then((entries) => entries.map((entry) => entry.name))),
       when(
         again.readFile("/src/kept.txt").then(
           () => "present",
@@ -199,10 +206,38 @@ describe("opfs-mirror specifics", () => {
       { value: ["file", 24], role: "loading" },
       { value: 1024 * 1024, role: "loading" },
       { value: "/src/changed.txt", role: "loading" },
+      { value: [20, "0.bin", "file"], role: "loading" },
+      { value: ["directory", 0o777], role: "loading" },
+      { value: "/bulk", role: "loading" },
       // under a directory the journal renamed into, and a path it renamed away: after the load
       { value: "from the segment", role: "writer" },
+      { value: ["changed.txt", "moved.txt"], role: "writer" },
       { value: "ENOENT", role: "writer" },
     ]);
+    await again.close();
+  });
+
+  it("a grep asked at creation searches the tree as it streams in, and finds what a grep of the loaded tree finds", async () => {
+    await wipe(ROOT);
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, compactMinBytes: 1 });
+    // Four chunks of segment; a match in the first files, in the middle, and in the last.
+    const filler = "x".repeat(1023) + "\n";
+    for (let index = 0; index < 30; index++) {
+      const line = index % 14 === 0 ? `needle ${index}\n` : "";
+      await fs.writeFile(`/p${String(index).padStart(2, "0")}/lib/f.txt`, encoder.encode(line + filler.repeat(1024)));
+    }
+    await fs.close();
+    const search = async (target: FileSystem) => {
+      const grep = createGrepTool({ fs: target, cwd: "/", allowedRoots: ["/"], offload: false });
+      const result = await grep.execute({ pattern: "needle \\d+", path: "/" });
+      return { text: resultText(result), count: result.count };
+    };
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const early = await search(again);
+    await again.ready();
+    const loaded = await search(again);
+    expect(early).toEqual(loaded);
+    expect(early.count).toBe(3);
     await again.close();
   });
 
