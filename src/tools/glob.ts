@@ -10,12 +10,19 @@ import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
-import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { formatCount } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
-import { compareCodeUnits, deniedField, deniedNote, walkFileSystem, walkFiles, walkSource } from "./walk.js";
+import {
+  compareCodeUnits,
+  deniedField,
+  deniedNote,
+  searchResult,
+  walkFileSystem,
+  walkFiles,
+  walkSource,
+} from "./walk.js";
 import { baseName } from "../contract/path.js";
 
 /** Default most paths shown by `glob`: 1,000. */
@@ -181,16 +188,11 @@ const globTool = defineCoreTool({
     if (truncated) {
       text += `\n[… ${formatCount(found.length - maxResults)} more ${found.length - maxResults === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
     }
-    text = withNote(text);
-    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return {
-      kind: "search",
-      ok: true,
-      parts: textParts(text),
+    return searchResult(ctx, settings.offload, withNote(text), {
       count: found.length,
       truncated,
       ...deniedField(source.denied),
-    };
+    });
   },
 });
 

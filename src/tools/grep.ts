@@ -18,7 +18,6 @@ import type { ToolContextOptions } from "./context.js";
 import { defineCoreTool } from "./define.js";
 import { toolErrorFromFs } from "./fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "./input.js";
-import { offloadOutput } from "./offload.js";
 import { createBytePrefilter } from "./literal-prefilter.js";
 import { createLineMatcher, findMatchingLines } from "./line-matcher.js";
 import { patternRisk, riskyPatternReason } from "./regex-risk.js";
@@ -26,7 +25,7 @@ import { errorResult, textParts, type SearchResult, type SkippedLongLines } from
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "./search-settings.js";
 import { BINARY_SNIFF_BYTES, decodeUtf8, findInvalidUtf8, formatCount, hasNulByte, plural } from "./text.js";
 import { ToolInputError, type CoreTool } from "./tool.js";
-import { compareCodeUnits, deniedField, deniedNote, walkFiles, walkSource } from "./walk.js";
+import { compareCodeUnits, deniedField, deniedNote, searchResult, walkFiles, walkSource } from "./walk.js";
 import type { ToolErrorCode } from "../contract/errors.js";
 import { baseName } from "../contract/path.js";
 
@@ -413,17 +412,12 @@ const grepTool = defineCoreTool({
     if (truncated) {
       text += `\n[Showed ${formatCount(out.length)} of ${formatCount(total)} matching lines in ${plural(hits.length, "file")}. Narrow the pattern, path or glob to see the rest.]`;
     }
-    text = withNotes(text);
-    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return {
-      kind: "search",
-      ok: true,
-      parts: textParts(text),
+    return searchResult(ctx, settings.offload, withNotes(text), {
       count: total,
       truncated,
       ...unreadableField,
       ...skippedField,
-    };
+    });
   },
 });
 

@@ -9,7 +9,6 @@ import { toolErrorFromFs } from "./fs-failure.js";
 import picomatch from "picomatch";
 import { checkInput, positiveIntegerOption, specSchema, type InputSpec } from "./input.js";
 import type { ToolContext } from "./context.js";
-import { offloadOutput } from "./offload.js";
 import { errorResult, textParts, type SearchResult } from "./result.js";
 import {
   resolveSearchSettings,
@@ -19,7 +18,15 @@ import {
 } from "./search-settings.js";
 import { formatCount, plural } from "./text.js";
 import { ToolInputError, type CoreTool, type ToolCall } from "./tool.js";
-import { compareCodeUnits, deniedField, deniedNote, walkFiles, walkSource, type WalkSource } from "./walk.js";
+import {
+  compareCodeUnits,
+  deniedField,
+  deniedNote,
+  searchResult,
+  walkFiles,
+  walkSource,
+  type WalkSource,
+} from "./walk.js";
 import { mapConcurrent } from "../contract/concurrency.js";
 import type { DirEntry } from "../contract/types.js";
 
@@ -182,15 +189,11 @@ const listTool = defineCoreTool({
       text += `\n[… ${formatCount(entries.length - shown.length)} more ${entries.length - shown.length === 1 ? "entry" : "entries"} not shown (${formatCount(entries.length)} in all). Use glob with a pattern to narrow the list.]`;
     }
     if (note !== undefined) text += `\n${note}`;
-    if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-    return {
-      kind: "search",
-      ok: true,
-      parts: textParts(text),
+    return searchResult(ctx, settings.offload, text, {
       count: entries.length,
       truncated,
       ...deniedField(source.denied),
-    };
+    });
   },
 });
 
@@ -252,16 +255,11 @@ async function listMatching(
   if (truncated) {
     text += `\n[… ${formatCount(found.length - maxEntries)} more ${found.length - maxEntries === 1 ? "file" : "files"} not shown (${formatCount(found.length)} in all). Use a narrower pattern or path.]`;
   }
-  text = withNote(text);
-  if (settings.offload !== false) text = (await offloadOutput(ctx, text, settings.offload)).text;
-  return {
-    kind: "search",
-    ok: true,
-    parts: textParts(text),
+  return searchResult(ctx, settings.offload, withNote(text), {
     count: found.length,
     truncated,
     ...deniedField(source.denied),
-  };
+  });
 }
 
 function signalCheck(call: ToolCall | undefined): void {

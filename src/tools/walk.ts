@@ -8,7 +8,8 @@
 import { gateRefusal, type Gate } from "../gate/gate.js";
 import type { DirEntry, FileSystem } from "../contract/types.js";
 import { compareCodeUnits } from "../contract/path.js";
-import type { DeniedPath } from "./result.js";
+import { offloadOutput, type OffloadContext, type OffloadOptions } from "./offload.js";
+import { textParts, type DeniedPath, type SearchResult } from "./result.js";
 import { plural } from "./text.js";
 
 export { walkFiles, type WalkOptions } from "../contract/walk.js";
@@ -123,4 +124,29 @@ export function deniedNote(denied: readonly DeniedPath[]): string | undefined {
 export function deniedField(denied: readonly DeniedPath[]): { readonly denied?: readonly DeniedPath[] } {
   if (denied.length === 0) return {};
   return { denied: [...denied].sort((a, b) => compareCodeUnits(a.path, b.path)) };
+}
+
+/**
+ * A search's result (list, glob, grep): `text` as the model sees it, saved to a file with a
+ * preview when it is long (see `offloadOutput`; not with `offload: false`), and its fields.
+ *
+ * @param ctx - the call's context, where a long output is saved.
+ * @param offload - the tool's `offload` setting.
+ * @param text - the whole output, notes included.
+ * @param fields - `count` (entries or matches found, before caps), `truncated`, and the lists
+ *   of what was left out (`denied`, `unreadable`, `skippedLongLines`).
+ * @returns an `ok` search result.
+ * @example
+ * ```ts
+ * return searchResult(ctx, settings.offload, text, { count: found.length, truncated, ...deniedField(source.denied) });
+ * ```
+ */
+export async function searchResult(
+  ctx: OffloadContext,
+  offload: OffloadOptions | false | undefined,
+  text: string,
+  fields: Omit<SearchResult, "kind" | "ok" | "parts">,
+): Promise<SearchResult> {
+  const shown = offload === false ? text : (await offloadOutput(ctx, text, offload)).text;
+  return { kind: "search", ok: true, parts: textParts(shown), ...fields };
 }

@@ -15,6 +15,7 @@ import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../src/backe
 import type { CorpusBackend } from "./backends.js";
 import { runSecurityCorpus } from "./corpus.js";
 import { runNoSymlinkChecks } from "./no-symlinks.js";
+import { wipe } from "../backends/opfs/wipe.js";
 import { CORE_TARGETS, TOOL_TARGETS } from "./targets.js";
 
 /**
@@ -43,14 +44,7 @@ export const mirrorWorker = sharedWorker(
 );
 
 /** Remove the OPFS directory `root` (a path under the origin's root), if it is there. */
-export async function wipe(root: string): Promise<void> {
-  const directory = await navigator.storage.getDirectory();
-  try {
-    await directory.removeEntry(root.slice(1), { recursive: true });
-  } catch (error) {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  }
-}
+export { wipe };
 
 let databases = 0;
 

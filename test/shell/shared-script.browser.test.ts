@@ -8,17 +8,9 @@ import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/ind
 import { createFsTools } from "../../src/shell/defaults.js";
 import { resultText } from "../../src/tools/result.js";
 import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
+import { wipe } from "../backends/opfs/wipe.js";
 
 const ROOT = "/test-shell-shared";
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  try {
-    await origin.removeEntry(name, { recursive: true });
-  } catch (error) {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  }
-}
 
 describe("the shared script in Chromium", () => {
   it("opfs", async () => {

@@ -5,13 +5,7 @@
 import { describe } from "vitest";
 import { testTools } from "./suite.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  });
-}
+import { wipe } from "../backends/opfs/wipe.js";
 
 const open: OpfsFileSystem[] = [];
 

@@ -17,17 +17,11 @@ import {
 } from "../../../src/backends/opfs-mirror/index.js";
 import { OP_MKDIR, OP_RENAME, OP_SEAL, OP_WRITE, encodeRecord } from "../../../src/backends/opfs-mirror/journal.js";
 import { rejection } from "../../contract/rejection.js";
+import { wipe } from "../opfs/wipe.js";
 
 const ROOT = "test-opfs-mirror";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  });
-}
 
 async function fresh(): Promise<OpfsMirrorFileSystem> {
   await wipe(ROOT);

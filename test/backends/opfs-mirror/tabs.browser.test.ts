@@ -15,19 +15,13 @@ import {
   type OpfsMirrorFileSystem,
 } from "../../../src/backends/opfs-mirror/index.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
+import { wipe } from "../opfs/wipe.js";
 
 const ROOT = "test-opfs-mirror-tabs";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** How long a reader may take to show a change before the test fails (a deadline, not a measurement). */
 const POLL = { timeout: 10_000 };
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  });
-}
 
 /** A loaded instance on `root` (the first one on a root becomes the writer, later ones readers). */
 async function open(root = ROOT, options: { worker?: Worker; compactMinBytes?: number } = {}) {

@@ -10,22 +10,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createHandleCache, type DirNode } from "../../../src/backends/opfs/handles.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { rejection } from "../../contract/rejection.js";
+import { freshDirectory, wipe } from "./wipe.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  });
-}
-
-/** A wiped directory of the origin, created again. */
-async function freshDirectory(name: string): Promise<FileSystemDirectoryHandle> {
-  await wipe(name);
-  return (await navigator.storage.getDirectory()).getDirectoryHandle(name, { create: true });
-}
 
 /** Spies counting the handle look-ups made through every directory handle of the page. */
 function countLookups() {

@@ -11,22 +11,11 @@ import {
   type OpfsFileSystem,
 } from "../../../src/backends/opfs/index.js";
 import { rejection } from "../../contract/rejection.js";
+import { wipe } from "./wipe.js";
 
 const ROOT = "/test-opfs-main";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** Remove a root directory (a path under the origin's OPFS root) if it exists. */
-async function wipe(root: string): Promise<void> {
-  const parts = root.split("/").filter((part) => part !== "");
-  let parent = await navigator.storage.getDirectory();
-  try {
-    for (const part of parts.slice(0, -1)) parent = await parent.getDirectoryHandle(part);
-    await parent.removeEntry(parts[parts.length - 1] as string, { recursive: true });
-  } catch (error) {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  }
-}
 
 async function fresh(root = ROOT): Promise<OpfsFileSystem> {
   await wipe(root);

@@ -7,17 +7,11 @@ import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { rejection } from "../../contract/rejection.js";
+import { wipe } from "./wipe.js";
 
 const ROOT = "test-opfs-worker";
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-async function wipe(name: string): Promise<void> {
-  const origin = await navigator.storage.getDirectory();
-  await origin.removeEntry(name, { recursive: true }).catch((error: unknown) => {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  });
-}
 
 async function fresh(options: { syncHandleIdleMs?: number } = {}): Promise<OpfsFileSystem> {
   await wipe(ROOT);

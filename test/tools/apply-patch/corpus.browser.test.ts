@@ -3,6 +3,7 @@
 import { describe, expect, test } from "vitest";
 import { opfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { CORPUS_SIZE, expectedTree, FAILING_SCENARIOS, groupScenarios, runScenario, treeOf } from "./corpus-cases.js";
+import { wipe } from "../../backends/opfs/wipe.js";
 
 const PREFIX = "../../../../shared/conformance/apply-patch/scenarios/";
 const raw = import.meta.glob<string>("../../../../shared/conformance/apply-patch/scenarios/**/*", {
@@ -10,15 +11,6 @@ const raw = import.meta.glob<string>("../../../../shared/conformance/apply-patch
   import: "default",
   eager: true,
 });
-
-async function wipe(name: string): Promise<void> {
-  const root = await navigator.storage.getDirectory();
-  try {
-    await root.removeEntry(name, { recursive: true });
-  } catch (error) {
-    if (!(error instanceof DOMException && error.name === "NotFoundError")) throw error;
-  }
-}
 
 const encoder = new TextEncoder();
 const files = new Map(Object.entries(raw).map(([path, text]) => [path.slice(PREFIX.length), encoder.encode(text)]));
