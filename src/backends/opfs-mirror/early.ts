@@ -107,12 +107,17 @@ export function createEarlyReads(index: Uint8Array, readRecord: ReadRecord): Ear
   const chunks: Array<{ readonly start: number; readonly bytes: Uint8Array }> = [];
   let arrived = 0;
   let stopped = false;
-  let waiters: Array<{ readonly end: number; readonly resume: (come: boolean) => void }> = [];
+  let waiters: Array<{ readonly end: number; readonly resume: (source: "chunk" | "load") => void }> = [];
 
-  /** Whether the chunk holding the record ending at `end` has come (or soon will): true, or false to read it alone. */
-  function hasArrived(end: number, offset: number): Promise<boolean> | boolean {
-    if (end <= arrived) return true;
-    if (stopped || offset >= arrived + EARLY_WAIT_BYTES) return false;
+  /**
+   * Where the record at `offset`, ending at `end`, is read from: its chunk (come, or coming soon:
+   * a promise), by itself from the Worker when it is far ahead, or nowhere once the load has
+   * ended (the call then asks the loaded tree).
+   */
+  function sourceOf(end: number, offset: number): "chunk" | "alone" | "load" | Promise<"chunk" | "load"> {
+    if (stopped) return "load";
+    if (end <= arrived) return "chunk";
+    if (offset >= arrived + EARLY_WAIT_BYTES) return "alone";
     return new Promise((resume) => waiters.push({ end, resume }));
   }
 
@@ -190,8 +195,9 @@ export function createEarlyReads(index: Uint8Array, readRecord: ReadRecord): Ear
     if ("record" in found) return { value: use(found.record.data) };
     const { entry } = found;
     if (entry.kind !== "file") return undefined;
-    const come = hasArrived(entry.offset + entry.bytes, entry.offset);
-    if (come === true || (come !== false && (await come))) {
+    const source = await sourceOf(entry.offset + entry.bytes, entry.offset);
+    if (source === "load") return undefined;
+    if (source === "chunk") {
       const data = dataInChunk(entry);
       return data === undefined ? undefined : { value: use(data) };
     }
@@ -227,7 +233,7 @@ export function createEarlyReads(index: Uint8Array, readRecord: ReadRecord): Ear
       arrived = start + bytes.byteLength;
       const still: typeof waiters = [];
       for (const waiter of waiters) {
-        if (waiter.end <= arrived) waiter.resume(true);
+        if (waiter.end <= arrived) waiter.resume("chunk");
         else still.push(waiter);
       }
       waiters = still;
@@ -236,7 +242,7 @@ export function createEarlyReads(index: Uint8Array, readRecord: ReadRecord): Ear
     stop() {
       stopped = true;
       chunks.length = 0;
-      for (const waiter of waiters) waiter.resume(false);
+      for (const waiter of waiters) waiter.resume("load");
       waiters = [];
     },
 
