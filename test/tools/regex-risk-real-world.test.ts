@@ -57,6 +57,9 @@ describe("real-world grep patterns", () => {
       "x.*.*=x",
       "a.*b.*c.*d",
       "(a?){30}a{30}",
+      // what a fix of the optional groups below must keep refusing (2 s on 200 characters)
+      "(a*)?(a*)?(a*)?b",
+      "(a+)?a+b",
     ];
     expect(catastrophic.map((pattern) => [pattern, refused(pattern) !== undefined])).toEqual(
       catastrophic.map((pattern) => [pattern, true]),
@@ -64,7 +67,9 @@ describe("real-world grep patterns", () => {
   });
 
   // An optional group holding a repeat (`(x+)?`) or a small repeat of a small repeat
-  // (`(\d{1,3}\.){3}`) has at most a handful of ways per position: not nested repetition.
+  // (`(\d{1,3}\.){3}`) has at most a handful of ways per position: not nested repetition. Not
+  // fixed: the chain check does not look inside groups, so letting these past safe-regex2 would
+  // let `(a*)?(a*)?(a*)?b` through too.
   it("FAILING: optional groups and small repeats of small repeats are refused as nested", () => {
     const optional = [
       String.raw`(\d{1,3}\.){3}\d{1,3}`,
