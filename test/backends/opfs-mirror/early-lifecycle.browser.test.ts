@@ -143,6 +143,37 @@ describe("opfs-mirror early reads and the instance's life", () => {
     });
   });
 
+  it("readFileView whose use throws (a chunk's file, a journal record's, one far ahead; an Error or undefined): use runs once, its error is thrown", async () => {
+    await prepare();
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const run = (path: string, thrown: unknown) => {
+      let uses = 0;
+      return fs
+        .readFileView(path, () => {
+          uses += 1;
+          throw thrown;
+        })
+        .then(
+          () => ({ uses, outcome: "resolved" }),
+          (error: unknown) => ({ uses, outcome: error === thrown ? "use's error" : String(error) }),
+        );
+    };
+    const ask = () =>
+      Promise.all([
+        run("/src/a.txt", new Error("a")),
+        run("/src/b.txt", new Error("b")),
+        run("/~z/last.txt", new Error("z")),
+        run("/src/a.txt", undefined),
+        run("/~z/last.txt", undefined),
+      ]);
+    const early = await ask();
+    await fs.ready();
+    const loaded = await ask();
+    const expected = Array.from({ length: 5 }, () => ({ uses: 1, outcome: "use's error" }));
+    expect({ early, loaded }).toEqual({ early: expected, loaded: expected });
+    await fs.close();
+  });
+
   it("two instances opened at once on one root answer the same", async () => {
     await prepare();
     const one = opfsMirrorFileSystem({ root: `/${ROOT}` });
