@@ -201,6 +201,9 @@ export function createEarlyReads(index: Uint8Array, readRecord: ReadRecord): Ear
       const data = dataInChunk(entry);
       return data === undefined ? undefined : { value: use(data) };
     }
+    // The load ended while this read waited for its chunk: the loaded tree answers (the segment
+    // is no longer open for single records).
+    if (stopped) return undefined;
     const record = decodeRecords(await readRecord(entry.offset, entry.bytes)).records[0];
     // The record the index points at, whole and checked.
     return record?.op === OP_WRITE && record.path === path ? { value: use(record.data) } : undefined;

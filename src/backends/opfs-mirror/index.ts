@@ -124,6 +124,9 @@ export interface OpfsMirrorFileSystemOptions {
  */
 export type OpfsMirrorRole = "loading" | "writer" | "reader" | "closed";
 
+/** A lone surrogate (half of a UTF-16 pair), which UTF-8 cannot encode. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
 /** The mirrored backend: a {@link FileSystem} plus `root`, `role`, `ready()` and `close()`. */
 export interface OpfsMirrorFileSystem extends FileSystem {
   /** The root as given (`/better-fs-tools-mirror`), or `<handle name>`. */
@@ -891,6 +894,19 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     apply: () => Promise<void>,
   ): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
+    // A record holds its paths as UTF-8, where a lone surrogate becomes U+FFFD: such a name would
+    // come back from the next load (and reach the other tabs) as another name.
+    for (const named of dest === undefined ? [path] : [path, dest]) {
+      if (typeof named === "string" && LONE_SURROGATE.test(named))
+        return Promise.reject(
+          new FsError("EINVAL", {
+            syscall,
+            path,
+            ...(dest === undefined ? {} : { dest }),
+            detail: "a name holds a lone surrogate (half of a UTF-16 pair), which the durable copy cannot keep",
+          }),
+        );
+    }
     let prepared: { undo: () => void; record: () => JournalOp };
     try {
       prepared = prepare();

@@ -297,6 +297,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
    */
   function readChunk(at: number): MirrorChunk {
     if (segmentAccess === undefined) throw new MirrorFault("EIO", "no segment is being read");
+    // A segment of an empty tree has no records before its index: one empty, last chunk.
+    if (at >= recordsEnd) return { bytes: new Uint8Array(0), next: recordsEnd, last: true };
     let bytes = readAt(segmentAccess, at, Math.min(SEGMENT_CHUNK_BYTES, recordsEnd - at));
     let length = wholeRecordsEnd(bytes);
     if (length === 0 && bytes.byteLength >= RECORD_HEADER_BYTES) {
