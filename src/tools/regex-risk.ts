@@ -28,7 +28,8 @@
  * 1.6 s, 1.6 s, 1.7 s, 2.1 s and 6.8 s (at the default 20,000: about 30 minutes for `a*x?a*b`).
  * A bounded repeat over characters the first repeat shares with a bound above 3 (`.{0,10}`,
  * `.{1,100}`) counts as one more repeat of the chain: it multiplies the cost by its bound; so do
- * small bounded repeats whose ways multiply to more than 4 (`\w+.{0,3}\w+x?\(`: 4 × 2). `x{0}`
+ * small bounded repeats that can match nothing whose ways multiply to more than 4
+ * (`\w+.{0,3}\w+x?\(`: 4 × 2). `x{0}`
  * matches nothing and is dropped (`a*x{0}a*b` is adjacent, like `a*a*b`).
  *
  * grep drops a leading and a trailing `.*` before this check (they change no line's answer),
@@ -330,18 +331,19 @@ class Chains {
 }
 
 /**
- * The product of the ways of the small bounded repeats of a sequence (`x?`: 2, `.{0,3}`: 4,
- * `\d{1,3}`: 3): wherever they stand, each tries its lengths at every step of a chain's
+ * The product of the ways of the small bounded repeats of a sequence that can match nothing
+ * (`x?`: 2, `.{0,3}`: 4): wherever they stand, each tries its lengths at every step of a chain's
  * backtracking, multiplying its cost. `a+.{0,3}a+b` has 4 and stays separated; `\w+.{0,3}\w+x?\(`
  * and `.{0,3}a*.{0,3}a*\(` have 8 and 16 and count as chained, as one bounded repeat with a
- * bound above {@link MANY_WAYS} does.
+ * bound above {@link MANY_WAYS} does. One that must match something (`\d{1,3}`) anchors where it
+ * stands and is left out: `\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}.*GET.*404` stays separated.
  */
 function smallWays(flat: readonly Token[]): number {
   let ways = 1;
   for (const token of flat) {
-    if (token.type !== REPETITION || isUnbounded(token)) continue;
+    if (token.type !== REPETITION || isUnbounded(token) || (token.min ?? 0) > 0) continue;
     const upper = upperBound(token);
-    if (upper <= MANY_WAYS) ways *= upper - (token.min ?? 0) + 1;
+    if (upper <= MANY_WAYS) ways *= upper + 1;
   }
   return ways;
 }

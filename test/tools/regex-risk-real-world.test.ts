@@ -69,25 +69,28 @@ describe("real-world grep patterns", () => {
   // An optional group holding a repeat (`(x+)?`) or a small repeat of a small repeat
   // (`(\d{1,3}\.){3}`) has at most a handful of ways per position: not nested repetition. Not
   // fixed: the chain check does not look inside groups, so letting these past safe-regex2 would
-  // let `(a*)?(a*)?(a*)?b` through too.
-  it("FAILING: optional groups and small repeats of small repeats are refused as nested", () => {
-    const optional = [
-      String.raw`(\d{1,3}\.){3}\d{1,3}`,
-      String.raw`export\s+(default\s+)?(function|class|const)\s+\w+`,
-      String.raw`class\s+\w+(\s+extends\s+\w+)?\s*\{`,
-      String.raw`(?:\w+\.)?\w+\(`,
-      String.raw`https?://[\w.-]+(?:/[\w./-]*)?`,
-      String.raw`\d{1,2}:\d{2}(:\d{2})?`,
-    ];
-    expect(optional.map((pattern) => [pattern, refused(pattern)])).toEqual(
-      optional.map((pattern) => [pattern, undefined]),
-    );
-  });
+  // let `(a*)?(a*)?(a*)?b` through too. `it.fails`: this test starts failing (and must be turned
+  // into a plain one) the day they run.
+  it.fails(
+    "known false positive, not fixed: optional groups and small repeats of small repeats are refused as nested",
+    () => {
+      const optional = [
+        String.raw`(\d{1,3}\.){3}\d{1,3}`,
+        String.raw`export\s+(default\s+)?(function|class|const)\s+\w+`,
+        String.raw`class\s+\w+(\s+extends\s+\w+)?\s*\{`,
+        String.raw`(?:\w+\.)?\w+\(`,
+        String.raw`https?://[\w.-]+(?:/[\w./-]*)?`,
+        String.raw`\d{1,2}:\d{2}(:\d{2})?`,
+      ];
+      expect(optional.map((pattern) => [pattern, refused(pattern)])).toEqual(
+        optional.map((pattern) => [pattern, undefined]),
+      );
+    },
+  );
 
-  // The small bounded repeats of an IP address stand before the chain (`.*GET.*404`), matched
-  // once per start: they multiply nothing (0.3 ms on a 1,000-character line, where `.*GET.*404`
-  // alone takes 90 ms), yet the pattern is refused as chained.
-  it("FAILING: small bounded repeats before a separated chain make it chained", () => {
+  // The small bounded repeats of an IP address must match something: they anchor the match and
+  // multiply nothing (0.3 ms on a 1,000-character line, where `.*GET.*404` alone takes 90 ms).
+  it("small bounded repeats that must match something leave a separated chain separated", () => {
     const pattern = String.raw`\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}.*GET.*404`;
     expect(patternRisk(trimOuterWildcards(pattern).source)).toBe("separated");
   });
