@@ -114,9 +114,14 @@ class WalkQueue {
  * cold start) can answer them as it goes. Entries finish in no defined order: sort results.
  *
  * @returns when every directory was read and every `onEntry` settled.
- * @throws the first error of a `readdir` (ENOENT, ENOTDIR...) or of `onEntry`, or the abort reason.
+ * @throws TypeError when `concurrency` is not a whole number of at least 1 (a programming error:
+ *   the tools check their settings at creation); the first error of a `readdir` (ENOENT,
+ *   ENOTDIR...) or of `onEntry`, or the abort reason.
  */
 export async function walkFiles(options: WalkOptions): Promise<void> {
+  const count = options.concurrency;
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new TypeError(`walkFiles concurrency: expected a whole number of at least 1, got ${String(count)}`);
   const ignored = new Set(options.ignoreDirectories ?? []);
   const { fs, signal, onEntry, enterDirectory, include } = options;
   const prefix = options.root === "/" ? "/" : `${options.root}/`;
@@ -185,7 +190,7 @@ export async function walkFiles(options: WalkOptions): Promise<void> {
   }
 
   const workers: Promise<void>[] = [];
-  for (let i = 0; i < Math.max(1, options.concurrency); i++) workers.push(worker());
+  for (let i = 0; i < count; i++) workers.push(worker());
   await Promise.all(workers);
   if (failure !== undefined) throw failure.error;
 }
