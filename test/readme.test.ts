@@ -1,5 +1,5 @@
 /**
- * The README's examples are tested.
+ * The examples of every user-facing text are tested: README.md, CONTRIBUTING.md and docs/*.md.
  *
  * - Every fenced `ts` block is type-checked as written (imports of `better-fs-tools/...` point
  *   at `src/`), with the repository's compiler options.
@@ -12,7 +12,7 @@
  * and each example's actual output (`test/readme/.generated/PID/run/NAME.out`).
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "node:util";
@@ -25,20 +25,20 @@ const GENERATED = join(ROOT, "test", "readme", ".generated", String(process.pid)
 const RUN_DIR = join(GENERATED, "run");
 const CHECK_DIR = join(GENERATED, "check");
 
-/** Package subpaths → source entries (package.json `exports`, dist → src). */
-const SUBPATHS: Readonly<Record<string, string>> = {
-  "better-fs-tools": "src/index.ts",
-  "better-fs-tools/memory": "src/backends/memory/index.ts",
-  "better-fs-tools/node": "src/backends/node/index.ts",
-  "better-fs-tools/opfs": "src/backends/opfs/index.ts",
-  "better-fs-tools/idb": "src/backends/idb/index.ts",
-  "better-fs-tools/shell": "src/shell/index.ts",
-  "better-fs-tools/ai-sdk": "src/ai-sdk/index.ts",
-  "better-fs-tools/sandbox": "src/sandbox/index.ts",
-  "better-fs-tools/agent": "src/agent/index.ts",
-  "better-fs-tools/mcp": "src/mcp/index.ts",
-  "better-fs-tools/conformance": "src/conformance/index.ts",
-};
+/** Package subpaths → source entries: package.json `exports` (`types`, dist → src). */
+const SUBPATHS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(
+    (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+        exports: Record<string, string | { types?: string }>;
+      }
+    ).exports,
+  ).flatMap(([subpath, target]) =>
+    typeof target === "object" && target.types !== undefined
+      ? [[`better-fs-tools${subpath.slice(1)}`, target.types.replace(/^\.\/dist\//, "src/").replace(/\.d\.ts$/, ".ts")]]
+      : [],
+  ),
+);
 
 /** What a README example uses that a test cannot: a real model becomes a scripted one. */
 const SUBSTITUTIONS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
@@ -144,10 +144,29 @@ function rewriteImports(code: string, file: string): string {
   );
 }
 
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-const examples = extractExamples(readme);
+/** The texts whose examples are tested, relative to the repository root. */
+const DOCUMENTS = [
+  "README.md",
+  "CONTRIBUTING.md",
+  ...readdirSync(join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
-describe("README examples", () => {
+interface DocumentExample extends Example {
+  readonly document: string;
+}
+
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+const examples: DocumentExample[] = DOCUMENTS.flatMap((document) =>
+  extractExamples(readFileSync(join(ROOT, document), "utf8")).map((example) => ({ ...example, document })),
+);
+
+/** The longest the README may be, in lines: a newcomer reads it in five minutes; the rest is in docs/. */
+const README_MAX_LINES = 300;
+
+describe("README and docs examples", () => {
   beforeAll(() => {
     rmSync(GENERATED, { recursive: true, force: true });
     mkdirSync(RUN_DIR, { recursive: true });
@@ -170,10 +189,19 @@ describe("README examples", () => {
     if (process.env.README_KEEP !== "1") rmSync(GENERATED, { recursive: true, force: true });
   });
 
-  it("has runnable examples with unique names", () => {
+  it("has runnable examples with unique names across every document", () => {
     const names = examples.map((example) => example.name);
-    expect(examples.filter((example) => example.run).length).toBeGreaterThanOrEqual(15);
-    expect(new Set(names).size).toBe(names.length);
+    expect(examples.filter((example) => example.run).length).toBeGreaterThanOrEqual(25);
+    expect(names.filter((name, index) => names.indexOf(name) !== index)).toEqual([]);
+  });
+
+  it(`keeps the README short: at most ${README_MAX_LINES} lines, with a runnable quick start of at most 15 lines that needs no key`, () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(README_MAX_LINES);
+    const quick = examples.find((example) => example.name === "quick-core");
+    expect(quick?.document).toBe("README.md");
+    expect(quick?.run).toBe(true);
+    expect(quick?.code.trimEnd().split("\n").length).toBeLessThanOrEqual(15);
+    expect(quick?.code).not.toMatch(/openai|anthropic|API_KEY/i);
   });
 
   it("keeps its opening: the title, then the two commands", () => {
@@ -183,7 +211,7 @@ describe("README examples", () => {
         "",
         "```sh",
         "npm ci && npm start   # build and serve the playground (an agent on real files, offline, in your browser)",
-        "npm test              # every test: Node and headless Chromium (yours, or one from npm: see Testing)",
+        "npm test              # every test: Node and headless Chromium (yours, or one from npm: see CONTRIBUTING.md)",
       ].join("\n"),
     );
   });
@@ -201,13 +229,13 @@ describe("README examples", () => {
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", join(CHECK_DIR, "tsconfig.json")], {
       encoding: "utf8",
     });
-    const lines = examples.map((example) => `${example.name}.ts = README.md line ${example.line + 1}`);
+    const lines = examples.map((example) => `${example.name}.ts = ${example.document} line ${example.line + 1}`);
     expect(`${tsc.stdout}${tsc.stderr}`, `generated files: ${lines.join(", ")}`).toBe("");
     expect(tsc.status).toBe(0);
   });
 
   for (const example of examples.filter((candidate) => candidate.run)) {
-    it(`${example.name} (README.md line ${example.line}) runs${example.output === undefined ? "" : " and prints its output"}`, async () => {
+    it(`${example.name} (${example.document} line ${example.line}) runs${example.output === undefined ? "" : " and prints its output"}`, async () => {
       const file = join(RUN_DIR, `${example.name}.ts`);
       let code = example.code;
       for (const [from, to] of SUBSTITUTIONS[example.name] ?? []) {
@@ -227,6 +255,83 @@ describe("README examples", () => {
       }
       if (process.env.README_KEEP === "1") writeFileSync(join(RUN_DIR, `${example.name}.out`), `${lines.join("\n")}\n`);
       if (example.output !== undefined) expect(lines.join("\n")).toBe(example.output.replace(/\n$/, ""));
+    });
+  }
+});
+
+/** The repository's address, from package.json: absolute links into it must name a file it has. */
+const REPOSITORY_BLOB = "https://github.com/better-fs-tools/better-fs-tools/blob/main/";
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function headingAnchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+/** The anchors of a markdown text's headings (outside code fences). */
+function anchorsOf(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    else if (!fenced && /^#{1,6} /.test(line)) anchors.add(headingAnchor(line.replace(/^#+ /, "")));
+  }
+  return anchors;
+}
+
+/** The targets of a markdown text's inline links, outside code fences and code spans. */
+function linksOf(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1] as string);
+}
+
+describe("links in README, CONTRIBUTING and docs", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    files: string[];
+    repository: { url: string };
+    homepage: string;
+    bugs: { url: string };
+    keywords: string[];
+  };
+
+  it("package.json names the repository, homepage, bugs and keywords, and ships docs/", () => {
+    expect(pkg.repository.url).toBe(`git+${REPOSITORY_BLOB.replace(/\/blob\/main\/$/, "")}.git`);
+    expect(pkg.homepage).toBe(`${REPOSITORY_BLOB.replace(/\/blob\/main\/$/, "")}#readme`);
+    expect(pkg.bugs.url).toBe(`${REPOSITORY_BLOB.replace(/\/blob\/main\/$/, "")}/issues`);
+    expect(pkg.keywords.length).toBeGreaterThanOrEqual(5);
+    expect(pkg.files).toEqual(["dist", "docs"]);
+  });
+
+  for (const document of DOCUMENTS) {
+    it(`${document}: every link resolves (files and headings); from shipped texts only to shipped files or the repository`, () => {
+      const text = readFileSync(join(ROOT, document), "utf8");
+      const shipped = document === "README.md" || document.startsWith("docs/");
+      const broken: string[] = [];
+      for (const link of linksOf(text)) {
+        if (/^https?:\/\//.test(link)) {
+          if (link.startsWith(REPOSITORY_BLOB)) {
+            const path = link.slice(REPOSITORY_BLOB.length).split("#")[0] as string;
+            if (!existsSync(join(ROOT, path))) broken.push(`${link}: no such file in the repository`);
+          }
+          continue;
+        }
+        const [pathPart, anchor] = link.split("#") as [string, string | undefined];
+        const target = pathPart === "" ? document : join(dirname(document), pathPart);
+        if (!existsSync(join(ROOT, target))) {
+          broken.push(`${link}: no such file`);
+          continue;
+        }
+        if (shipped && !/^(README\.md|LICENSE|docs\/[a-z-]+\.md)$/.test(target)) {
+          broken.push(`${link}: ${target} is not in the package (link to the repository instead)`);
+        }
+        if (anchor !== undefined && !anchorsOf(readFileSync(join(ROOT, target), "utf8")).has(anchor)) {
+          broken.push(`${link}: no heading #${anchor} in ${target}`);
+        }
+      }
+      expect(broken).toEqual([]);
     });
   }
 });

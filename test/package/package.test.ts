@@ -72,10 +72,10 @@ afterAll(async () => {
 });
 
 describe("tarball", () => {
-  it("holds package.json, README, LICENSE and dist/ only: no test, demo or bench files", () => {
+  it("holds package.json, README, LICENSE, docs/*.md and dist/ only: no test, demo or bench files", () => {
     const unexpected = packed.files.filter(
       (path) =>
-        !/^(package\.json|README\.md|LICENSE(\.md)?|dist\/.+\.(js|d\.ts))$/.test(path) ||
+        !/^(package\.json|README\.md|LICENSE(\.md)?|docs\/[a-z-]+\.md|dist\/.+\.(js|d\.ts))$/.test(path) ||
         /(^|\/)(test|tests|__tests__|demo|bench)(\/|$)|\.(test|bench)\.|\.browser\.test\./.test(path),
     );
     expect(unexpected).toEqual([]);

@@ -16,7 +16,16 @@ const run = promisify(execFile);
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** What the packed tarball is built from. */
-const STAGED_PATHS = ["package.json", "README.md", "LICENSE", "src", "scripts", "tsconfig.json", "tsconfig.build.json"];
+const STAGED_PATHS = [
+  "package.json",
+  "README.md",
+  "LICENSE",
+  "docs",
+  "src",
+  "scripts",
+  "tsconfig.json",
+  "tsconfig.build.json",
+];
 
 /** One export condition object, or a bare target. */
 export type ExportTarget = string | Record<string, string>;
