@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const repository = new URL("../", import.meta.url);
+const repository = new URL("..", import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL("package.json", repository), "utf8"));
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 

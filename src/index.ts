@@ -38,7 +38,7 @@ export {
   type SkippedLongLines,
   type TextPart,
   type ToolResult,
-} from "./tools/result.js";
+} from "./tools/kit/result.js";
 export {
   type AnyCoreTool,
   type CoreTool,
@@ -49,9 +49,9 @@ export {
   type ToolCall,
   ToolInputError,
   type ToolSignature,
-} from "./tools/tool.js";
-export { type FileRecord, type FileStateStore, memoryStore } from "./tools/state.js";
-export { type PerCall, type ToolContext, type ToolContextOptions } from "./tools/context.js";
+} from "./tools/kit/tool.js";
+export { type FileRecord, type FileStateStore, memoryStore } from "./tools/kit/state.js";
+export { type PerCall, type ToolContext, type ToolContextOptions } from "./tools/kit/context.js";
 export {
   type Access,
   type AllowRule,
@@ -117,7 +117,7 @@ export {
   type TextEditorCommand,
   type TextEditorInput,
   type TextEditorToolOptions,
-} from "./tools/text-editor.js";
+} from "./tools/text-editor/index.js";
 export {
   APPLY_PATCH_LARK_GRAMMAR,
   defaultPatchSignature,
@@ -135,7 +135,7 @@ export {
   type ReadInput,
   type ReadToolOptions,
   type ReadToolSettings,
-} from "./tools/read.js";
+} from "./tools/read/index.js";
 export {
   createWriteTool,
   WRITE_DESCRIPTION,
@@ -143,7 +143,7 @@ export {
   type WriteInput,
   type WriteToolOptions,
   type WriteToolSettings,
-} from "./tools/write.js";
+} from "./tools/write/index.js";
 export {
   createEditTool,
   EDIT_DESCRIPTION,
@@ -151,7 +151,7 @@ export {
   type EditInput,
   type EditToolOptions,
   type EditToolSettings,
-} from "./tools/edit.js";
+} from "./tools/edit/index.js";
 export {
   createListTool,
   DEFAULT_MAX_LIST_ENTRIES,
@@ -160,7 +160,7 @@ export {
   type ListInput,
   type ListToolOptions,
   type ListToolSettings,
-} from "./tools/list.js";
+} from "./tools/list/index.js";
 export {
   createGlobTool,
   DEFAULT_MAX_GLOB_RESULTS,
@@ -169,7 +169,7 @@ export {
   type GlobInput,
   type GlobToolOptions,
   type GlobToolSettings,
-} from "./tools/glob.js";
+} from "./tools/glob/index.js";
 export {
   createGrepTool,
   CUBIC_PATTERN_SCAN_LINE_LENGTH,
@@ -181,7 +181,7 @@ export {
   type GrepInput,
   type GrepToolOptions,
   type GrepToolSettings,
-} from "./tools/grep.js";
+} from "./tools/grep/index.js";
 export { createBashTool, createFsTools } from "./shell/defaults.js";
 export {
   BASH_INPUT_SPEC,
@@ -191,27 +191,27 @@ export {
   DEFAULT_BASH_MAX_OUTPUT_BYTES,
   DEFAULT_BASH_MAX_TIMEOUT_MS,
   DEFAULT_BASH_TIMEOUT_MS,
-} from "./tools/bash.js";
+} from "./tools/bash/index.js";
 export type { CommandOutput, CommandRunner, CommandRunOptions } from "./contract/runner.js";
-export { type ApplyPatchToolSettings, type FsTools, type FsToolsOptions } from "./tools/fs-tools.js";
-export type { SearchSettings } from "./tools/search-settings.js";
-export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/walk.js";
+export { type ApplyPatchToolSettings, type FsTools, type FsToolsOptions } from "./tools/kit/fs-tools.js";
+export type { SearchSettings } from "./tools/kit/search-settings.js";
+export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/kit/walk.js";
 export {
   DEFAULT_OFFLOAD_PREVIEW_BYTES,
   DEFAULT_OFFLOAD_THRESHOLD_BYTES,
   MAX_OFFLOAD_FILE_BYTES,
   type OffloadOptions,
   TOOL_OUTPUTS_DIR,
-} from "./tools/offload.js";
+} from "./tools/kit/offload.js";
 export {
   DEFAULT_MAX_IMAGE_BYTES,
   IMAGE_MEDIA_TYPES,
   imageConverter,
   type ImageConverterOptions,
-} from "./tools/image.js";
-export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/converter.js";
-export { BINARY_SNIFF_BYTES } from "./tools/text.js";
-export type { FieldSpec, InputSpec } from "./tools/input.js";
+} from "./tools/read/image.js";
+export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/read/converter.js";
+export { BINARY_SNIFF_BYTES } from "./tools/kit/text.js";
+export type { FieldSpec, InputSpec } from "./tools/kit/input.js";
 export { forwardFileSystem, type FileSystemOverrides, type ForwardedFileSystem } from "./contract/forward.js";
-export { defineCoreTool, type CoreToolDefinition, type CustomInput } from "./tools/define.js";
+export { defineCoreTool, type CoreToolDefinition, type CustomInput } from "./tools/kit/define.js";
 export { OptionError, type OptionErrorFields } from "./contract/options.js";

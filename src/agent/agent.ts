@@ -23,12 +23,12 @@ import { assertKnownOptions, optionValueError } from "../contract/options.js";
 import type { FileSystem } from "../contract/types.js";
 import { createGate, type Gate } from "../gate/gate.js";
 import { hashFiles } from "../gate/hash-files.js";
-import type { createBashTool } from "../tools/bash.js";
-import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
-import { createGlobTool } from "../tools/glob.js";
-import { createGrepTool } from "../tools/grep.js";
-import { createListTool } from "../tools/list.js";
-import type { JsonValue } from "../tools/tool.js";
+import type { createBashTool } from "../tools/bash/index.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
+import { createGlobTool } from "../tools/glob/index.js";
+import { createGrepTool } from "../tools/grep/index.js";
+import { createListTool } from "../tools/list/index.js";
+import type { JsonValue } from "../tools/kit/tool.js";
 import { canonicalJson, modelName, runCacheKey } from "./cache-key.js";
 import {
   DEFAULT_MAX_MEMORY_BYTES,

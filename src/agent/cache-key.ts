@@ -4,7 +4,7 @@
  * @module
  */
 import type { Digest } from "../contract/digest.js";
-import type { JsonValue } from "../tools/tool.js";
+import type { JsonValue } from "../tools/kit/tool.js";
 
 /** What a run's key is made of (see {@link runCacheKey}). */
 export interface RunKeyParts {

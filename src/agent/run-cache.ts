@@ -5,7 +5,7 @@
  * @module
  */
 import type { FileSystem } from "../contract/types.js";
-import type { JsonValue } from "../tools/tool.js";
+import type { JsonValue } from "../tools/kit/tool.js";
 import { resolvePath } from "../contract/path.js";
 
 /** A finished run as the cache keeps it: what a hit replays. */

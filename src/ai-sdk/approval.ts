@@ -6,8 +6,8 @@
  * @module
  */
 import type { Access, ApprovalRequest, PermissionOptions } from "../gate/gate.js";
-import { createContextResolver, type ToolContextOptions } from "../tools/context.js";
-import type { ToolCall } from "../tools/tool.js";
+import { createContextResolver, type ToolContextOptions } from "../tools/kit/context.js";
+import type { ToolCall } from "../tools/kit/tool.js";
 import { parsePatch } from "../tools/apply-patch/parser.js";
 
 /** A path or command a core input touches, as the gate is asked about it. */

@@ -7,19 +7,19 @@
 import type { FlexibleSchema } from "ai";
 import type { FileSystem } from "../contract/types.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
-import type { createBashTool } from "../tools/bash.js";
-import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
+import type { createBashTool } from "../tools/bash/index.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
 import { assertKnownOptions, OptionError } from "../contract/options.js";
-import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/setting-keys.js";
-import type { createEditTool } from "../tools/edit.js";
-import type { createGlobTool } from "../tools/glob.js";
-import type { createGrepTool } from "../tools/grep.js";
-import type { createListTool } from "../tools/list.js";
-import type { createReadTool } from "../tools/read.js";
-import type { FileStateStore } from "../tools/state.js";
+import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/kit/setting-keys.js";
+import type { createEditTool } from "../tools/edit/index.js";
+import type { createGlobTool } from "../tools/glob/index.js";
+import type { createGrepTool } from "../tools/grep/index.js";
+import type { createListTool } from "../tools/list/index.js";
+import type { createReadTool } from "../tools/read/index.js";
+import type { FileStateStore } from "../tools/kit/state.js";
 import { sha256Digest } from "../contract/digest.js";
-import type { ToolSignature } from "../tools/tool.js";
-import type { createWriteTool } from "../tools/write.js";
+import type { ToolSignature } from "../tools/kit/tool.js";
+import type { createWriteTool } from "../tools/write/index.js";
 import {
   adaptCoreFactory,
   createAiSdkApplyPatchTool,

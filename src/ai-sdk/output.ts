@@ -4,7 +4,7 @@
  * @module
  */
 import type { Tool } from "ai";
-import type { ResultPart } from "../tools/result.js";
+import type { ResultPart } from "../tools/kit/result.js";
 
 /** The AI SDK's `ToolResultOutput` (what `toModelOutput` returns; `ai` does not export the name). */
 type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool["toModelOutput"]>>>;

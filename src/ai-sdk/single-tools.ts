@@ -11,17 +11,17 @@
 import type { PermissionOptions } from "../gate/gate.js";
 import { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import { createBashTool } from "../shell/defaults.js";
-import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/context.js";
+import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
 import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
-import { TOOL_SETTING_KEYS, type ToolSettingsKey } from "../tools/setting-keys.js";
-import { createEditTool } from "../tools/edit.js";
-import { createGlobTool } from "../tools/glob.js";
-import { createGrepTool } from "../tools/grep.js";
-import { createListTool } from "../tools/list.js";
-import { createReadTool } from "../tools/read.js";
-import type { ToolResult } from "../tools/result.js";
-import type { AnyCoreTool, CoreTool, ToolCall } from "../tools/tool.js";
-import { createWriteTool } from "../tools/write.js";
+import { TOOL_SETTING_KEYS, type ToolSettingsKey } from "../tools/kit/setting-keys.js";
+import { createEditTool } from "../tools/edit/index.js";
+import { createGlobTool } from "../tools/glob/index.js";
+import { createGrepTool } from "../tools/grep/index.js";
+import { createListTool } from "../tools/list/index.js";
+import { createReadTool } from "../tools/read/index.js";
+import type { ToolResult } from "../tools/kit/result.js";
+import type { AnyCoreTool, CoreTool, ToolCall } from "../tools/kit/tool.js";
+import { createWriteTool } from "../tools/write/index.js";
 import {
   adaptCoreTool,
   type AiSdkAdapterOptions,

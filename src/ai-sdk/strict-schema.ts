@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonSchema, JsonValue } from "../tools/tool.js";
+import type { JsonSchema, JsonValue } from "../tools/kit/tool.js";
 
 /** The keywords kept in a strict schema; every other keyword is dropped (after conversion). */
 export const STRICT_SCHEMA_KEYWORDS = [

@@ -13,10 +13,10 @@ import {
   type ToolExecutionOptions,
 } from "ai";
 import type { PermissionOptions } from "../gate/gate.js";
-import type { ToolResult } from "../tools/result.js";
+import type { ToolResult } from "../tools/kit/result.js";
 import { optionValueError } from "../contract/options.js";
-import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../tools/tool.js";
-import type { ToolContextOptions } from "../tools/context.js";
+import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../tools/kit/tool.js";
+import type { ToolContextOptions } from "../tools/kit/context.js";
 import { approvalTargets, approvedPermissions, probeApprovals } from "./approval.js";
 import { toAiSdkOutput } from "./output.js";
 import { toStrictSchema } from "./strict-schema.js";

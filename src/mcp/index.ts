@@ -6,14 +6,14 @@
  *
  * @module
  */
+export { createMcpServer } from "./server.js";
 export {
-  createMcpServer,
   DEFAULT_MCP_SERVER_NAME,
   MCP_DIALECTS,
   type McpDialect,
   type McpScope,
   type McpServerOptions,
-} from "./server.js";
+} from "./options.js";
 export { type McpRoot, narrowRoots, rootPathOf } from "./roots.js";
 export { BETTER_FS_TOOLS_NAMES, toCallToolResult } from "./dialects/better-fs-tools.js";
 export { FILESYSTEM_SERVER_TOOL_NAMES, MEDIA_TYPES_BY_EXTENSION } from "./dialects/filesystem-server.js";

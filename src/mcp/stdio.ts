@@ -8,7 +8,8 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { nodeFileSystem } from "../backends/node/index.js";
-import { createMcpServer, MCP_DIALECTS, type McpDialect } from "./server.js";
+import { MCP_DIALECTS, type McpDialect } from "./options.js";
+import { createMcpServer } from "./server.js";
 
 /** The parsed `better-fs-tools mcp` command line. */
 export interface McpCommandLine {

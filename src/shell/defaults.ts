@@ -11,10 +11,10 @@ import {
   type BashInput,
   type BashToolOptions,
   type FallbackRunner,
-} from "../tools/bash.js";
-import { createFsTools as createCoreFsTools, type FsTools, type FsToolsOptions } from "../tools/fs-tools.js";
-import type { ShellResult } from "../tools/result.js";
-import type { CoreTool } from "../tools/tool.js";
+} from "../tools/bash/index.js";
+import { createFsTools as createCoreFsTools, type FsTools, type FsToolsOptions } from "../tools/kit/fs-tools.js";
+import type { ShellResult } from "../tools/kit/result.js";
+import type { CoreTool } from "../tools/kit/tool.js";
 import { describeJustBash, justBashCommandRunner } from "./just-bash-runner.js";
 
 /** just-bash over the tools' own gate: confined (every file access passes the gate). */

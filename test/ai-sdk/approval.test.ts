@@ -6,7 +6,7 @@ import { createAiSdkFsTools } from "../../src/ai-sdk/bundle.js";
 import { createAiSdkReadTool } from "../../src/ai-sdk/single-tools.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { PermissionOptions } from "../../src/gate/gate.js";
-import { createReadTool } from "../../src/tools/read.js";
+import { createReadTool } from "../../src/tools/read/index.js";
 import { memoryLocks } from "../../src/contract/locks.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 

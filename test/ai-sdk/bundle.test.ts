@@ -16,11 +16,11 @@ import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeFileSystem } from "../../src/backends/node/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
-import { memoryStore } from "../../src/tools/state.js";
+import { memoryStore } from "../../src/tools/kit/state.js";
 import { sha256Digest } from "../../src/contract/digest.js";
-import type { ToolSignature } from "../../src/tools/tool.js";
-import type { ReadInput } from "../../src/tools/read.js";
-import type { ReadResult } from "../../src/tools/result.js";
+import type { ToolSignature } from "../../src/tools/kit/tool.js";
+import type { ReadInput } from "../../src/tools/read/index.js";
+import type { ReadResult } from "../../src/tools/kit/result.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 /** A 1×1 PNG (70 bytes). */

@@ -8,9 +8,9 @@ import { createAiSdkReadTool, toAiSdkTool } from "../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { APPLY_PATCH_DESCRIPTION, createApplyPatchTool } from "../../src/tools/apply-patch/index.js";
 import { createBashTool } from "../../src/shell/defaults.js";
-import { createEditTool } from "../../src/tools/edit.js";
-import { createReadTool } from "../../src/tools/read.js";
-import type { ToolResult } from "../../src/tools/result.js";
+import { createEditTool } from "../../src/tools/edit/index.js";
+import { createReadTool } from "../../src/tools/read/index.js";
+import type { ToolResult } from "../../src/tools/kit/result.js";
 import {
   createTextEditorTool,
   defaultPatchSignature,
@@ -20,8 +20,8 @@ import {
   lineRangeSignature,
   offsetLimitPreset,
 } from "../../src/tools/signature/index.js";
-import type { CoreToolParts, ToolSignature } from "../../src/tools/tool.js";
-import { createWriteTool } from "../../src/tools/write.js";
+import type { CoreToolParts, ToolSignature } from "../../src/tools/kit/tool.js";
+import { createWriteTool } from "../../src/tools/write/index.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 const fs = memoryFileSystem();

@@ -3,7 +3,7 @@ import { jsonSchema } from "ai";
 import { z } from "zod";
 import { createAiSdkBashTool, createAiSdkFsTools, createAiSdkReadTool, toAiSdkTool } from "../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
-import { createListTool } from "../../src/tools/list.js";
+import { createListTool } from "../../src/tools/list/index.js";
 import { OptionError } from "../../src/contract/options.js";
 
 describe("single AI SDK factories refuse misuse at creation, naming the option", () => {

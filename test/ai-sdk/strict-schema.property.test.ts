@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { expect, test } from "vitest";
 import { STRICT_SCHEMA_KEYWORDS, toStrictSchema } from "../../src/ai-sdk/strict-schema.js";
-import type { JsonSchema, JsonValue } from "../../src/tools/tool.js";
+import type { JsonSchema, JsonValue } from "../../src/tools/kit/tool.js";
 
 /** A schema and a generator of values it accepts, built together. */
 interface Shape {

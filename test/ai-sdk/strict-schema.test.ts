@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { toStrictSchema } from "../../src/ai-sdk/strict-schema.js";
-import type { JsonSchema } from "../../src/tools/tool.js";
+import type { JsonSchema } from "../../src/tools/kit/tool.js";
 
 const MAX = Number.MAX_SAFE_INTEGER;
 

@@ -2,8 +2,8 @@ import { generateText, isStepCount } from "ai";
 import { describe, expect, test } from "vitest";
 import { z } from "zod";
 import { toAiSdkTool } from "../../src/ai-sdk/tool.js";
-import { errorResult, type ReadResult } from "../../src/tools/result.js";
-import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../../src/tools/tool.js";
+import { errorResult, type ReadResult } from "../../src/tools/kit/result.js";
+import { ToolInputError, type CoreToolParts, type ToolCall, type ToolSignature } from "../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 interface FakeInput {

@@ -5,7 +5,7 @@
 import { generateText, isStepCount } from "ai";
 import { createAiSdkFsTools } from "../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
-import { memoryStore } from "../../src/tools/state.js";
+import { memoryStore } from "../../src/tools/kit/state.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 self.onmessage = async () => {

@@ -4,8 +4,8 @@ import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { assertKnownOptions, OptionError, optionValueError } from "../../src/contract/options.js";
 import { FsError } from "../../src/contract/errors.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { createReadTool } from "../../src/tools/read.js";
-import { ToolInputError } from "../../src/tools/tool.js";
+import { createReadTool } from "../../src/tools/read/index.js";
+import { ToolInputError } from "../../src/tools/kit/tool.js";
 
 /** The error a call throws, or a failure when it throws none. */
 function thrown(run: () => unknown): unknown {

@@ -13,7 +13,7 @@ import { createWorkspace } from "../../src/gate/workspace.js";
 import { formatFilesystemLogEntry, readOnly, withFilesystemLogging } from "../../src/gate/middleware.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeFileSystem } from "../../src/backends/node/file-system.js";
-import { createReadTool } from "../../src/tools/read.js";
+import { createReadTool } from "../../src/tools/read/index.js";
 import { lookupRealPath } from "../../src/contract/path.js";
 import type { FileSystem } from "../../src/contract/types.js";
 

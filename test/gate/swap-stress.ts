@@ -8,7 +8,7 @@
 import { expect } from "vitest";
 import type { FileSystem } from "../../src/contract/types.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 
 export const OUTSIDE: Readonly<Record<string, string>> = {
   "/outside/secret.txt": "SECRET-OUT\n",

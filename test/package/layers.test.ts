@@ -158,7 +158,7 @@ describe("layers", () => {
 
   it("catches an upward import of every kind: static, type-only, re-export, dynamic, import type", () => {
     const code = [
-      'import { createReadTool } from "../tools/read.js";',
+      'import { createReadTool } from "../tools/read/index.js";',
       'import type { Gate } from "../gate/gate.js";',
       'export { toJustBashFs } from "../shell/to-just-bash-fs.js";',
       'export * from "../ai-sdk/index.js";',
@@ -171,8 +171,8 @@ describe("layers", () => {
     expect(layerViolations([{ file: "src/contract/synthetic.ts", code }])).toEqual([
       {
         file: "src/contract/synthetic.ts",
-        specifier: "../tools/read.js",
-        target: "src/tools/read.ts",
+        specifier: "../tools/read/index.js",
+        target: "src/tools/read/index.ts",
         layers: "contract → tools",
       },
       {
@@ -216,10 +216,10 @@ describe("layers", () => {
       idbToMemory: edge("src/backends/idb/index.ts", "../memory/index.js"),
       memoryToIdb: edge("src/backends/memory/index.ts", "../idb/index.js"),
       backendToGate: edge("src/backends/node/file-system.ts", "../../gate/gate.js"),
-      gateToTools: edge("src/gate/hash-files.ts", "../tools/walk.js"),
-      toolsToGate: edge("src/tools/read.ts", "../gate/gate.js"),
-      toolsToShell: edge("src/tools/bash.ts", "../shell/defaults.js"),
-      toolsToBackend: edge("src/tools/read.ts", "../backends/memory/index.js"),
+      gateToTools: edge("src/gate/hash-files.ts", "../tools/kit/walk.js"),
+      toolsToGate: edge("src/tools/read/index.ts", "../../gate/gate.js"),
+      toolsToShell: edge("src/tools/bash/index.ts", "../../shell/defaults.js"),
+      toolsToBackend: edge("src/tools/read/index.ts", "../../backends/memory/index.js"),
       conformanceToBackend: edge("src/conformance/index.ts", "../backends/memory/index.js"),
       aiSdkToShell: edge("src/ai-sdk/single-tools.ts", "../shell/defaults.js"),
       aiSdkToSandbox: edge("src/ai-sdk/tool.ts", "../sandbox/index.js"),
@@ -230,7 +230,7 @@ describe("layers", () => {
       sandboxToMemory: edge("src/sandbox/x.ts", "../backends/memory/index.js"),
       rootToShell: edge("src/index.ts", "./shell/defaults.js"),
       rootToBackend: edge("src/index.ts", "./backends/node/index.js"),
-      outsideSrc: edge("src/tools/read.ts", "../../test/helper.js"),
+      outsideSrc: edge("src/tools/read/index.ts", "../../../test/helper.js"),
     }).toEqual({
       opfsToMemory: ["backends/opfs → backends/memory"],
       idbToMemory: [],

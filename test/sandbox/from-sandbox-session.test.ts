@@ -4,7 +4,7 @@ import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/index.js";
 import { fromSandboxSession, toSandboxSession } from "../../src/sandbox/index.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 
 function roundTrip(files: Record<string, string> = {}) {
   const inner = memoryFileSystem({ files });

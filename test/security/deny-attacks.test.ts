@@ -17,7 +17,7 @@ import type { FileSystem } from "../../src/contract/types.js";
 import { createGate, type AllowRule } from "../../src/gate/gate.js";
 import { createWorkspace } from "../../src/gate/workspace.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText, type ToolResult } from "../../src/tools/result.js";
+import { resultText, type ToolResult } from "../../src/tools/kit/result.js";
 import { connect } from "../mcp/client.js";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 
 const CONTENT = "PROTECTED-CONTENT\n";
 

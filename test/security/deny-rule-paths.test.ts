@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 
 const SECRET = "TOKEN=DENIED-CONTENT\n";
 const RULE_PATHS = ["/w/secret/", "/w/secret", "/w/x/../secret/**", "/w//secret/**", "/w/secret**", "/w/./secret/."];

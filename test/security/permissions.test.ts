@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 import type { AllowRule, PermissionOptions } from "../../src/gate/gate.js";
 
 const FAIL_CLOSED = (path: string, tool: string) =>

@@ -7,7 +7,7 @@ import { createWorkspace } from "../../src/gate/workspace.js";
 import { type FileSystem } from "../../src/contract/types.js";
 import { FsError } from "../../src/contract/errors.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText, type ToolResult } from "../../src/tools/result.js";
+import { resultText, type ToolResult } from "../../src/tools/kit/result.js";
 import { ATTACKS, type AttackTarget, type AttemptOutcome } from "./corpus.js";
 
 /** A named target factory, with rows it cannot express. */

@@ -3,7 +3,7 @@
 import { justBashFileSystem } from "../../src/shell/just-bash-file-system.js";
 import { loadJustBash } from "../../src/shell/just-bash-module.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 
 self.onmessage = async () => {
   try {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../src/backends/opfs/index.js";
 import { createFsTools } from "../../src/shell/defaults.js";
-import { resultText } from "../../src/tools/result.js";
+import { resultText } from "../../src/tools/kit/result.js";
 import { binaryFixture, runSharedScript, SHARED_SCRIPT_OUTPUT } from "./shared-script.js";
 import { wipe } from "../backends/opfs/wipe.js";
 

@@ -7,17 +7,17 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { createApplyPatchTool } from "../../tools/apply-patch/index.js";
-import { createBashTool } from "../../tools/bash.js";
-import type { ToolContextOptions } from "../../tools/context.js";
-import { createEditTool } from "../../tools/edit.js";
-import { createGlobTool } from "../../tools/glob.js";
-import { createGrepTool } from "../../tools/grep.js";
-import { createListTool } from "../../tools/list.js";
-import { createReadTool } from "../../tools/read.js";
-import { createWriteTool } from "../../tools/write.js";
-import type { ToolResult } from "../../tools/result.js";
-import type { CoreTool } from "../../tools/tool.js";
-import { noRootsResult, type DialectContext } from "../server.js";
+import { createBashTool } from "../../tools/bash/index.js";
+import type { ToolContextOptions } from "../../tools/kit/context.js";
+import { createEditTool } from "../../tools/edit/index.js";
+import { createGlobTool } from "../../tools/glob/index.js";
+import { createGrepTool } from "../../tools/grep/index.js";
+import { createListTool } from "../../tools/list/index.js";
+import { createReadTool } from "../../tools/read/index.js";
+import { createWriteTool } from "../../tools/write/index.js";
+import type { ToolResult } from "../../tools/kit/result.js";
+import type { CoreTool } from "../../tools/kit/tool.js";
+import { noRootsResult, type DialectContext } from "../options.js";
 
 /** The tool names of the `better-fs-tools` dialect, in the order `tools/list` gives them. */
 export const BETTER_FS_TOOLS_NAMES = ["read", "write", "edit", "apply_patch", "list", "glob", "grep", "bash"] as const;

@@ -21,12 +21,12 @@ import { baseName, compareCodeUnits, joinPath } from "../../contract/path.js";
 import type { FileSystem } from "../../contract/types.js";
 import { walkFiles } from "../../contract/walk.js";
 import { createGate, type Access, type Gate } from "../../gate/gate.js";
-import { bytesToBase64 } from "../../tools/base64.js";
-import { locksFor } from "../../tools/context.js";
-import { toolErrorFromFs } from "../../tools/fs-failure.js";
-import { decodeUtf8Lenient, encodeUtf8 } from "../../tools/text.js";
-import { DEFAULT_WALK_CONCURRENCY, deniedNote, walkSource } from "../../tools/walk.js";
-import { noRootsResult, type DialectContext, type McpScope } from "../server.js";
+import { bytesToBase64 } from "../../tools/kit/base64.js";
+import { locksFor } from "../../tools/kit/context.js";
+import { toolErrorFromFs } from "../../tools/kit/fs-failure.js";
+import { decodeUtf8Lenient, encodeUtf8 } from "../../tools/kit/text.js";
+import { DEFAULT_WALK_CONCURRENCY, deniedNote, walkSource } from "../../tools/kit/walk.js";
+import { noRootsResult, type DialectContext, type McpScope } from "../options.js";
 
 /** The tool names of the `filesystem-server` dialect, as the official server registers them. */
 export const FILESYSTEM_SERVER_TOOL_NAMES = [

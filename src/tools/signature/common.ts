@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { textParts, type ToolResult } from "../result.js";
+import { textParts, type ToolResult } from "../kit/result.js";
 
 /** One line of a `read` result: its 1-based number and its text. */
 export interface NumberedLine {

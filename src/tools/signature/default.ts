@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { ToolResult } from "../result.js";
-import type { CoreToolParts, ToolSignature } from "../tool.js";
+import type { ToolResult } from "../kit/result.js";
+import type { CoreToolParts, ToolSignature } from "../kit/tool.js";
 
 /** The core tools of the default preset, by name. */
 export const DEFAULT_PRESET_TOOLS = ["read", "edit", "write", "apply_patch", "bash"] as const;

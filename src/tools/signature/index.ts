@@ -31,7 +31,7 @@ export {
   type TextEditorCommand,
   type TextEditorInput,
   type TextEditorToolOptions,
-} from "../text-editor.js";
+} from "../text-editor/index.js";
 export {
   APPLY_PATCH_LARK_GRAMMAR,
   defaultPatchSignature,

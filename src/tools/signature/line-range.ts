@@ -5,14 +5,14 @@
  *
  * @module
  */
-import type { BashInput } from "../bash.js";
-import type { EditInput } from "../edit.js";
-import type { ListInput } from "../list.js";
-import type { ReadInput } from "../read.js";
-import type { WriteInput } from "../write.js";
-import { checkInput, specSchema, type InputSpec } from "../input.js";
-import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../result.js";
-import { ToolInputError, type ToolSignature } from "../tool.js";
+import type { BashInput } from "../bash/index.js";
+import type { EditInput } from "../edit/index.js";
+import type { ListInput } from "../list/index.js";
+import type { ReadInput } from "../read/index.js";
+import type { WriteInput } from "../write/index.js";
+import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
+import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../kit/result.js";
+import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 import { hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
 import { assertKnownOptions } from "../../contract/options.js";
 

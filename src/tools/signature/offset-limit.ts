@@ -7,16 +7,16 @@
  * @module
  */
 import picomatch from "picomatch";
-import type { EditInput } from "../edit.js";
-import { matchLinesText } from "../match-lines.js";
-import { formatCount } from "../text.js";
-import { checkInput, specSchema, type InputSpec } from "../input.js";
-import { inlineIgnoreCase, type GrepInput } from "../grep.js";
-import type { ListInput } from "../list.js";
-import type { ReadInput } from "../read.js";
-import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../result.js";
-import { ToolInputError, type ToolSignature } from "../tool.js";
-import type { WriteInput } from "../write.js";
+import type { EditInput } from "../edit/index.js";
+import { matchLinesText } from "../edit/match-lines.js";
+import { formatCount } from "../kit/text.js";
+import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
+import { inlineIgnoreCase, type GrepInput } from "../grep/index.js";
+import type { ListInput } from "../list/index.js";
+import type { ReadInput } from "../read/index.js";
+import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../kit/result.js";
+import { ToolInputError, type ToolSignature } from "../kit/tool.js";
+import type { WriteInput } from "../write/index.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
 import { assertKnownOptions } from "../../contract/options.js";
 

@@ -6,9 +6,9 @@
  */
 import type { ApplyPatchInput } from "../apply-patch/index.js";
 import { APPLY_PATCH_DESCRIPTION } from "../apply-patch/index.js";
-import { checkInput, specSchema, type InputSpec } from "../input.js";
-import type { MutationResult } from "../result.js";
-import { ToolInputError, type ToolSignature } from "../tool.js";
+import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
+import type { MutationResult } from "../kit/result.js";
+import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 
 /** The model input of the patch signatures. */
 export interface PatchModelInput {

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import type { FileSystem, WatchEvent } from "../../../src/contract/types.js";
-import { createGrepTool } from "../../../src/tools/grep.js";
-import { resultText } from "../../../src/tools/result.js";
+import { createGrepTool } from "../../../src/tools/grep/index.js";
+import { resultText } from "../../../src/tools/kit/result.js";
 import {
   CLOSE_COMPACT_MIN_BYTES,
   OPFS_MIRROR_RELOAD_EVENT,

@@ -63,7 +63,7 @@ describe("webLocks", () => {
 describe("opfsFileSystem locks", () => {
   it("carries Web Locks named after its root, and tools over it use them by default", async () => {
     const { opfsFileSystem } = await import("../../../src/backends/opfs/index.js");
-    const { locksFor } = await import("../../../src/tools/context.js");
+    const { locksFor } = await import("../../../src/tools/kit/context.js");
     const { compose, withFilesystemLogging } = await import("../../../src/gate/middleware.js");
     const fs = opfsFileSystem({ root: "locks-default" });
     expect(locksFor(fs)).toBe(fs.locks);

@@ -9,8 +9,8 @@ import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { forwardFileSystem } from "../../../src/contract/forward.js";
 import type { Locks } from "../../../src/contract/locks.js";
 import { memoryLocks } from "../../../src/contract/locks.js";
-import { locksFor } from "../../../src/tools/context.js";
-import { createWriteTool } from "../../../src/tools/write.js";
+import { locksFor } from "../../../src/tools/kit/context.js";
+import { createWriteTool } from "../../../src/tools/write/index.js";
 
 /** Locks that record the keys of every `run`, standing in for OPFS's Web Locks. */
 function recordingLocks(): { locks: Locks; taken: string[][] } {

@@ -5,7 +5,7 @@
  */
 import type { FileSystem } from "../../../src/contract/types.js";
 import { createApplyPatchTool } from "../../../src/tools/apply-patch/index.js";
-import type { MutationResult } from "../../../src/tools/result.js";
+import type { MutationResult } from "../../../src/tools/kit/result.js";
 
 /** One scenario: `patch.txt`, and the `input/` and `expected/` trees as relative path → bytes. */
 export interface CorpusScenario {

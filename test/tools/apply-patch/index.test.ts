@@ -4,11 +4,11 @@ import { memoryFileSystem, type MemoryFileSystem } from "../../../src/backends/m
 import { type FileSystem } from "../../../src/contract/types.js";
 import { FsError } from "../../../src/contract/errors.js";
 import { createApplyPatchTool } from "../../../src/tools/apply-patch/index.js";
-import { resultText } from "../../../src/tools/result.js";
-import { memoryStore } from "../../../src/tools/state.js";
+import { resultText } from "../../../src/tools/kit/result.js";
+import { memoryStore } from "../../../src/tools/kit/state.js";
 import { sha256Digest } from "../../../src/contract/digest.js";
 import { memoryLocks } from "../../../src/contract/locks.js";
-import { ToolInputError } from "../../../src/tools/tool.js";
+import { ToolInputError } from "../../../src/tools/kit/tool.js";
 
 const wrap = (body: string): string => `*** Begin Patch\n${body}\n*** End Patch`;
 const text = async (fs: FileSystem, path: string): Promise<string> =>

@@ -9,11 +9,11 @@ import {
 } from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import type { CommandRunner } from "../../../src/contract/runner.js";
-import { createListTool } from "../../../src/tools/list.js";
-import { createReadTool } from "../../../src/tools/read.js";
+import { createListTool } from "../../../src/tools/list/index.js";
+import { createReadTool } from "../../../src/tools/read/index.js";
 import { lineRangePreset, lineRangeSignature } from "../../../src/tools/signature/index.js";
-import { memoryStore } from "../../../src/tools/state.js";
-import { ToolInputError } from "../../../src/tools/tool.js";
+import { memoryStore } from "../../../src/tools/kit/state.js";
+import { ToolInputError } from "../../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });

@@ -7,13 +7,13 @@ import {
   toAiSdkTool,
 } from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
-import { createGrepTool } from "../../../src/tools/grep.js";
-import { createListTool } from "../../../src/tools/list.js";
-import { createReadTool } from "../../../src/tools/read.js";
+import { createGrepTool } from "../../../src/tools/grep/index.js";
+import { createListTool } from "../../../src/tools/list/index.js";
+import { createReadTool } from "../../../src/tools/read/index.js";
 import { offsetLimitPreset } from "../../../src/tools/signature/index.js";
-import { memoryStore } from "../../../src/tools/state.js";
-import { resultText, type ToolResult } from "../../../src/tools/result.js";
-import { ToolInputError, type CoreTool } from "../../../src/tools/tool.js";
+import { memoryStore } from "../../../src/tools/kit/state.js";
+import { resultText, type ToolResult } from "../../../src/tools/kit/result.js";
+import { ToolInputError, type CoreTool } from "../../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const text = (value: string) => ({ type: "content", value: [{ type: "text", text: value }] });

@@ -8,7 +8,7 @@ import {
   defaultPatchSignature,
   freeformPatchSignature,
 } from "../../../src/tools/signature/index.js";
-import { ToolInputError } from "../../../src/tools/tool.js";
+import { ToolInputError } from "../../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
 const PATCH = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Add File: b.txt\n+b\n*** End Patch";

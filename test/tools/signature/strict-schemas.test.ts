@@ -9,7 +9,7 @@ import {
   lineRangePreset,
   offsetLimitPreset,
 } from "../../../src/tools/signature/index.js";
-import type { JsonSchema } from "../../../src/tools/tool.js";
+import type { JsonSchema } from "../../../src/tools/kit/tool.js";
 
 const signatures: Array<{ name: string; inputSchema: JsonSchema }> = [
   ...Object.values(lineRangePreset()),

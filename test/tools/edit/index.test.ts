@@ -1,0 +1,146 @@
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { testEditTool } from "../kit/suite.js";
+
+testEditTool(async () => memoryFileSystem());
+
+import { describe, expect, test } from "vitest";
+import { createEditTool } from "../../../src/tools/edit/index.js";
+import { resultText } from "../../../src/tools/kit/result.js";
+
+describe("edit: huge match counts", () => {
+  test("replaceAll over 17 million matches writes and reports, without throwing", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "a", newText: "b", replaceAll: true });
+    expect(resultText(result)).toBe(
+      "replaced 17,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more",
+    );
+    const bytes = await fs.readFile("/w/a.txt");
+    expect([bytes.length, bytes[0], bytes[bytes.length - 2]]).toEqual([34_000_000, 0x62, 0x62]);
+  }, 60_000);
+
+  test("without replaceAll, a huge count is EAMBIGUOUS with the count", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "a", newText: "b" });
+    expect(result.error).toEqual({
+      code: "EAMBIGUOUS",
+      path: "/w/a.txt",
+      displayPath: "a.txt",
+      occurrences: 17_000_000,
+      lines: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+      lineCount: 17_000_000,
+      message:
+        "oldText occurs 17,000,000 times in a.txt (at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more); it must occur exactly once. " +
+        "Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+    });
+  }, 60_000);
+
+  test("many matches on one line without newlines are summarized as one line", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "ab".repeat(100_000) } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "ab", newText: "c" });
+    expect(result.error?.message).toBe(
+      "oldText occurs 100,000 times in a.txt (at line 1); it must occur exactly once. Include more surrounding lines in oldText to make it unique, or set replaceAll to true to replace every occurrence.",
+    );
+  });
+});
+
+describe("edit: text that is not well-formed UTF-16", () => {
+  test("a lone surrogate in oldText is EINPUT and the emoji stays whole", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "emoji.txt", oldText: "\uD83D", newText: "X" });
+    expect(result.error).toEqual({
+      code: "EINPUT",
+      path: "/w/emoji.txt",
+      message:
+        "oldText is not well-formed Unicode: it has a lone surrogate (U+D83D) at character 0, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    });
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a😀b\n");
+  });
+
+  test("a lone low surrogate in newText is EINPUT, file untouched", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "one", newText: "x\uDE00y" });
+    expect(result.error?.code).toBe("EINPUT");
+    expect(result.error?.message).toBe(
+      "newText is not well-formed Unicode: it has a lone surrogate (U+DE00) at character 1, half of a character such as an emoji, which has no UTF-8 form. Send whole characters; nothing was changed.",
+    );
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\n");
+  });
+
+  test("whole surrogate pairs are edited as usual", async () => {
+    const fs = memoryFileSystem({ files: { "/w/emoji.txt": "a😀b\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "emoji.txt", oldText: "😀", newText: "🎉" });
+    expect(resultText(result)).toBe("replaced 1 occurrence in emoji.txt at line 1");
+    expect(new TextDecoder().decode(await fs.readFile("/w/emoji.txt"))).toBe("a🎉b\n");
+  });
+});
+
+describe("edit: a result equal to the file is no change", () => {
+  test("CRLF → LF under the line-ending tolerance says No change and lists no change", async () => {
+    const fs = memoryFileSystem({ files: { "/w/crlf.txt": "one\r\ntwo\r\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const expected = {
+      kind: "mutation",
+      ok: true,
+      parts: [
+        {
+          type: "text",
+          text: "No change: oldText and newText differ only in line endings, and edit keeps the file's own line endings (to change them, write the whole file), so crlf.txt was left as it was.",
+        },
+      ],
+      changes: [],
+    };
+    expect(await edit.execute({ path: "crlf.txt", oldText: "\r\n", newText: "\n", replaceAll: true })).toEqual(
+      expected,
+    );
+    expect(await edit.execute({ path: "crlf.txt", oldText: "one\r\ntwo", newText: "one\ntwo" })).toEqual(expected);
+    expect(new TextDecoder().decode(await fs.readFile("/w/crlf.txt"))).toBe("one\r\ntwo\r\n");
+  });
+
+  test("identical oldText and newText keep their own No change text", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "a.txt", oldText: "one", newText: "one" });
+    expect(result).toEqual({
+      kind: "mutation",
+      ok: true,
+      parts: [{ type: "text", text: "No change: oldText and newText are identical, so a.txt was left as it was." }],
+      changes: [],
+    });
+  });
+});
+
+describe("edit: UTF-16 is named as text in another encoding", () => {
+  test("a UTF-16BE file is refused untouched with a hint to convert it", async () => {
+    const bytes = Uint8Array.of(0xfe, 0xff, 0x00, 0x68, 0x00, 0x69);
+    const fs = memoryFileSystem({ files: { "/w/u16.txt": bytes } });
+    const result = await createEditTool({ fs, cwd: "/w" }).execute({ path: "u16.txt", oldText: "hi", newText: "x" });
+    expect(result.error).toEqual({
+      code: "EBINARY",
+      path: "/w/u16.txt",
+      message:
+        "Cannot edit u16.txt: it is a text file in UTF-16 (big-endian), an encoding this tool does not read. Convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), then edit it.",
+    });
+    expect(await fs.readFile("/w/u16.txt")).toEqual(bytes);
+  });
+});
+
+describe("edit: a lone CR is a line ending, as read shows it", () => {
+  test("what read showed of a lone-CR file can be edited, and the CRs are kept", async () => {
+    const fs = memoryFileSystem({ files: { "/w/cr.txt": "x\ry\r", "/w/mixed.txt": "a\r\nb\nc\rd\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const decode = async (path: string): Promise<string> => new TextDecoder().decode(await fs.readFile(path));
+    expect(resultText(await edit.execute({ path: "cr.txt", oldText: "x\ny", newText: "X\nY\nZ" }))).toBe(
+      "replaced 1 occurrence in cr.txt at line 1",
+    );
+    expect(await decode("/w/cr.txt")).toBe("X\rY\rZ\r");
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "d", newText: "D" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 4",
+    );
+    expect(resultText(await edit.execute({ path: "mixed.txt", oldText: "c\nD", newText: "c\nd" }))).toBe(
+      "replaced 1 occurrence in mixed.txt at line 3",
+    );
+    expect(await decode("/w/mixed.txt")).toBe("a\r\nb\nc\rd\n");
+  });
+});

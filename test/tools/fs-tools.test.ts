@@ -1,4 +1,0 @@
-import { memoryFileSystem } from "../../src/backends/memory/index.js";
-import { testFsToolsBundle } from "./suite.js";
-
-testFsToolsBundle(async () => memoryFileSystem());

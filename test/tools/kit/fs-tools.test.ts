@@ -1,0 +1,4 @@
+import { memoryFileSystem } from "../../../src/backends/memory/index.js";
+import { testFsToolsBundle } from "./suite.js";
+
+testFsToolsBundle(async () => memoryFileSystem());
