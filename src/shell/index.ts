@@ -64,5 +64,9 @@ export type { CommandOutput, CommandRunner, CommandRunOptions } from "../contrac
 export { loadJustBash } from "./just-bash-module.js";
 export type { JustBashModule, TrustedRunner } from "./just-bash-module.js";
 export { createBashTool } from "./defaults.js";
-export { DEFAULT_BASH_MAX_OUTPUT_BYTES, DEFAULT_BASH_MAX_TIMEOUT_MS, DEFAULT_BASH_TIMEOUT_MS } from "../tools/bash/index.js";
+export {
+  DEFAULT_BASH_MAX_OUTPUT_BYTES,
+  DEFAULT_BASH_MAX_TIMEOUT_MS,
+  DEFAULT_BASH_TIMEOUT_MS,
+} from "../tools/bash/index.js";
 export type { BashInput, BashToolOptions, BashToolSettings } from "../tools/bash/index.js";

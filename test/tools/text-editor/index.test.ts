@@ -3,7 +3,11 @@ import { describe, expect, test } from "vitest";
 import { toAiSdkTool } from "../../../src/ai-sdk/index.js";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { resultText } from "../../../src/tools/kit/result.js";
-import { createTextEditorTool, TEXT_EDITOR_TOOL_NAME, type TextEditorInput } from "../../../src/tools/signature/index.js";
+import {
+  createTextEditorTool,
+  TEXT_EDITOR_TOOL_NAME,
+  type TextEditorInput,
+} from "../../../src/tools/signature/index.js";
 import { memoryStore } from "../../../src/tools/kit/state.js";
 import { ToolInputError } from "../../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
