@@ -42,7 +42,7 @@ describe("exports map", () => {
     }).toEqual({
       type: "module",
       sideEffects: false,
-      files: ["dist"],
+      files: ["dist", "docs"],
       build: "node scripts/build.mjs",
     });
     expect(packageJson.exports["./package.json"]).toBe("./package.json");
