@@ -17,6 +17,13 @@ const browser = await resolveChromium();
  */
 const browserFilesAtOnce = Math.min(12, Math.max(2, availableParallelism() - 1));
 
+/**
+ * Node test files at once: at least two. Vitest's default (CPUs − 1) ran one file at a time on a
+ * 2-core machine, while many node files wait on child processes (npm, tsc, Vite builds, Chromium
+ * for the e2e pages, real disks) rather than the CPU.
+ */
+const nodeFilesAtOnce = Math.max(2, availableParallelism());
+
 export default defineConfig({
   test: {
     projects: [
@@ -28,6 +35,7 @@ export default defineConfig({
           environment: "node",
           include: ["test/**/*.test.ts"],
           exclude: ["test/**/*.browser.test.ts", "**/node_modules/**"],
+          maxWorkers: nodeFilesAtOnce,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -4,7 +4,8 @@
  * `npm pack`, and installs the tarball into fresh consumer projects outside the repository.
  */
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -96,17 +97,40 @@ export function specifier(packageJson: PackageJson, subpath: string): string {
   return subpath === "." ? packageJson.name : `${packageJson.name}/${subpath.slice(2)}`;
 }
 
-/**
- * Copies the package sources to a temporary directory (node_modules linked), runs `npm run build`
- * there and packs it.
- *
- * @returns the tarball and its file list.
- * @throws Error when the build or `npm pack` fails, with their output.
- */
-export async function buildAndPack(): Promise<PackedPackage> {
-  const directory = await mkdtemp(join(tmpdir(), "better-fs-tools-pack-"));
+/** Where built tarballs are kept between test files and runs, one folder per hash of the sources. */
+const PACK_CACHE = join(REPOSITORY_ROOT, "node_modules", ".cache", "better-fs-tools-tests");
+
+/** How long a file waits for another file's build of the same sources before building its own (ms). */
+const PACK_WAIT_MS = 10 * 60 * 1000;
+
+/** The SHA-256 of every staged file's path and bytes and of the lock file: equal inputs pack to an equal tarball. */
+async function sourcesHash(): Promise<string> {
+  const hash = createHash("sha256");
+  const visit = async (path: string): Promise<void> => {
+    const full = join(REPOSITORY_ROOT, path);
+    const entries = await readdir(full, { withFileTypes: true }).catch((error: unknown) => {
+      if ((error as { code?: string }).code === "ENOTDIR") return undefined;
+      if ((error as { code?: string }).code === "ENOENT") return [];
+      throw error;
+    });
+    if (entries === undefined) {
+      hash
+        .update(`${path}\0`)
+        .update(await readFile(full))
+        .update("\0");
+      return;
+    }
+    for (const entry of entries.map((item) => item.name).sort()) await visit(`${path}/${entry}`);
+  };
+  // The lock file too: the build bundles dependencies (memfs, just-bash) into the browser entries.
+  for (const path of [...STAGED_PATHS, "package-lock.json"]) await visit(path);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** Builds and packs the staged sources into `directory` (a new folder). */
+async function packInto(directory: string): Promise<{ filename: string; files: string[] }> {
   const stage = join(directory, "stage");
-  await mkdir(stage);
+  await mkdir(stage, { recursive: true });
   for (const path of STAGED_PATHS) {
     await cp(join(REPOSITORY_ROOT, path), join(stage, path), { recursive: true }).catch((error: unknown) => {
       if ((error as { code?: string }).code !== "ENOENT") throw error;
@@ -117,11 +141,62 @@ export async function buildAndPack(): Promise<PackedPackage> {
   const output = await command("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", directory], stage);
   const [packed] = JSON.parse(output) as { filename: string; files: { path: string }[] }[];
   if (packed === undefined) throw new Error(`npm pack printed no result: ${output}`);
+  return { filename: packed.filename, files: packed.files.map((file) => file.path).sort() };
+}
+
+/**
+ * The tarball of the current sources, built once and shared by every test file (and later runs)
+ * that asks while the sources are unchanged: the first asker builds under a lock folder, the
+ * others wait for its `packed.json`. A build that fails leaves nothing behind, so the next asker
+ * builds again and sees the failure itself.
+ */
+async function sharedPack(): Promise<{ directory: string; filename: string; files: string[] }> {
+  const directory = join(PACK_CACHE, `pack-${await sourcesHash()}`);
+  const done = join(directory, "packed.json");
+  const lock = `${directory}.lock`;
+  await mkdir(PACK_CACHE, { recursive: true });
+  const started = Date.now();
+  for (;;) {
+    const existing = await readFile(done, "utf8").catch(() => undefined);
+    if (existing !== undefined)
+      return { directory, ...(JSON.parse(existing) as { filename: string; files: string[] }) };
+    const locked = await mkdir(lock).then(
+      () => true,
+      () => false,
+    );
+    if (locked || Date.now() - started > PACK_WAIT_MS) {
+      try {
+        await rm(directory, { recursive: true, force: true });
+        const packed = await packInto(directory);
+        await rm(join(directory, "stage"), { recursive: true, force: true });
+        await writeFile(done, JSON.stringify(packed));
+        return { directory, ...packed };
+      } finally {
+        if (locked) await rm(lock, { recursive: true, force: true });
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * Builds the package from a copy of its sources (node_modules linked) and packs it, once per
+ * version of the sources: test files share the tarball (see {@link sharedPack}).
+ *
+ * @returns the tarball, its file list, and a new temporary directory for consumers
+ *   (`cleanup()` removes that directory, never the shared tarball).
+ * @throws Error when the build or `npm pack` fails, with their output.
+ */
+export async function buildAndPack(): Promise<PackedPackage> {
+  const shared = await sharedPack();
+  const directory = await mkdtemp(join(tmpdir(), "better-fs-tools-pack-"));
   return {
     directory,
-    tarball: join(directory, packed.filename),
-    packageJson: await readPackageJson(stage),
-    files: packed.files.map((file) => file.path).sort(),
+    tarball: join(shared.directory, shared.filename),
+    packageJson: JSON.parse(
+      await command("tar", ["-xOzf", join(shared.directory, shared.filename), "package/package.json"], directory),
+    ) as PackageJson,
+    files: shared.files,
     cleanup: () => rm(directory, { recursive: true, force: true }),
   };
 }
