@@ -19,6 +19,7 @@ import {
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { justBashFileSystem } from "./just-bash-file-system.js";
+import { gitCommand } from "./git/command.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
@@ -184,6 +185,8 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions = {}
         // HOME is the workspace unless the run says otherwise (just-bash would use "/", usually refused).
         env: { HOME: defaultCwd, ...run.env },
         executionLimits: { ...limits, maxExecutionTimeMs: deadlineMs },
+        // git (isomorphic-git over the same gate), loaded on the first `git` a script runs.
+        customCommands: [gitCommand(source.fs, trustedRunnerOf(module))],
       });
       const controller = new AbortController();
       let timerFired = false;

@@ -84,3 +84,27 @@ describe.skipIf(!HAS_GIT)("git: ours and the real git binary print the same text
     }, 60_000);
   }
 });
+
+describe.skipIf(!HAS_GIT)("git over Node: the real binary (skipped: no git binary on PATH)", () => {
+  it("the bash tool over Node runs the real git, which reads a repository our git made", async () => {
+    const { nodeCommandRunner } = await import("better-fs-tools/node");
+    const { createBashTool } = await import("better-fs-tools");
+    const dir = await mkdtemp(join(tmpdir(), "bft-git-real-"));
+    dirs.push(dir);
+    const fs = nodeFileSystem({ cwd: dir });
+    await fs.writeFile(`${dir}/a.txt`, encode("one\n"));
+    for (const args of [["init", "-q"], ["add", "a.txt"], ["commit", "-q", "-m", "made by ours"]]) {
+      expect((await runGit(args, { fs, cwd: dir, env: GIT_ENV })).exitCode).toBe(0);
+    }
+    const bash = createBashTool({
+      fs,
+      cwd: dir,
+      runner: nodeCommandRunner({ cwd: dir }),
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir, GIT_CONFIG_NOSYSTEM: "1", ...GIT_ENV },
+      permissions: { allow: [{ tool: "runBash", command: "git *" }] },
+    });
+    const result = await bash.execute({ command: "git log --oneline && git fsck --no-progress && git status --short" });
+    // The real git's log of our commit (the same id it would make), a clean fsck and status.
+    expect(result).toMatchObject({ ok: true, exitCode: 0, stdout: "54ee075 made by ours\n", stderr: "" });
+  }, 60_000);
+});
