@@ -1,12 +1,13 @@
 /**
  * The ported ZenFS suite and git in Chromium: over the OPFS mirror (durable, no sync form, no
- * symlinks) and over memory (sync form, symlinks), with no Node `Buffer` on the page.
+ * symlinks), over IndexedDB (sync form once loaded, symlinks) and over memory.
  */
 import { describe, expect, it } from "vitest";
 import { createNodeFs } from "better-fs-tools/node-fs";
 import { memoryFileSystem } from "better-fs-tools/memory";
 import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "better-fs-tools/opfs-mirror";
 import { runGit } from "better-fs-tools/shell";
+import { idbFileSystem, type IdbFileSystem } from "better-fs-tools/idb";
 import { peerSuite } from "./peer-suite.js";
 import { wipe } from "../backends/opfs/wipe.js";
 
@@ -35,6 +36,19 @@ peerSuite("createNodeFs over memory, in the browser", async () => {
   await backend.mkdir("/w", { recursive: true });
   return { fs: createNodeFs(backend), root: "/w", sync: true, symlinks: true };
 });
+
+peerSuite(
+  "createNodeFs over idb (sync once loaded)",
+  async () => {
+    const backend = idbFileSystem({ name: `test-node-fs-idb-${(counter += 1)}` });
+    await backend.ready;
+    await backend.mkdir("/w", { recursive: true });
+    return { fs: createNodeFs(backend), root: "/w", sync: true, symlinks: true, idb: backend };
+  },
+  async (target) => {
+    await (target as unknown as { idb: IdbFileSystem }).idb.close();
+  },
+);
 
 describe("git over the OPFS mirror in Chromium", () => {
   it("init, add, commit, edit, diff, status, log; the repository survives a reload of the mirror", async () => {
