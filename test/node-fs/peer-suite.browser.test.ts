@@ -50,6 +50,29 @@ peerSuite(
   },
 );
 
+describe("the OPFS mirror's sync form", () => {
+  it("reads answer synchronously once loaded; writes say why they cannot", async () => {
+    await wipe("test-node-fs-sync");
+    const mirror = opfsMirrorFileSystem({ root: "/test-node-fs-sync" });
+    const fs = createNodeFs(mirror, { cwd: "/w" });
+    await fs.promises.mkdir("/w");
+    await fs.promises.writeFile("a.txt", "mirrored");
+    expect([fs.readFileSync("a.txt", "utf8"), fs.readdirSync("/w"), fs.existsSync("b.txt")]).toEqual(["mirrored", ["a.txt"], false]);
+    let refused: { code?: string; message?: string } = {};
+    try {
+      fs.writeFileSync("b.txt", "x");
+    } catch (error) {
+      refused = error as { code?: string; message?: string };
+    }
+    expect([refused.code, refused.message]).toEqual([
+      "ENOTSUP",
+      "ENOTSUP: operation not supported, open 'b.txt' (the OPFS mirror's writes resolve once durable and cannot be synchronous: use the promise or callback API)",
+    ]);
+    await mirror.close();
+    await wipe("test-node-fs-sync");
+  }, 60_000);
+});
+
 describe("git over the OPFS mirror in Chromium", () => {
   it("init, add, commit, edit, diff, status, log; the repository survives a reload of the mirror", async () => {
     await wipe("test-node-fs-git");
