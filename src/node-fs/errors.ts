@@ -66,8 +66,8 @@ export class NodeFsError extends Error {
   readonly code: string;
   readonly errno: number;
   readonly syscall: string;
-  readonly path?: string;
-  readonly dest?: string;
+  declare readonly path?: string;
+  declare readonly dest?: string;
 
   constructor(fields: NodeFsErrorFields) {
     const description = isFsErrorCode(fields.code)
