@@ -55,11 +55,13 @@ export async function runAsync<T>(fs: FileSystem, site: CallSite, operation: Ope
 }
 
 /** The error a sync call throws on a backend without a synchronous form. */
-export function noSyncError(fs: FileSystem, syscall: string): NodeFsError {
+export function noSyncError(fs: FileSystem, site: CallSite): NodeFsError {
   return new NodeFsError({
     code: "ENOTSUP",
-    syscall,
-    detail: `synchronous calls need a backend that holds its files in memory (memory, idb); the ${fs.name} backend has none: use fs.promises or the callback API`,
+    syscall: site.syscall,
+    ...(site.path === undefined ? {} : { path: site.path }),
+    ...(site.dest === undefined ? {} : { dest: site.dest }),
+    detail: `synchronous calls need a backend that holds its files in memory (memory, idb, reads of opfs-mirror), called directly; this ${fs.name} filesystem has no sync form (nor has a gate or middleware): use fs.promises or the callback API`,
   });
 }
 
@@ -70,7 +72,7 @@ export function noSyncError(fs: FileSystem, syscall: string): NodeFsError {
  */
 export function runSync<T>(fs: FileSystem, site: CallSite, operation: Operation<T>): T {
   const sync = fs.sync;
-  if (sync === undefined) throw noSyncError(fs, site.syscall);
+  if (sync === undefined) throw noSyncError(fs, site);
   try {
     let step = operation.next();
     while (!step.done) {
