@@ -52,7 +52,7 @@ export interface NodeFsErrorFields {
 
 /**
  * An error as `node:fs` throws it: `err.code`, `err.errno` (negative), `err.syscall`, `err.path`
- * and `err.dest` as Node sets them, and Node's message. `name` is `"Error"`, as Node's.
+ * and `err.dest` as Node sets them, and Node's message. `name` is `"Error"` (inherited), as on Node's.
  *
  * @example
  * ```ts
@@ -62,7 +62,7 @@ export interface NodeFsErrorFields {
  * ```
  */
 export class NodeFsError extends Error {
-  override name = "Error";
+  // `name` is Error.prototype's ("Error"), as on Node's errors: not an own field.
   readonly code: string;
   readonly errno: number;
   readonly syscall: string;
