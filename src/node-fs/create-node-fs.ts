@@ -40,12 +40,11 @@ export interface CreateNodeFsOptions {
 export type PathLike = string | URL | Uint8Array;
 
 /** Options of `readFile`. */
-export type ReadFileOptions = Encoding | { readonly encoding?: Encoding | null; readonly flag?: string | number } | null;
+export type ReadFileOptions =
+  Encoding | { readonly encoding?: Encoding | null; readonly flag?: string | number } | null;
 /** Options of `writeFile`/`appendFile` (`mode` is accepted and ignored: backends keep their own). */
 export type WriteFileOptions =
-  | Encoding
-  | { readonly encoding?: Encoding | null; readonly flag?: string | number; readonly mode?: number }
-  | null;
+  Encoding | { readonly encoding?: Encoding | null; readonly flag?: string | number; readonly mode?: number } | null;
 /** Options of `mkdir` (`mode` accepted and ignored). */
 export type MakeDirectoryOptions = number | { readonly recursive?: boolean; readonly mode?: number };
 /** Options of `readdir`. */
@@ -79,11 +78,24 @@ export interface WriteResult<B> {
 export interface FileHandle {
   /** The descriptor number, also valid with the callback and sync APIs. */
   readonly fd: number;
-  read<B extends Uint8Array>(buffer: B, offset?: number, length?: number, position?: number | null): Promise<ReadResult<B>>;
-  read(options?: { buffer?: Uint8Array; offset?: number; length?: number; position?: number | null }): Promise<
-    ReadResult<Uint8Array>
-  >;
-  write<B extends Uint8Array>(buffer: B, offset?: number, length?: number, position?: number | null): Promise<WriteResult<B>>;
+  read<B extends Uint8Array>(
+    buffer: B,
+    offset?: number,
+    length?: number,
+    position?: number | null,
+  ): Promise<ReadResult<B>>;
+  read(options?: {
+    buffer?: Uint8Array;
+    offset?: number;
+    length?: number;
+    position?: number | null;
+  }): Promise<ReadResult<Uint8Array>>;
+  write<B extends Uint8Array>(
+    buffer: B,
+    offset?: number,
+    length?: number,
+    position?: number | null,
+  ): Promise<WriteResult<B>>;
   write(data: string, position?: number | null, encoding?: Encoding): Promise<WriteResult<string>>;
   readFile(options?: ReadFileOptions): Promise<string | Uint8Array>;
   writeFile(data: string | Uint8Array, options?: WriteFileOptions): Promise<void>;
@@ -105,7 +117,6 @@ interface OpenFile {
   position: number;
   closed: boolean;
 }
-
 
 /** A callback-API call: Node's arguments, then `(error, result) => void`. */
 export type NodeFsCallbackCall = (...args: unknown[]) => void;
@@ -254,7 +265,10 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
     } else if (path instanceof Uint8Array) given = new TextDecoder().decode(path);
     else throw invalidArg(`The "${name}" argument must be of type string or an instance of Buffer or URL.`);
     if (given.includes("\0")) {
-      throw invalidArg(`The argument '${name}' must be a string, Uint8Array, or URL without null bytes.`, "ERR_INVALID_ARG_VALUE");
+      throw invalidArg(
+        `The argument '${name}' must be a string, Uint8Array, or URL without null bytes.`,
+        "ERR_INVALID_ARG_VALUE",
+      );
     }
     return { given, absolute: given === "" ? "" : resolvePath(cwd, given) };
   }
@@ -276,7 +290,14 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
       if (!exists || flags.truncate) yield* call("writeFile", absolute, content);
     }
     const fd = nextFd++;
-    open.set(fd, { path: absolute, given, flags, content, position: flags.append ? content.byteLength : 0, closed: false });
+    open.set(fd, {
+      path: absolute,
+      given,
+      flags,
+      content,
+      position: flags.append ? content.byteLength : 0,
+      closed: false,
+    });
     return fd;
   }
   function readAt(file: OpenFile, buffer: Uint8Array, offset: number, length: number, position: number | null): number {
@@ -289,7 +310,11 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
   }
   function* writeAt(file: OpenFile, data: Uint8Array, position: number | null): Operation<number> {
     if (!file.flags.write) throw new NodeFsError({ code: "EBADF", syscall: "write" });
-    const start = file.flags.append ? file.content.byteLength : position === null || position < 0 ? file.position : position;
+    const start = file.flags.append
+      ? file.content.byteLength
+      : position === null || position < 0
+        ? file.position
+        : position;
     const end = start + data.byteLength;
     const next = new Uint8Array(Math.max(end, file.content.byteLength));
     next.set(file.content);
@@ -353,7 +378,8 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
         operation: (function* () {
           if (absolute === "") fail("ENOENT");
           const flags = parseFlags(flag, "r");
-          const bytes = flags.create || flags.write ? yield* openContent(absolute, flags) : yield* call("readFile", absolute);
+          const bytes =
+            flags.create || flags.write ? yield* openContent(absolute, flags) : yield* call("readFile", absolute);
           return encoding === undefined ? toBuffer(bytes) : decode(bytes, encoding);
         })(),
       };
@@ -403,7 +429,8 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
         operation: (function* () {
           if (absolute === "") fail("ENOENT");
           const entries = yield* readdirOp(absolute, object.recursive === true);
-          if (object.withFileTypes === true) return entries.map(({ entry, parent }) => new Dirent(entry.name, entry.type, parent));
+          if (object.withFileTypes === true)
+            return entries.map(({ entry, parent }) => new Dirent(entry.name, entry.type, parent));
           return entries.map(({ name }) => name);
         })(),
       };
@@ -431,7 +458,10 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
     rename(from: PathLike, to: PathLike): Plan<void> {
       const source = pathOf(from, "oldPath");
       const dest = pathOf(to, "newPath");
-      return { site: { syscall: "rename", path: source.given, dest: dest.given }, operation: renameOp(source.absolute, dest.absolute) };
+      return {
+        site: { syscall: "rename", path: source.given, dest: dest.given },
+        operation: renameOp(source.absolute, dest.absolute),
+      };
     },
     rm(path: PathLike, options?: RmOptions): Plan<void> {
       const { given, absolute } = pathOf(path);
@@ -451,7 +481,10 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
     symlink(target: PathLike, path: PathLike): Plan<void> {
       const link = pathOf(path);
       const to = pathOf(target, "target");
-      return { site: { syscall: "symlink", path: to.given, dest: link.given }, operation: symlinkOp(to.given, link.absolute) };
+      return {
+        site: { syscall: "symlink", path: to.given, dest: link.given },
+        operation: symlinkOp(to.given, link.absolute),
+      };
     },
     readlink(path: PathLike): Plan<string> {
       const { given, absolute } = pathOf(path);
@@ -502,7 +535,15 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
     },
     exists(path: PathLike): Plan<boolean> {
       const { absolute } = pathOf(path);
-      return { site: { syscall: "access" }, operation: absolute === "" ? (function* () { return false; })() : existsOp(absolute) };
+      return {
+        site: { syscall: "access" },
+        operation:
+          absolute === ""
+            ? (function* () {
+                return false;
+              })()
+            : existsOp(absolute),
+      };
     },
     open(path: PathLike, flags?: string | number): Plan<number> {
       const { given, absolute } = pathOf(path);
@@ -518,10 +559,20 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
       };
     },
     fstat(fd: number): Plan<Stats> {
-      return { site: { syscall: "fstat" }, operation: (function* () { return yield* fstatOp(fileOf(fd, "fstat")); })() };
+      return {
+        site: { syscall: "fstat" },
+        operation: (function* () {
+          return yield* fstatOp(fileOf(fd, "fstat"));
+        })(),
+      };
     },
     ftruncate(fd: number, length?: number): Plan<void> {
-      return { site: { syscall: "ftruncate" }, operation: (function* () { yield* truncateFd(fileOf(fd, "ftruncate"), length ?? 0); })() };
+      return {
+        site: { syscall: "ftruncate" },
+        operation: (function* () {
+          yield* truncateFd(fileOf(fd, "ftruncate"), length ?? 0);
+        })(),
+      };
     },
     read(fd: number, buffer: Uint8Array, offset?: unknown, length?: unknown, position?: unknown): Plan<number> {
       return {
@@ -561,7 +612,10 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
           bufferOrOptions instanceof Uint8Array
             ? bufferOrOptions
             : ((bufferOrOptions as { buffer?: Uint8Array } | undefined)?.buffer ?? toBuffer(new Uint8Array(16384)));
-        const rest = bufferOrOptions instanceof Uint8Array ? [offset, length, position] : [bufferOrOptions ?? {}, undefined, undefined];
+        const rest =
+          bufferOrOptions instanceof Uint8Array
+            ? [offset, length, position]
+            : [bufferOrOptions ?? {}, undefined, undefined];
         const bytesRead = await run(plans.read(fd, buffer, ...rest));
         return { bytesRead, buffer };
       },
@@ -622,7 +676,13 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
   for (const name of PROMISE_NAMES) {
     promises[name] = (...args: unknown[]) => {
       // A FileHandle in place of a path: its descriptor.
-      if (typeof args[0] === "object" && args[0] !== null && typeof (args[0] as FileHandle).fd === "number" && !(args[0] instanceof URL) && !(args[0] instanceof Uint8Array)) {
+      if (
+        typeof args[0] === "object" &&
+        args[0] !== null &&
+        typeof (args[0] as FileHandle).fd === "number" &&
+        !(args[0] instanceof URL) &&
+        !(args[0] instanceof Uint8Array)
+      ) {
         args[0] = (args[0] as FileHandle).fd;
       }
       try {
@@ -639,7 +699,15 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
   };
 
   const face: Record<string, unknown> = { promises: Object.freeze(promises), constants, Stats, Dirent };
-  const CALLBACK_NAMES: readonly PlanName[] = [...PROMISE_NAMES, "open", "close", "fstat", "ftruncate", "read", "write"];
+  const CALLBACK_NAMES: readonly PlanName[] = [
+    ...PROMISE_NAMES,
+    "open",
+    "close",
+    "fstat",
+    "ftruncate",
+    "read",
+    "write",
+  ];
   for (const name of CALLBACK_NAMES) {
     face[name] = (...args: unknown[]) => {
       const callback = args.pop();

@@ -103,7 +103,10 @@ export function encode(text: string, encoding: Encoding = "utf8"): Uint8Array {
     }
     case "base64":
     case "base64url": {
-      const plain = text.replace(/-/g, "+").replace(/_/g, "/").replace(/[^A-Za-z0-9+/]/g, "");
+      const plain = text
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .replace(/[^A-Za-z0-9+/]/g, "");
       return Uint8Array.from(atob(plain + "=".repeat((4 - (plain.length % 4)) % 4)), (char) => char.charCodeAt(0));
     }
     default: {
@@ -122,9 +125,9 @@ export function encode(text: string, encoding: Encoding = "utf8"): Uint8Array {
 export function decode(bytes: Uint8Array, encoding: Encoding): string {
   const buffer = hostBuffer();
   if (buffer !== undefined) {
-    return (buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as { toString(e: string): string }).toString(
-      encoding,
-    );
+    return (
+      buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as { toString(e: string): string }
+    ).toString(encoding);
   }
   switch (encoding) {
     case "utf8":

@@ -74,7 +74,11 @@ export class NodeFsError extends Error {
       ? FS_ERROR_DESCRIPTIONS[fields.code]
       : (EXTRA_DESCRIPTIONS[fields.code] ?? "unknown error");
     const where =
-      fields.path === undefined ? "" : fields.dest === undefined ? ` '${fields.path}'` : ` '${fields.path}' -> '${fields.dest}'`;
+      fields.path === undefined
+        ? ""
+        : fields.dest === undefined
+          ? ` '${fields.path}'`
+          : ` '${fields.path}' -> '${fields.dest}'`;
     const detail = fields.detail === undefined ? "" : ` (${fields.detail})`;
     super(`${fields.code}: ${description}, ${fields.syscall}${where}${detail}`, { cause: fields.cause });
     this.code = fields.code;

@@ -156,7 +156,8 @@ export function* readdirOp(
   path: string,
   recursive: boolean,
 ): Operation<{ readonly name: string; readonly entry: DirEntry; readonly parent: string }[]> {
-  const sorted = (entries: DirEntry[]) => entries.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = (entries: DirEntry[]) =>
+    entries.slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const top = sorted(yield* call("readdir", path));
   const out: { name: string; entry: DirEntry; parent: string }[] = [];
   const walk = function* (directory: string, prefix: string, entries: DirEntry[]): Operation<void> {

@@ -30,7 +30,12 @@ export const constants = Object.freeze({
 });
 
 /** Permission bits when the backend has none: 0o644 for files, 0o755 for directories, 0o777 for links. */
-const DEFAULT_PERMISSIONS: Readonly<Record<FileType, number>> = { file: 0o644, directory: 0o755, symlink: 0o777, other: 0o644 };
+const DEFAULT_PERMISSIONS: Readonly<Record<FileType, number>> = {
+  file: 0o644,
+  directory: 0o755,
+  symlink: 0o777,
+  other: 0o644,
+};
 const TYPE_BITS: Readonly<Record<FileType, number>> = {
   file: constants.S_IFREG,
   directory: constants.S_IFDIR,

@@ -6,7 +6,7 @@ describe("createNodeFs options", () => {
   it("refuses an unknown option, a relative cwd and something that is not a FileSystem, at creation", () => {
     const fs = memoryFileSystem();
     expect(() => createNodeFs(fs, { cwdd: "/" } as never)).toThrow(TypeError);
-    expect(() => createNodeFs(fs, { cwd: "w" })).toThrow("createNodeFs cwd must be an absolute path, got \"w\"");
+    expect(() => createNodeFs(fs, { cwd: "w" })).toThrow('createNodeFs cwd must be an absolute path, got "w"');
     expect(() => createNodeFs({} as never)).toThrow("createNodeFs needs a FileSystem (a backend, or a gate's gate.fs)");
   });
 
@@ -29,7 +29,9 @@ describe("createNodeFs options", () => {
     const fs = createNodeFs(memoryFileSystem({ files: { "/a": "a" } }));
     const fd = fs.openSync("/a", "r");
     fs.closeSync(fd);
-    expect(() => fs.readSync(fd, new Uint8Array(1))).toThrow(expect.objectContaining({ code: "EBADF", syscall: "read" }));
+    expect(() => fs.readSync(fd, new Uint8Array(1))).toThrow(
+      expect.objectContaining({ code: "EBADF", syscall: "read" }),
+    );
     const viaCallback = await new Promise<unknown>((resolve) => fs.fstat(fd, resolve));
     expect(viaCallback).toMatchObject({ code: "EBADF", syscall: "fstat" });
   });

@@ -24,15 +24,19 @@ describe("encodings without a host Buffer (a browser page) give Node's results",
 
 describe("encodingOf", () => {
   it("reads a string or an options object; null and buffer mean bytes; an unknown name is Node's TypeError", () => {
-    expect([encodingOf("UTF8"), encodingOf({ encoding: "hex" }), encodingOf(null), encodingOf("buffer"), encodingOf({})]).toEqual([
-      "utf8",
-      "hex",
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect([
+      encodingOf("UTF8"),
+      encodingOf({ encoding: "hex" }),
+      encodingOf(null),
+      encodingOf("buffer"),
+      encodingOf({}),
+    ]).toEqual(["utf8", "hex", undefined, undefined, undefined]);
     expect(() => encodingOf("klingon")).toThrow(
-      expect.objectContaining({ name: "TypeError", code: "ERR_INVALID_ARG_VALUE", message: "The argument 'encoding' is invalid encoding. Received 'klingon'" }),
+      expect.objectContaining({
+        name: "TypeError",
+        code: "ERR_INVALID_ARG_VALUE",
+        message: "The argument 'encoding' is invalid encoding. Received 'klingon'",
+      }),
     );
   });
 });

@@ -57,7 +57,11 @@ describe("the OPFS mirror's sync form", () => {
     const fs = createNodeFs(mirror, { cwd: "/w" });
     await fs.promises.mkdir("/w");
     await fs.promises.writeFile("a.txt", "mirrored");
-    expect([fs.readFileSync("a.txt", "utf8"), fs.readdirSync("/w"), fs.existsSync("b.txt")]).toEqual(["mirrored", ["a.txt"], false]);
+    expect([fs.readFileSync("a.txt", "utf8"), fs.readdirSync("/w"), fs.existsSync("b.txt")]).toEqual([
+      "mirrored",
+      ["a.txt"],
+      false,
+    ]);
     let refused: { code?: string; message?: string } = {};
     try {
       fs.writeFileSync("b.txt", "x");

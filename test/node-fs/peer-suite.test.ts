@@ -11,7 +11,12 @@ import { peerSuite } from "./peer-suite.js";
 // The reference: Node's own fs, in a temporary directory. What the suite expects is what Node does.
 peerSuite(
   "node:fs itself",
-  async () => ({ fs: realFs as unknown as NodeFs, root: await mkdtemp(join(tmpdir(), "bft-peer-")), sync: true, symlinks: true }),
+  async () => ({
+    fs: realFs as unknown as NodeFs,
+    root: await mkdtemp(join(tmpdir(), "bft-peer-")),
+    sync: true,
+    symlinks: true,
+  }),
   (target) => rm(target.root, { recursive: true, force: true }),
 );
 

@@ -42,7 +42,11 @@ function thrown(run: () => unknown): { code: unknown; message: unknown } {
 }
 
 /** Runs the ported suite against `create()`'s target (a fresh one per case). */
-export function peerSuite(name: string, create: () => Promise<PeerTarget>, destroy?: (target: PeerTarget) => Promise<void>): void {
+export function peerSuite(
+  name: string,
+  create: () => Promise<PeerTarget>,
+  destroy?: (target: PeerTarget) => Promise<void>,
+): void {
   const withTarget =
     (body: (target: PeerTarget, p: (relative: string) => string) => Promise<void> | void) => async () => {
       const target = await create();
@@ -71,9 +75,14 @@ export function peerSuite(name: string, create: () => Promise<PeerTarget>, destr
       "mkdir of a nested path with a missing parent is ENOENT and creates nothing",
       withTarget(async ({ fs }, p) => {
         expect((await rejection(fs.promises.mkdir(p("nested/dir")))).code).toBe("ENOENT");
-        expect(fs.existsSync === undefined ? true : await fs.promises.access(p("nested")).then(() => true, () => false)).toBe(
-          false,
-        );
+        expect(
+          fs.existsSync === undefined
+            ? true
+            : await fs.promises.access(p("nested")).then(
+                () => true,
+                () => false,
+              ),
+        ).toBe(false);
       }),
     );
     it(
@@ -124,15 +133,19 @@ export function peerSuite(name: string, create: () => Promise<PeerTarget>, destr
     const tree = async (fs: NodeFs, p: (relative: string) => string) => {
       await fs.promises.mkdir(p("test-dir/subdir1"), { recursive: true });
       await fs.promises.mkdir(p("test-dir/subdir2"), { recursive: true });
-      for (const file of ["file1.txt", "file2.txt", "file3.txt"]) await fs.promises.writeFile(p(`test-dir/${file}`), "Sample content");
+      for (const file of ["file1.txt", "file2.txt", "file3.txt"])
+        await fs.promises.writeFile(p(`test-dir/${file}`), "Sample content");
       for (const dir of ["subdir1", "subdir2"])
-        for (const file of ["file4.txt", "file5.txt"]) await fs.promises.writeFile(p(`test-dir/${dir}/${file}`), "Sample content");
+        for (const file of ["file4.txt", "file5.txt"])
+          await fs.promises.writeFile(p(`test-dir/${dir}/${file}`), "Sample content");
     };
     it(
       "readdir withFileTypes gives Dirent objects that tell files from directories",
       withTarget(async ({ fs }, p) => {
         await tree(fs, p);
-        const dirents = (await fs.promises.readdir(p("test-dir"), { withFileTypes: true })) as InstanceType<NodeFs["Dirent"]>[];
+        const dirents = (await fs.promises.readdir(p("test-dir"), { withFileTypes: true })) as InstanceType<
+          NodeFs["Dirent"]
+        >[];
         const sorted = dirents.slice().sort((a, b) => (a.name < b.name ? -1 : 1));
         expect(sorted.map((entry) => [entry.name, entry.isFile(), entry.isDirectory(), entry.parentPath])).toEqual([
           ["file1.txt", true, false, p("test-dir")],
@@ -462,7 +475,9 @@ export function peerSuite(name: string, create: () => Promise<PeerTarget>, destr
       "errors carry errno, and the callback API passes them as the first argument",
       withTarget(async ({ fs }, p) => {
         const error = await new Promise<{ code?: string; errno?: number; path?: string }>((resolve) =>
-          fs.stat(p("nope"), (failure: unknown) => resolve(failure as { code?: string; errno?: number; path?: string })),
+          fs.stat(p("nope"), (failure: unknown) =>
+            resolve(failure as { code?: string; errno?: number; path?: string }),
+          ),
         );
         expect([error.code, error.errno, error.path]).toEqual(["ENOENT", -2, p("nope")]);
       }),
@@ -472,7 +487,10 @@ export function peerSuite(name: string, create: () => Promise<PeerTarget>, destr
       withTarget(({ fs, sync }, p) => {
         if (!sync) return;
         const path = p("non-existent");
-        expect(thrown(() => fs.statSync(path))).toEqual({ code: "ENOENT", message: `ENOENT: no such file or directory, stat '${path}'` });
+        expect(thrown(() => fs.statSync(path))).toEqual({
+          code: "ENOENT",
+          message: `ENOENT: no such file or directory, stat '${path}'`,
+        });
         expect(thrown(() => fs.readdirSync(path)).code).toBe("ENOENT");
         expect(thrown(() => fs.unlinkSync(path)).code).toBe("ENOENT");
         expect(thrown(() => fs.rmdirSync(path)).code).toBe("ENOENT");
@@ -611,7 +629,9 @@ export function peerSuite(name: string, create: () => Promise<PeerTarget>, destr
         await fs.promises.writeFile(p("src"), "data");
         await fs.promises.copyFile(p("src"), p("dst"));
         expect(await fs.promises.readFile(p("dst"), "utf8")).toBe("data");
-        expect((await rejection(fs.promises.copyFile(p("src"), p("dst"), fs.constants.COPYFILE_EXCL))).code).toBe("EEXIST");
+        expect((await rejection(fs.promises.copyFile(p("src"), p("dst"), fs.constants.COPYFILE_EXCL))).code).toBe(
+          "EEXIST",
+        );
       }),
     );
     it(

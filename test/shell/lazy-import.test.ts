@@ -30,7 +30,9 @@ it("no source file imports isomorphic-git eagerly: only types, and one dynamic i
   const dynamic: string[] = [];
   for (const file of await sources(join(import.meta.dirname, "../../src"))) {
     const text = await readFile(file, "utf8");
-    for (const match of text.matchAll(/^\s*(import|export)\s+(?!type\b)[^;]*?from\s+["']isomorphic-git(\/[^"']*)?["']/gm))
+    for (const match of text.matchAll(
+      /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+["']isomorphic-git(\/[^"']*)?["']/gm,
+    ))
       eager.push(`${file}: ${match[0].trim()}`);
     if (/\bimport\(\s*["']isomorphic-git["']\s*\)/.test(text)) dynamic.push(file.slice(file.indexOf("src/")));
   }

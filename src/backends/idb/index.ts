@@ -310,7 +310,12 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
    */
   const memorySync = memory.sync;
   const whenLoaded = (syscall: string, path: string): void => {
-    if (!isLoaded) throw new FsError("EBUSY", { syscall, path, detail: "the IndexedDB workspace is still loading; await fs.ready first" });
+    if (!isLoaded)
+      throw new FsError("EBUSY", {
+        syscall,
+        path,
+        detail: "the IndexedDB workspace is still loading; await fs.ready first",
+      });
   };
   const sync: Required<FileSystemSync> = {
     readFile: (path) => (whenLoaded("open", path), memorySync.readFile(path)),

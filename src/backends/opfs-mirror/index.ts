@@ -1031,13 +1031,15 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   const whenLoaded = (syscall: string, path: string): void => {
     if (failure !== undefined) throw failure;
-    if (!loaded) throw new FsError("EBUSY", { syscall, path, detail: "the mirror is still loading; await fs.ready() first" });
+    if (!loaded)
+      throw new FsError("EBUSY", { syscall, path, detail: "the mirror is still loading; await fs.ready() first" });
   };
   const noSyncWrite = (syscall: string, path: string): never => {
     throw new FsError("ENOTSUP", {
       syscall,
       path,
-      detail: "the OPFS mirror's writes resolve once durable and cannot be synchronous: use the promise or callback API",
+      detail:
+        "the OPFS mirror's writes resolve once durable and cannot be synchronous: use the promise or callback API",
     });
   };
   const sync: Required<FileSystemSync> = {

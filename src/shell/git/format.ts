@@ -40,7 +40,8 @@ function hunks(before: string, after: string): { text: string; added: number; re
   let added = 0;
   let removed = 0;
   for (const hunk of patch.hunks) {
-    const range = (start: number, count: number) => `${count === 0 ? start - 1 : start}${count === 1 ? "" : `,${count}`}`;
+    const range = (start: number, count: number) =>
+      `${count === 0 ? start - 1 : start}${count === 1 ? "" : `,${count}`}`;
     text += `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@\n`;
     for (const line of hunk.lines) {
       if (line.startsWith("+")) added += 1;
@@ -107,7 +108,9 @@ export function formatGitDate(timestamp: number, timezoneOffset: number): string
   const minutes = -timezoneOffset;
   const sign = minutes < 0 ? "-" : "+";
   const zone = `${sign}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, "0")}${String(Math.abs(minutes) % 60).padStart(2, "0")}`;
-  const time = [local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  const time = [local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()]
+    .map((n) => String(n).padStart(2, "0"))
+    .join(":");
   return `${DAYS[local.getUTCDay()]} ${MONTHS[local.getUTCMonth()]} ${local.getUTCDate()} ${time} ${local.getUTCFullYear()} ${zone}`;
 }
 

@@ -8,7 +8,15 @@
 import { joinPath, parentPath, resolvePath } from "../../contract/path.js";
 import type { FileSystem } from "../../contract/types.js";
 import { createNodeFs, type NodeFs } from "../../node-fs/create-node-fs.js";
-import { formatFileDiff, formatGitDate, formatShortStat, lineCounts, shortOid, type DiffSide, type FileChange } from "./format.js";
+import {
+  formatFileDiff,
+  formatGitDate,
+  formatShortStat,
+  lineCounts,
+  shortOid,
+  type DiffSide,
+  type FileChange,
+} from "./format.js";
 import { loadIsomorphicGit, type IsomorphicGit } from "./load.js";
 
 /** Options of {@link runGit}. */
@@ -69,12 +77,15 @@ async function findRoot(context: Context): Promise<string> {
 function repoPath(root: string, cwd: string, argument: string): string {
   const absolute = resolvePath(cwd, argument);
   if (absolute === root) return ".";
-  if (!absolute.startsWith(`${root}/`)) throw new GitFatal(`fatal: ${argument}: '${argument}' is outside repository at '${root}'\n`);
+  if (!absolute.startsWith(`${root}/`))
+    throw new GitFatal(`fatal: ${argument}: '${argument}' is outside repository at '${root}'\n`);
   return absolute.slice(root.length + 1);
 }
 
 function under(path: string, filters: readonly string[]): boolean {
-  return filters.length === 0 || filters.some((filter) => filter === "." || path === filter || path.startsWith(`${filter}/`));
+  return (
+    filters.length === 0 || filters.some((filter) => filter === "." || path === filter || path.startsWith(`${filter}/`))
+  );
 }
 
 /** Who and when, from the environment as git reads it (`GIT_AUTHOR_*`, `GIT_COMMITTER_*`). */
@@ -87,7 +98,10 @@ function identity(env: Context["env"], role: "AUTHOR" | "COMMITTER") {
   const internal = /^@?(\d+)(?:\s+([+-])(\d\d)(\d\d))?$/.exec(date.trim());
   if (internal !== null) {
     // isomorphic-git's offset has the opposite sign of the zone (`+0100` is -60); `+ 0` avoids a -0 (printed `-0000`).
-    const offset = internal[2] === undefined ? 0 : (internal[2] === "-" ? 1 : -1) * (Number(internal[3]) * 60 + Number(internal[4])) + 0;
+    const offset =
+      internal[2] === undefined
+        ? 0
+        : (internal[2] === "-" ? 1 : -1) * (Number(internal[3]) * 60 + Number(internal[4])) + 0;
     return { name, email, timestamp: Number(internal[1]), timezoneOffset: offset };
   }
   const parsed = Date.parse(date);
@@ -114,8 +128,10 @@ async function entries(context: Context, root: string, hasHead: boolean): Promis
     trees,
     map: async (path, walked) => {
       if (path === ".") return undefined;
-      const [head, stage, work] = walked as (Awaited<ReturnType<Parameters<IsomorphicGit["walk"]>[0]["map"] & object>> & null)[];
-      const typeOf = async (entry: typeof head | undefined) => (entry == null ? undefined : await (entry as unknown as { type(): Promise<string> }).type());
+      const [head, stage, work] = walked as (Awaited<ReturnType<Parameters<IsomorphicGit["walk"]>[0]["map"] & object>> &
+        null)[];
+      const typeOf = async (entry: typeof head | undefined) =>
+        entry == null ? undefined : await (entry as unknown as { type(): Promise<string> }).type();
       const side = async (entry: unknown) => {
         const walker = entry as { type(): Promise<string>; oid(): Promise<string>; mode(): Promise<number> } | null;
         if (walker == null || (await walker.type()) !== "blob") return undefined;
@@ -130,7 +146,8 @@ async function entries(context: Context, root: string, hasHead: boolean): Promis
       const s = await side(stage);
       const h = hasHead ? await side(head) : undefined;
       if (w === undefined && s === undefined && h === undefined) return undefined;
-      if (s === undefined && h === undefined && (await git.isIgnored({ fs: context.fs, dir: root, filepath: path }))) return undefined;
+      if (s === undefined && h === undefined && (await git.isIgnored({ fs: context.fs, dir: root, filepath: path })))
+        return undefined;
       return { path, ...(h ? { head: h } : {}), ...(s ? { stage: s } : {}), ...(w ? { work: w } : {}) } satisfies Entry;
     },
   })) as unknown;
@@ -160,10 +177,17 @@ async function blobBytes(context: Context, root: string, oid: string): Promise<U
   return (await context.git.readBlob({ fs: context.fs, dir: root, oid, cache: context.cache })).blob;
 }
 
-async function sideOf(context: Context, root: string, found: { oid: string; mode: number } | undefined, workPath?: string): Promise<DiffSide | undefined> {
+async function sideOf(
+  context: Context,
+  root: string,
+  found: { oid: string; mode: number } | undefined,
+  workPath?: string,
+): Promise<DiffSide | undefined> {
   if (found === undefined) return undefined;
   const bytes =
-    workPath !== undefined ? ((await context.nodeFs.promises.readFile(joinPath(root, workPath))) as Uint8Array) : await blobBytes(context, root, found.oid);
+    workPath !== undefined
+      ? ((await context.nodeFs.promises.readFile(joinPath(root, workPath))) as Uint8Array)
+      : await blobBytes(context, root, found.oid);
   return { oid: found.oid, mode: found.mode, bytes };
 }
 
@@ -203,7 +227,8 @@ async function add(context: Context, args: string[]): Promise<string> {
   for (const entry of rows) {
     if (!under(entry.path, filters)) continue;
     matched = true;
-    if (entry.work === undefined && entry.stage !== undefined) await context.git.remove({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
+    if (entry.work === undefined && entry.stage !== undefined)
+      await context.git.remove({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
     else if (entry.work !== undefined && entry.work.oid !== entry.stage?.oid)
       await context.git.add({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
   }
@@ -247,8 +272,10 @@ async function commit(context: Context, args: string[]): Promise<string> {
   if (all) {
     for (const entry of await entries(context, root, headExists)) {
       if (entry.stage === undefined) continue;
-      if (entry.work === undefined) await context.git.remove({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
-      else if (entry.work.oid !== entry.stage.oid) await context.git.add({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
+      if (entry.work === undefined)
+        await context.git.remove({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
+      else if (entry.work.oid !== entry.stage.oid)
+        await context.git.add({ fs: context.fs, dir: root, filepath: entry.path, cache: context.cache });
     }
   }
   const rows = await entries(context, root, headExists);
@@ -280,8 +307,10 @@ async function commit(context: Context, args: string[]): Promise<string> {
   let out = `[${branch}${headExists ? "" : " (root-commit)"} ${shortOid(oid)}] ${message.split("\n")[0]}\n`;
   out += formatShortStat(staged.length, added, removed);
   for (const entry of staged) {
-    if (entry.head === undefined && entry.stage !== undefined) out += ` create mode ${entry.stage.mode.toString(8)} ${entry.path}\n`;
-    else if (entry.stage === undefined && entry.head !== undefined) out += ` delete mode ${entry.head.mode.toString(8)} ${entry.path}\n`;
+    if (entry.head === undefined && entry.stage !== undefined)
+      out += ` create mode ${entry.stage.mode.toString(8)} ${entry.path}\n`;
+    else if (entry.stage === undefined && entry.head !== undefined)
+      out += ` delete mode ${entry.head.mode.toString(8)} ${entry.path}\n`;
   }
   return args.includes("-q") || args.includes("--quiet") ? "" : out;
 }
@@ -291,7 +320,7 @@ function untrackedShown(rows: readonly Entry[]): string[] {
   const tracked = new Set<string>();
   for (const entry of rows) {
     if (entry.stage === undefined && entry.head === undefined) continue;
-    for (let at = entry.path; at.includes("/"); ) {
+    for (let at = entry.path; at.includes("/");) {
       at = at.slice(0, at.lastIndexOf("/"));
       tracked.add(at);
     }
@@ -314,17 +343,31 @@ function untrackedShown(rows: readonly Entry[]): string[] {
   return [...shown];
 }
 
-async function statusText(context: Context, root: string, rows: readonly Entry[], headExists: boolean, forCommit = false): Promise<string> {
+async function statusText(
+  context: Context,
+  root: string,
+  rows: readonly Entry[],
+  headExists: boolean,
+  forCommit = false,
+): Promise<string> {
   const branch = await branchName(context, root);
   const staged: string[] = [];
   const unstaged: string[] = [];
   for (const entry of rows) {
     if (entry.stage !== undefined && entry.head === undefined) staged.push(`\tnew file:   ${entry.path}\n`);
     else if (entry.stage === undefined && entry.head !== undefined) staged.push(`\tdeleted:    ${entry.path}\n`);
-    else if (entry.stage !== undefined && entry.head !== undefined && (entry.stage.oid !== entry.head.oid || entry.stage.mode !== entry.head.mode))
+    else if (
+      entry.stage !== undefined &&
+      entry.head !== undefined &&
+      (entry.stage.oid !== entry.head.oid || entry.stage.mode !== entry.head.mode)
+    )
       staged.push(`\tmodified:   ${entry.path}\n`);
     if (entry.stage !== undefined && entry.work === undefined) unstaged.push(`\tdeleted:    ${entry.path}\n`);
-    else if (entry.stage !== undefined && entry.work !== undefined && (entry.work.oid !== entry.stage.oid || entry.work.mode !== entry.stage.mode))
+    else if (
+      entry.stage !== undefined &&
+      entry.work !== undefined &&
+      (entry.work.oid !== entry.stage.oid || entry.work.mode !== entry.stage.mode)
+    )
       unstaged.push(`\tmodified:   ${entry.path}\n`);
   }
   const untracked = untrackedShown(rows);
@@ -343,7 +386,8 @@ async function statusText(context: Context, root: string, rows: readonly Entry[]
   }
   if (staged.length > 0) return out;
   if (unstaged.length > 0) return `${out}no changes added to commit (use "git add" and/or "git commit -a")\n`;
-  if (untracked.length > 0) return `${out}nothing added to commit but untracked files present (use "git add" to track)\n`;
+  if (untracked.length > 0)
+    return `${out}nothing added to commit but untracked files present (use "git add" to track)\n`;
   if (!headExists) return `${out}nothing to commit (create/copy files and use "git add" to track)\n`;
   return `${out}nothing to commit, working tree clean\n`;
 }
@@ -357,9 +401,21 @@ async function status(context: Context, args: string[]): Promise<string> {
     for (const entry of rows) {
       if (entry.stage === undefined && entry.head === undefined) continue;
       const x =
-        entry.head === undefined ? "A" : entry.stage === undefined ? "D" : entry.stage.oid !== entry.head.oid || entry.stage.mode !== entry.head.mode ? "M" : " ";
+        entry.head === undefined
+          ? "A"
+          : entry.stage === undefined
+            ? "D"
+            : entry.stage.oid !== entry.head.oid || entry.stage.mode !== entry.head.mode
+              ? "M"
+              : " ";
       const y =
-        entry.stage === undefined ? " " : entry.work === undefined ? "D" : entry.work.oid !== entry.stage.oid || entry.work.mode !== entry.stage.mode ? "M" : " ";
+        entry.stage === undefined
+          ? " "
+          : entry.work === undefined
+            ? "D"
+            : entry.work.oid !== entry.stage.oid || entry.work.mode !== entry.stage.mode
+              ? "M"
+              : " ";
       if (x !== " " || y !== " ") out += `${x}${y} ${entry.path}\n`;
     }
     for (const path of untrackedShown(rows)) out += `?? ${path}\n`;
@@ -375,7 +431,8 @@ async function diff(context: Context, args: string[]): Promise<string> {
   const cached = options.includes("--cached") || options.includes("--staged");
   const positional = options.filter((arg) => !arg.startsWith("-"));
   const refs: string[] = [];
-  const filters: string[] = separator < 0 ? [] : args.slice(separator + 1).map((path) => repoPath(root, context.cwd, path));
+  const filters: string[] =
+    separator < 0 ? [] : args.slice(separator + 1).map((path) => repoPath(root, context.cwd, path));
   for (const arg of positional) {
     if (filters.length === 0 && refs.length < 2) {
       try {
@@ -428,7 +485,10 @@ async function diff(context: Context, args: string[]): Promise<string> {
       if (!under(entry.path, filters)) continue;
       if (headOid !== undefined) {
         // git diff <commit>: that commit's tree against the working tree (tracked files).
-        const base = headOid === (headExists ? await context.git.resolveRef({ fs: context.fs, dir: root, ref: "HEAD" }) : "") ? entry.head : await treeEntry(context, root, headOid, entry.path);
+        const base =
+          headOid === (headExists ? await context.git.resolveRef({ fs: context.fs, dir: root, ref: "HEAD" }) : "")
+            ? entry.head
+            : await treeEntry(context, root, headOid, entry.path);
         if (entry.stage === undefined && base === undefined) continue;
         if (base?.oid === entry.work?.oid && base?.mode === entry.work?.mode) continue;
         const before = await sideOf(context, root, base);
@@ -474,12 +534,14 @@ async function resolveRevision(context: Context, root: string, revision: string)
     const count = step.length === 1 ? 1 : Number(step.slice(1));
     if (step.startsWith("~")) {
       for (let index = 0; index < count; index += 1) {
-        const parent = (await context.git.readCommit({ fs: context.fs, dir: root, oid, cache: context.cache })).commit.parent[0];
+        const parent = (await context.git.readCommit({ fs: context.fs, dir: root, oid, cache: context.cache })).commit
+          .parent[0];
         if (parent === undefined) throw new Error(`unknown revision ${revision}`);
         oid = parent;
       }
     } else {
-      const parent = (await context.git.readCommit({ fs: context.fs, dir: root, oid, cache: context.cache })).commit.parent[count - 1];
+      const parent = (await context.git.readCommit({ fs: context.fs, dir: root, oid, cache: context.cache })).commit
+        .parent[count - 1];
       if (parent === undefined) throw new Error(`unknown revision ${revision}`);
       oid = parent;
     }
@@ -487,9 +549,20 @@ async function resolveRevision(context: Context, root: string, revision: string)
   return oid;
 }
 
-async function treeEntry(context: Context, root: string, commitOid: string, path: string): Promise<{ oid: string; mode: number } | undefined> {
+async function treeEntry(
+  context: Context,
+  root: string,
+  commitOid: string,
+  path: string,
+): Promise<{ oid: string; mode: number } | undefined> {
   try {
-    const { oid } = await context.git.readBlob({ fs: context.fs, dir: root, oid: commitOid, filepath: path, cache: context.cache });
+    const { oid } = await context.git.readBlob({
+      fs: context.fs,
+      dir: root,
+      oid: commitOid,
+      filepath: path,
+      cache: context.cache,
+    });
     return { oid, mode: 0o100644 };
   } catch {
     return undefined;
@@ -512,11 +585,20 @@ async function log(context: Context, args: string[]): Promise<string> {
     else throw new GitFatal(`fatal: unrecognized argument: ${arg}\n`);
   }
   if (!(await hasCommits(context, root))) {
-    throw new GitFatal(`fatal: your current branch '${await branchName(context, root)}' does not have any commits yet\n`);
+    throw new GitFatal(
+      `fatal: your current branch '${await branchName(context, root)}' does not have any commits yet\n`,
+    );
   }
   if (ref !== "HEAD") ref = await resolveRevision(context, root, ref);
-  const commits = await context.git.log({ fs: context.fs, dir: root, ref, ...(depth === undefined ? {} : { depth }), cache: context.cache });
-  if (oneline) return commits.map((entry) => `${shortOid(entry.oid)} ${entry.commit.message.split("\n")[0]}\n`).join("");
+  const commits = await context.git.log({
+    fs: context.fs,
+    dir: root,
+    ref,
+    ...(depth === undefined ? {} : { depth }),
+    cache: context.cache,
+  });
+  if (oneline)
+    return commits.map((entry) => `${shortOid(entry.oid)} ${entry.commit.message.split("\n")[0]}\n`).join("");
   return commits
     .map((entry, index) => {
       const { author, message } = entry.commit;
@@ -530,19 +612,27 @@ async function log(context: Context, args: string[]): Promise<string> {
     .join("");
 }
 
-async function checkout(context: Context, args: string[], restore: boolean): Promise<{ stdout: string; stderr: string }> {
+async function checkout(
+  context: Context,
+  args: string[],
+  restore: boolean,
+): Promise<{ stdout: string; stderr: string }> {
   const root = await findRoot(context);
   const separator = args.indexOf("--");
   const staged = restore && (args.includes("--staged") || args.includes("-S"));
-  const positional = (separator < 0 ? args : args.filter((_, index) => index !== separator)).filter((arg) => !arg.startsWith("-"));
-  const paths = separator < 0 && !restore && positional.length === 1 ? await branchOrPaths(context, root, positional) : positional;
+  const positional = (separator < 0 ? args : args.filter((_, index) => index !== separator)).filter(
+    (arg) => !arg.startsWith("-"),
+  );
+  const paths =
+    separator < 0 && !restore && positional.length === 1 ? await branchOrPaths(context, root, positional) : positional;
   if (paths === "branch") {
     await context.git.checkout({ fs: context.fs, dir: root, ref: positional[0] as string, cache: context.cache });
     return { stdout: "", stderr: `Switched to branch '${positional[0] as string}'\n` };
   }
   const filepaths = paths.map((path) => repoPath(root, context.cwd, path));
   if (staged) {
-    for (const filepath of filepaths) await context.git.resetIndex({ fs: context.fs, dir: root, filepath, cache: context.cache });
+    for (const filepath of filepaths)
+      await context.git.resetIndex({ fs: context.fs, dir: root, filepath, cache: context.cache });
     return { stdout: "", stderr: "" };
   }
   // From the index, as git does: the file as it was last added.
@@ -558,7 +648,8 @@ async function checkout(context: Context, args: string[], restore: boolean): Pro
     await context.nodeFs.promises.writeFile(joinPath(root, entry.path), bytes);
     count += 1;
   }
-  if (count === 0) throw new GitFatal(`error: pathspec '${filepaths[0] ?? ""}' did not match any file(s) known to git\n`, 1);
+  if (count === 0)
+    throw new GitFatal(`error: pathspec '${filepaths[0] ?? ""}' did not match any file(s) known to git\n`, 1);
   return { stdout: "", stderr: restore ? "" : `Updated ${count} path${count === 1 ? "" : "s"} from the index\n` };
 }
 
@@ -596,9 +687,14 @@ const USAGE = `usage: git <command> [<args>]\n\nThe commands of this git (isomor
 export async function runGit(args: readonly string[], options: RunGitOptions): Promise<GitOutput> {
   const words = args.filter((arg) => arg !== "--no-pager");
   const [subcommand, ...rest] = words;
-  if (subcommand === undefined || subcommand === "help" || subcommand === "--help") return { stdout: USAGE, stderr: "", exitCode: subcommand === undefined ? 1 : 0 };
+  if (subcommand === undefined || subcommand === "help" || subcommand === "--help")
+    return { stdout: USAGE, stderr: "", exitCode: subcommand === undefined ? 1 : 0 };
   if (!(GIT_SUBCOMMANDS as readonly string[]).includes(subcommand)) {
-    return { stdout: "", stderr: `git: '${subcommand}' is not a git command here (this git knows: ${GIT_SUBCOMMANDS.join(", ")})\n`, exitCode: 1 };
+    return {
+      stdout: "",
+      stderr: `git: '${subcommand}' is not a git command here (this git knows: ${GIT_SUBCOMMANDS.join(", ")})\n`,
+      exitCode: 1,
+    };
   }
   const git = await loadIsomorphicGit();
   const nodeFs = createNodeFs(options.fs, { cwd: options.cwd });
@@ -635,7 +731,8 @@ export async function runGit(args: readonly string[], options: RunGitOptions): P
   } catch (error) {
     if (error instanceof GitFatal) {
       // A failed commit prints the status on stdout, as git does.
-      if (subcommand === "commit" && error.exitCode === 1 && error.message.startsWith("On branch")) return { stdout: error.message, stderr: "", exitCode: 1 };
+      if (subcommand === "commit" && error.exitCode === 1 && error.message.startsWith("On branch"))
+        return { stdout: error.message, stderr: "", exitCode: 1 };
       return { stdout: "", stderr: error.message, exitCode: error.exitCode };
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -32,9 +32,12 @@ export function loadIsomorphicGit(): Promise<IsomorphicGit> {
     return import("isomorphic-git");
   })().catch((error: unknown) => {
     loading = undefined;
-    throw new Error(`better-fs-tools could not load isomorphic-git (make sure your bundler serves its chunk): ${String(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `better-fs-tools could not load isomorphic-git (make sure your bundler serves its chunk): ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   });
   return loading;
 }

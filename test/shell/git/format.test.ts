@@ -14,7 +14,12 @@ describe("git's formats", () => {
   });
 
   it("the commit summary line: insertions and deletions as git words them", () => {
-    expect([formatShortStat(1, 1, 0), formatShortStat(2, 0, 3), formatShortStat(1, 0, 0), formatShortStat(3, 2, 2)]).toEqual([
+    expect([
+      formatShortStat(1, 1, 0),
+      formatShortStat(2, 0, 3),
+      formatShortStat(1, 0, 0),
+      formatShortStat(3, 2, 2),
+    ]).toEqual([
       " 1 file changed, 1 insertion(+)\n",
       " 2 files changed, 3 deletions(-)\n",
       " 1 file changed, 0 insertions(+), 0 deletions(-)\n",
@@ -29,7 +34,9 @@ describe("git's formats", () => {
         before: { oid: "a".repeat(40), mode: 0o100644, bytes: bytes("\0one") },
         after: { oid: "b".repeat(40), mode: 0o100644, bytes: bytes("\0two") },
       }),
-    ).toBe("diff --git a/img.png b/img.png\nindex aaaaaaa..bbbbbbb 100644\nBinary files a/img.png and b/img.png differ\n");
+    ).toBe(
+      "diff --git a/img.png b/img.png\nindex aaaaaaa..bbbbbbb 100644\nBinary files a/img.png and b/img.png differ\n",
+    );
     expect(
       formatFileDiff({
         path: "run.sh",

@@ -42,7 +42,9 @@ describe("git in the just-bash shell", () => {
   }, 60_000);
 
   it("git outside a repository fails as git does; an unknown subcommand says which ones exist", async () => {
-    const runner = justBashCommandRunner({ fs: createGate({ fs: memoryFileSystem({ files: { "/w/a": "" } }), cwd: "/w" }) });
+    const runner = justBashCommandRunner({
+      fs: createGate({ fs: memoryFileSystem({ files: { "/w/a": "" } }), cwd: "/w" }),
+    });
     const run = (command: string) => runner.run({ command, cwd: "/w", env: {}, timeoutMs: 60_000 });
     expect(await run("git status")).toEqual({
       stdout: "",

@@ -72,18 +72,21 @@ const SESSION: readonly Step[] = [
   { git: ["diff", "HEAD~2", "HEAD"] },
 ];
 
-describe.skipIf(!HAS_GIT)("git: ours and the real git binary print the same text (skipped: no git binary on PATH)", () => {
-  for (const [name, backend] of [
-    ["memory", () => memoryFileSystem()],
-    ["node", async () => nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-git-ours-")) })],
-  ] as const) {
-    it(`status, diff, commit, log over ${name}`, async () => {
-      const fs = await backend();
-      const { ours, theirs } = await sideBySide(SESSION, fs);
-      expect(ours).toEqual(theirs);
-    }, 60_000);
-  }
-});
+describe.skipIf(!HAS_GIT)(
+  "git: ours and the real git binary print the same text (skipped: no git binary on PATH)",
+  () => {
+    for (const [name, backend] of [
+      ["memory", () => memoryFileSystem()],
+      ["node", async () => nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-git-ours-")) })],
+    ] as const) {
+      it(`status, diff, commit, log over ${name}`, async () => {
+        const fs = await backend();
+        const { ours, theirs } = await sideBySide(SESSION, fs);
+        expect(ours).toEqual(theirs);
+      }, 60_000);
+    }
+  },
+);
 
 describe.skipIf(!HAS_GIT)("git over Node: the real binary (skipped: no git binary on PATH)", () => {
   it("the bash tool over Node runs the real git, which reads a repository our git made", async () => {
@@ -93,7 +96,11 @@ describe.skipIf(!HAS_GIT)("git over Node: the real binary (skipped: no git binar
     dirs.push(dir);
     const fs = nodeFileSystem({ cwd: dir });
     await fs.writeFile(`${dir}/a.txt`, encode("one\n"));
-    for (const args of [["init", "-q"], ["add", "a.txt"], ["commit", "-q", "-m", "made by ours"]]) {
+    for (const args of [
+      ["init", "-q"],
+      ["add", "a.txt"],
+      ["commit", "-q", "-m", "made by ours"],
+    ]) {
       expect((await runGit(args, { fs, cwd: dir, env: GIT_ENV })).exitCode).toBe(0);
     }
     const bash = createBashTool({
