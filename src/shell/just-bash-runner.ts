@@ -68,7 +68,7 @@ const STOP_MESSAGES = /^bash: (?:execution aborted|\S+ exceeded (?:its )?executi
 export function describeJustBash(backendName?: string): string {
   return (
     "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools " +
-    "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the " +
+    "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...) and git (init, add, commit, status, diff, log, checkout), over the same files as the " +
     `other tools${backendName === undefined ? "" : ` (${backendName} storage)`}; there are no real processes, no network and no package installs.`
   );
 }
