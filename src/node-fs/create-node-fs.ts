@@ -624,12 +624,19 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
         return { bytesWritten, buffer: data };
       },
       readFile: (options) => run(plans.readFile(fd, options)),
-      writeFile: async (data, options) => {
-        await run(plans.ftruncate(fd, 0));
-        const file = fileOf(fd, "write");
-        file.position = 0;
-        await run(plans.writeFile(fd, data, options));
-      },
+      // The whole file replaced in one backend write: a failure leaves it as it was.
+      writeFile: (data, options) =>
+        run({
+          site: { syscall: "write" },
+          operation: (function* () {
+            const file = fileOf(fd, "write");
+            if (!file.flags.write) throw new NodeFsError({ code: "EBADF", syscall: "write" });
+            const bytes = dataBytes(data, encodingOf(options));
+            yield* call("writeFile", file.path, bytes);
+            file.content = bytes.slice();
+            file.position = bytes.byteLength;
+          })(),
+        }),
       appendFile: (data, options) => {
         const file = fileOf(fd, "write");
         file.position = file.content.byteLength;
