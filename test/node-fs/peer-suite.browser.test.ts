@@ -101,6 +101,11 @@ describe("git over the OPFS mirror in Chromium", () => {
       "diff --git a/app.js b/app.js\nindex 296d549..e00b68a 100644\n--- a/app.js\n+++ b/app.js\n@@ -1 +1 @@\n-console.log(1);\n+console.log(2);\n",
     );
     expect((await git(second, "log", "--oneline")).stdout).toBe("e33ed63 start\n");
+    expect((await git(second, "checkout", "--", "app.js")).stderr).toBe("Updated 1 path from the index\n");
+    expect([
+      (await git(second, "status", "--short")).stdout,
+      new TextDecoder().decode(await second.readFile("/w/app.js")),
+    ]).toEqual(["", "console.log(1);\n"]);
     await second.close();
     await wipe("test-node-fs-git");
   }, 120_000);
