@@ -7,4 +7,7 @@
 export const BROWSER_BUNDLES = [
   { subpath: "./memory", entry: "backends/memory/index", bundle: ["memfs"] },
   { subpath: "./shell", entry: "shell/just-bash-module", bundle: ["just-bash"] },
+  // isomorphic-git (and the sha.js/safe-buffer it uses) wants Node's buffer: its loader gets the
+  // `buffer` package bundled in, still behind its dynamic import(), loaded on the first `git`.
+  { subpath: "./shell", entry: "shell/git/load", bundle: ["isomorphic-git", "buffer"] },
 ];

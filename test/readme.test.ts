@@ -178,7 +178,9 @@ describe("README and docs examples", () => {
     writeFileSync(
       join(CHECK_DIR, "tsconfig.json"),
       JSON.stringify({
-        extends: "../../../../../tsconfig.json",
+        // The check config: its paths map package names to src/, for the test modules (test/fs/)
+        // that the examples' relative imports reach.
+        extends: "../../../../../tsconfig.check.json",
         compilerOptions: { noEmit: true, rootDir: "../../../../.." },
         include: ["*.ts"],
       }),

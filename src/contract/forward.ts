@@ -38,8 +38,13 @@ const FIELDS = ["name", "capabilities", "locks", "noFollow", "cwd", "allowedRoot
   keyof FileSystem
 >;
 
+/**
+ * Members never carried: the synchronous form would go around the wrapper. A wrapper that can
+ * keep its promise for them gives its own (an override).
+ */
+type NotCarried = "sync";
 type OptionalMethod = (typeof OPTIONAL_METHODS)[number];
-type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number];
+type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number] | NotCarried;
 /** Fails to compile when the contract gains a member the lists above do not name. */
 const EVERY_MEMBER_LISTED: [Exclude<keyof FileSystem, Listed>] extends [never] ? true : never = true;
 void EVERY_MEMBER_LISTED;
@@ -56,7 +61,7 @@ type GivenKeys<O> = { [K in keyof O]-?: [O[K]] extends [undefined] ? never : K }
  * the required members they give, plus any extra fields of `O`.
  */
 export type ForwardedFileSystem<N extends FileSystem, O extends FileSystemOverrides> = Omit<
-  Pick<N, keyof FileSystem>,
+  Pick<N, Exclude<keyof FileSystem, NotCarried>>,
   Exclude<GivenKeys<O>, OptionalMethod>
 > &
   Pick<O, Exclude<GivenKeys<O>, OptionalMethod>>;

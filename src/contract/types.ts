@@ -128,6 +128,32 @@ export interface FileSystem {
    * forwards it must apply itself to it too, or drop it.
    */
   readonly noFollow?: FileSystem;
+  /**
+   * The same calls answered synchronously ({@link FileSystemSync}), where the backend holds its
+   * files in memory (memory; idb once loaded). `better-fs-tools/node-fs` builds its `*Sync` API
+   * on it. Absent: the backend has no synchronous form.
+   */
+  readonly sync?: FileSystemSync;
+}
+
+/**
+ * The synchronous form of a backend's calls, offered by backends that hold their files in memory
+ * (memory, idb once loaded). Same paths, results and errors as the promise form, thrown instead
+ * of rejected. Middleware does not carry it (a wrapper would be bypassed): a wrapped backend has
+ * none unless the wrapper provides its own.
+ */
+export interface FileSystemSync {
+  readFile(path: string): Uint8Array;
+  writeFile(path: string, data: Uint8Array): void;
+  stat(path: string): FileStat;
+  lstat(path: string): FileStat;
+  readdir(path: string): DirEntry[];
+  mkdir(path: string, options?: { recursive?: boolean }): void;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  rename(from: string, to: string): void;
+  realpath(path: string): string;
+  symlink?(target: string, path: string): void;
+  readlink?(path: string): string;
 }
 
 /** A backend factory as the conformance suite takes it. */

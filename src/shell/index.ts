@@ -8,7 +8,9 @@
  * - {@link shellEnv}: the commands' environment, from a function the host gives;
  * - {@link CommandRunner}: the contract runners implement (the real-bash `nodeCommandRunner`
  *   lives in `better-fs-tools/node`);
- * - {@link createBashTool} (also in the root entry): the `bash` tool.
+ * - {@link createBashTool} (also in the root entry): the `bash` tool;
+ * - {@link runGit}: git (isomorphic-git, loaded on first use, over `better-fs-tools/node-fs`),
+ *   also the `git` command of the just-bash shell.
  *
  * Nothing here imports just-bash eagerly: it is loaded with a dynamic `import()`.
  *
@@ -70,3 +72,7 @@ export {
   DEFAULT_BASH_TIMEOUT_MS,
 } from "../tools/bash/index.js";
 export type { BashInput, BashToolOptions, BashToolSettings } from "../tools/bash/index.js";
+export { GIT_SUBCOMMANDS, runGit } from "./git/git.js";
+export type { GitOutput, RunGitOptions } from "./git/git.js";
+export { loadIsomorphicGit } from "./git/load.js";
+export type { IsomorphicGit } from "./git/load.js";

@@ -19,6 +19,7 @@ import {
 import { DEFAULT_COMMAND_DIRS, toJustBashFs } from "./to-just-bash-fs.js";
 import { assertKnownOptions } from "../contract/options.js";
 import { justBashFileSystem } from "./just-bash-file-system.js";
+import { gitCommand } from "./git/command.js";
 
 /** Options of {@link justBashCommandRunner}. */
 export interface JustBashCommandRunnerOptions {
@@ -67,7 +68,7 @@ const STOP_MESSAGES = /^bash: (?:execution aborted|\S+ exceeded (?:its )?executi
 export function describeJustBash(backendName?: string): string {
   return (
     "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools " +
-    "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the " +
+    "(ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...) and git (init, add, commit, status, diff, log, checkout), over the same files as the " +
     `other tools${backendName === undefined ? "" : ` (${backendName} storage)`}; there are no real processes, no network and no package installs.`
   );
 }
@@ -184,6 +185,8 @@ export function justBashCommandRunner(options: JustBashCommandRunnerOptions = {}
         // HOME is the workspace unless the run says otherwise (just-bash would use "/", usually refused).
         env: { HOME: defaultCwd, ...run.env },
         executionLimits: { ...limits, maxExecutionTimeMs: deadlineMs },
+        // git (isomorphic-git over the same gate), loaded on the first `git` a script runs.
+        customCommands: [gitCommand(source.fs, trustedRunnerOf(module))],
       });
       const controller = new AbortController();
       let timerFired = false;

@@ -13,6 +13,8 @@
  *   opfs-mirror → opfs (its working set, its root and error mapping): those pairs are allowed.
  * - gate imports only contract; tools import contract and gate.
  * - conformance (the published backend suite) imports only contract.
+ * - node-fs (the `node:fs` face over any backend) imports only contract; the adapters may import
+ *   it (the shell's `git` runs isomorphic-git over it).
  * - adapters (ai-sdk, sandbox, shell, agent, mcp) import anything below them: contract, backends,
  *   gate, tools.
  * - Adapters and each other. Decision: **shell is the bottom adapter**, the just-bash bridge that
@@ -64,18 +66,19 @@ export function mayImport(from: string, to: string): boolean {
       return false;
     case "gate":
     case "conformance":
+    case "node-fs":
       return to === "contract";
     case "tools":
       return to === "contract" || to === "gate";
     case "root":
       return (BELOW_ADAPTERS as readonly string[]).includes(to) || to === "shell";
     case "shell":
-      return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend;
+      return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend || to === "node-fs";
   }
   // The agent is built on the AI SDK tool set: the one adapter that stands on another.
   if (from === "agent" && to === "ai-sdk") return true;
   if ((ADAPTERS as readonly string[]).includes(from)) {
-    return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend || to === "shell";
+    return (BELOW_ADAPTERS as readonly string[]).includes(to) || toBackend || to === "shell" || to === "node-fs";
   }
   throw new TypeError(`no layer rule for ${from} (add it to this test and to design.md)`);
 }
@@ -129,6 +132,7 @@ describe("layers", () => {
         "gate",
         "tools",
         "conformance",
+        "node-fs",
         "shell",
         "ai-sdk",
         "sandbox",
@@ -150,7 +154,7 @@ describe("layers", () => {
       }
     }
     expect(
-      ["backends/idb → backends/memory", "ai-sdk → shell", "root → shell", "agent → ai-sdk"].filter(
+      ["backends/idb → backends/memory", "ai-sdk → shell", "root → shell", "agent → ai-sdk", "shell → node-fs"].filter(
         (pair) => !pairs.has(pair),
       ),
     ).toEqual([]);
@@ -231,6 +235,13 @@ describe("layers", () => {
       rootToShell: edge("src/index.ts", "./shell/defaults.js"),
       rootToBackend: edge("src/index.ts", "./backends/node/index.js"),
       outsideSrc: edge("src/tools/read/index.ts", "../../../test/helper.js"),
+      nodeFsToContract: edge("src/node-fs/run.ts", "../contract/errors.js"),
+      nodeFsToGate: edge("src/node-fs/run.ts", "../gate/gate.js"),
+      nodeFsToMemory: edge("src/node-fs/run.ts", "../backends/memory/index.js"),
+      nodeFsToShell: edge("src/node-fs/run.ts", "../shell/index.js"),
+      shellToNodeFs: edge("src/shell/git/git.ts", "../../node-fs/create-node-fs.js"),
+      toolsToNodeFs: edge("src/tools/read/index.ts", "../../node-fs/index.js"),
+      rootToNodeFs: edge("src/index.ts", "./node-fs/index.js"),
     }).toEqual({
       opfsToMemory: ["backends/opfs → backends/memory"],
       idbToMemory: [],
@@ -251,6 +262,13 @@ describe("layers", () => {
       rootToShell: [],
       rootToBackend: ["root → backends/node"],
       outsideSrc: ["tools → outside src"],
+      nodeFsToContract: [],
+      nodeFsToGate: ["node-fs → gate"],
+      nodeFsToMemory: ["node-fs → backends/memory"],
+      nodeFsToShell: ["node-fs → shell"],
+      shellToNodeFs: [],
+      toolsToNodeFs: ["tools → node-fs"],
+      rootToNodeFs: ["root → node-fs"],
     });
   });
 });

@@ -14,7 +14,7 @@ describe("justBashCommandRunner", () => {
     const { runner } = setup();
     expect(runner.name).toBe("just-bash");
     expect(runner.describe()).toBe(
-      "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs.",
+      "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...) and git (init, add, commit, status, diff, log, checkout), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs.",
     );
   });
 

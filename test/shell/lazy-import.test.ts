@@ -24,3 +24,18 @@ it("no source file imports just-bash eagerly: only types, and one dynamic import
   expect(eager).toEqual([]);
   expect(dynamic).toEqual(["src/shell/just-bash-module.ts"]);
 });
+
+it("no source file imports isomorphic-git eagerly: only types, and one dynamic import()", async () => {
+  const eager: string[] = [];
+  const dynamic: string[] = [];
+  for (const file of await sources(join(import.meta.dirname, "../../src"))) {
+    const text = await readFile(file, "utf8");
+    for (const match of text.matchAll(
+      /^\s*(import|export)\s+(?!type\b)[^;]*?from\s+["']isomorphic-git(\/[^"']*)?["']/gm,
+    ))
+      eager.push(`${file}: ${match[0].trim()}`);
+    if (/\bimport\(\s*["']isomorphic-git["']\s*\)/.test(text)) dynamic.push(file.slice(file.indexOf("src/")));
+  }
+  expect(eager).toEqual([]);
+  expect(dynamic).toEqual(["src/shell/git/load.ts"]);
+});

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Volume } from "memfs";
-import { type FileSystem } from "../../contract/types.js";
+import type { FileSystem, FileSystemSync } from "../../contract/types.js";
 import { FsError } from "../../contract/errors.js";
 import { forwardFileSystem } from "../../contract/forward.js";
 import { assertKnownOptions } from "../../contract/options.js";
@@ -50,6 +50,8 @@ export interface IdbFileSystem extends FileSystem {
   readlink(path: string): Promise<string>;
   /** Resolves once the stored workspace is loaded; rejects with FsError `EIO` if it cannot be read. Calls wait for it. */
   readonly ready: Promise<void>;
+  /** The same calls, synchronous, once `ready` has resolved (before: `EBUSY`); changes are saved as the promise form's are. */
+  readonly sync: Required<FileSystemSync>;
   /** Save every change made so far in one IndexedDB transaction. Rejects with FsError `ENOSPC` (quota) or `EIO`; the changes stay pending. */
   flush(): Promise<void>;
   /** Save, then stop saving (calls after `close()` still work in memory but are not persisted). */
@@ -152,10 +154,13 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   let chain: Promise<void> = Promise.resolve();
   let closed = false;
 
+  /** Whether the stored workspace is in memory (the sync form answers only then). */
+  let isLoaded = false;
   const ready = records.load().then(
     (loaded) => {
       restoreVolume(volume, loaded);
       for (const [path, record] of loaded) stored.set(path, record.kind);
+      isLoaded = true;
     },
     (error: unknown) => {
       throw storeError("load", error);
@@ -299,6 +304,63 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     };
   }
 
+  /**
+   * The synchronous form: the memory copy's, with changes marked for saving as the promise form
+   * marks them. Before the stored workspace is loaded a call throws `EBUSY` (await `ready` first).
+   */
+  const memorySync = memory.sync;
+  const whenLoaded = (syscall: string, path: string): void => {
+    if (!isLoaded)
+      throw new FsError("EBUSY", {
+        syscall,
+        path,
+        detail: "the IndexedDB workspace is still loading; await fs.ready first",
+      });
+  };
+  const sync: Required<FileSystemSync> = {
+    readFile: (path) => (whenLoaded("open", path), memorySync.readFile(path)),
+    stat: (path) => (whenLoaded("stat", path), memorySync.stat(path)),
+    lstat: (path) => (whenLoaded("lstat", path), memorySync.lstat(path)),
+    readdir: (path) => (whenLoaded("scandir", path), memorySync.readdir(path)),
+    realpath: (path) => (whenLoaded("realpath", path), memorySync.realpath(path)),
+    readlink: (path) => (whenLoaded("readlink", path), memorySync.readlink(path)),
+    writeFile(path, data) {
+      whenLoaded("open", path);
+      memorySync.writeFile(path, data);
+      const where = physical(volume, path);
+      let real = where;
+      try {
+        real = String(volume.realpathSync(path));
+      } catch {
+        // keep the physical path
+      }
+      mark("entry", where, real);
+    },
+    mkdir(path, mkdirOptions) {
+      whenLoaded("mkdir", path);
+      memorySync.mkdir(path, mkdirOptions);
+      mark("entry", physical(volume, path));
+    },
+    rm(path, rmOptions) {
+      whenLoaded("rm", path);
+      const where = physical(volume, path);
+      memorySync.rm(path, rmOptions);
+      mark("tree", where);
+    },
+    rename(from, to) {
+      whenLoaded("rename", from);
+      const source = physical(volume, from);
+      const dest = physical(volume, to);
+      memorySync.rename(from, to);
+      mark("tree", source, dest);
+    },
+    symlink(linkTarget, path) {
+      whenLoaded("symlink", path);
+      memorySync.symlink(linkTarget, path);
+      mark("entry", physical(volume, path));
+    },
+  };
+
   const capabilities = Object.freeze({ symlink: true }) as { readonly symlink: true };
   // The no-follow form is the memory backend's, persisted the same way: its check and its act
   // still run in one synchronous step after the load, so a link swapped in since the gate's
@@ -316,6 +378,7 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     capabilities,
     ready,
     noFollow,
+    sync,
     ...persisted(memory),
     async flush() {
       await ready;

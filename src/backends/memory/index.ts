@@ -7,7 +7,14 @@
  */
 import { Volume, type IProcess } from "memfs";
 import { FsError } from "../../contract/errors.js";
-import type { DirEntry, FileStat, FileSystem, FileSystemCapabilities, FileType } from "../../contract/types.js";
+import type {
+  DirEntry,
+  FileStat,
+  FileSystem,
+  FileSystemCapabilities,
+  FileSystemSync,
+  FileType,
+} from "../../contract/types.js";
 import { toMemoryFsError } from "./errors.js";
 import { baseName, parentPath, resolvePath } from "../../contract/path.js";
 import { assertKnownOptions } from "../../contract/options.js";
@@ -32,6 +39,8 @@ export interface MemoryFileSystem extends FileSystem {
   readonly name: typeof MEMORY_FILE_SYSTEM_NAME;
   readonly capabilities: { readonly symlink: true };
   readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T>;
+  /** The same calls, synchronous (see `FileSystemSync`). */
+  readonly sync: Required<FileSystemSync>;
   symlink(target: string, path: string): Promise<void>;
   readlink(path: string): Promise<string>;
   /**
@@ -328,12 +337,9 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
     }
   }
 
-  const fs: MemoryFileSystem = {
-    name: MEMORY_FILE_SYSTEM_NAME,
-    capabilities: CAPABILITIES as MemoryFileSystem["capabilities"],
-    volume,
-
-    async readFile(path) {
+  /** The calls answered synchronously (every one does all its work in one step, with no await). */
+  const sync: Required<FileSystemSync> = {
+    readFile(path) {
       refuseSlashOnFile("open", path);
       const plain = readPlainFile(plainLink(path));
       if (plain !== undefined) return plain;
@@ -346,27 +352,21 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       });
     },
 
-    async readFileView(path, use) {
-      refuseSlashOnFile("open", path);
-      const view = viewPlainFile(plainLink(path));
-      return use(view ?? (await fs.readFile(path)));
-    },
-
-    async writeFile(path, data) {
+    writeFile(path, data) {
       writeFileSync(path, data);
     },
 
-    async stat(path) {
+    stat(path) {
       refuseSlashOnFile("stat", path);
       return statOf("stat", path);
     },
 
-    async lstat(path) {
+    lstat(path) {
       refuseSlashOnFile("lstat", path);
       return statOf("lstat", path);
     },
 
-    async readdir(path) {
+    readdir(path) {
       refuseSlashOnFile("scandir", path);
       const plain = listPlainDirectory(plainLink(path));
       if (plain !== undefined) return plain;
@@ -377,7 +377,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       );
     },
 
-    async mkdir(path, mkdirOptions) {
+    mkdir(path, mkdirOptions) {
       run("mkdir", path, () => {
         const recursive = mkdirOptions?.recursive === true;
         if (recursive) {
@@ -391,7 +391,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       });
     },
 
-    async rm(path, rmOptions) {
+    rm(path, rmOptions) {
       refuseSlashOnFile("rm", path);
       run("rm", path, () => {
         const kind = kindOf(path);
@@ -412,7 +412,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       });
     },
 
-    async rename(from, to) {
+    rename(from, to) {
       refuseSlashOnFile("rename", from, to);
       run(
         "rename",
@@ -447,7 +447,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       );
     },
 
-    async realpath(path) {
+    realpath(path) {
       refuseSlashOnFile("realpath", path);
       // memfs's realpath is its walk's link path: take it from one walk, with no error built.
       if (typeof path === "string" && path.startsWith("/") && !path.includes("\0")) {
@@ -457,7 +457,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       return lookup("realpath", path, () => String(volume.realpathSync(path)));
     },
 
-    async symlink(target, path) {
+    symlink(target, path) {
       run(
         "symlink",
         target,
@@ -470,7 +470,7 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
       );
     },
 
-    async readlink(path) {
+    readlink(path) {
       refuseSlashOnFile("readlink", path);
       return run("readlink", path, () => {
         const kind = kindOf(path);
@@ -478,6 +478,63 @@ export function memoryFileSystem(options: MemoryFileSystemOptions = {}): MemoryF
         if (kind !== "symlink") throw new FsError("EINVAL", { syscall: "readlink", path });
         return String(volume.readlinkSync(path));
       });
+    },
+  };
+
+  const fs: MemoryFileSystem = {
+    name: MEMORY_FILE_SYSTEM_NAME,
+    capabilities: CAPABILITIES as MemoryFileSystem["capabilities"],
+    volume,
+    sync,
+
+    async readFile(path) {
+      return sync.readFile(path);
+    },
+
+    async readFileView(path, use) {
+      refuseSlashOnFile("open", path);
+      const view = viewPlainFile(plainLink(path));
+      return use(view ?? (await fs.readFile(path)));
+    },
+
+    async writeFile(path, data) {
+      sync.writeFile(path, data);
+    },
+
+    async stat(path) {
+      return sync.stat(path);
+    },
+
+    async lstat(path) {
+      return sync.lstat(path);
+    },
+
+    async readdir(path) {
+      return sync.readdir(path);
+    },
+
+    async mkdir(path, mkdirOptions) {
+      sync.mkdir(path, mkdirOptions);
+    },
+
+    async rm(path, rmOptions) {
+      sync.rm(path, rmOptions);
+    },
+
+    async rename(from, to) {
+      sync.rename(from, to);
+    },
+
+    async realpath(path) {
+      return sync.realpath(path);
+    },
+
+    async symlink(target, path) {
+      sync.symlink(target, path);
+    },
+
+    async readlink(path) {
+      return sync.readlink(path);
     },
   };
   // The no-follow form: the check and the call run synchronously in one task (the memory

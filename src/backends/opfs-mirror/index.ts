@@ -40,7 +40,7 @@
  */
 import { FsError } from "../../contract/errors.js";
 import { assertKnownOptions } from "../../contract/options.js";
-import type { FileSystem, WatchEvent } from "../../contract/types.js";
+import type { FileSystem, FileSystemSync, WatchEvent } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
@@ -146,6 +146,12 @@ export interface OpfsMirrorFileSystem extends FileSystem {
   watch(path: string, listener: (event: WatchEvent) => void): () => void;
   /** Resolves once the durable copy is loaded into memory (every call waits for it anyway). */
   ready(): Promise<void>;
+  /**
+   * The reads, synchronous, from the memory copy once loaded (before: `EBUSY`; await `ready()`).
+   * Its writes throw `ENOTSUP`: a write of the mirror resolves once durable, and in a reader tab
+   * goes through the writer tab, neither of which a synchronous call can wait for.
+   */
+  readonly sync: Required<FileSystemSync>;
   /**
    * Finish pending writes, close the journal, release the lock (a reader tab then takes over);
    * with `worker: true`, end the Worker. A reader's unanswered forwarded calls reject with `EIO`.
@@ -1023,10 +1029,38 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
           },
         };
 
+  const whenLoaded = (syscall: string, path: string): void => {
+    if (failure !== undefined) throw failure;
+    if (!loaded)
+      throw new FsError("EBUSY", { syscall, path, detail: "the mirror is still loading; await fs.ready() first" });
+  };
+  const noSyncWrite = (syscall: string, path: string): never => {
+    throw new FsError("ENOTSUP", {
+      syscall,
+      path,
+      detail:
+        "the OPFS mirror's writes resolve once durable and cannot be synchronous: use the promise or callback API",
+    });
+  };
+  const sync: Required<FileSystemSync> = {
+    readFile: (path) => (whenLoaded("open", path), mem.sync.readFile(path)),
+    stat: (path) => (whenLoaded("stat", path), mem.sync.stat(path)),
+    lstat: (path) => (whenLoaded("lstat", path), mem.sync.lstat(path)),
+    readdir: (path) => (whenLoaded("scandir", path), mem.sync.readdir(path)),
+    realpath: (path) => (whenLoaded("realpath", path), mem.sync.realpath(path)),
+    readlink: (path) => (whenLoaded("readlink", path), mem.sync.readlink(path)),
+    writeFile: (path) => noSyncWrite("open", path),
+    mkdir: (path) => noSyncWrite("mkdir", path),
+    rm: (path) => noSyncWrite("rm", path),
+    rename: (from) => noSyncWrite("rename", from),
+    symlink: (_target, path) => noSyncWrite("symlink", path),
+  };
+
   const fs: OpfsMirrorFileSystem = {
     name: "opfs-mirror",
     capabilities: { watch: true },
     root: label,
+    sync,
     ...(locks === undefined ? {} : { locks }),
     readFile: (path) =>
       beforeLoad(

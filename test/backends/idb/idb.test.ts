@@ -73,6 +73,42 @@ function summary(data: Map<string, IdbRecord>): Record<string, string> {
 }
 
 describe("idbFileSystem records (Node, stand-in store)", () => {
+  it("the sync form: EBUSY before the load, then the memory copy's calls, saved as the promise form's are", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    let early: unknown;
+    try {
+      fs.sync.readdir("/");
+    } catch (error) {
+      early = error;
+    }
+    expect((early as Error).message).toBe(
+      "EBUSY: resource busy or locked, scandir '/' (the IndexedDB workspace is still loading; await fs.ready first)",
+    );
+    await fs.ready;
+    fs.sync.writeFile("/d/a.txt", encoder.encode("a"));
+    fs.sync.mkdir("/e");
+    fs.sync.rename("/d/a.txt", "/d/b.txt");
+    fs.sync.symlink("/d/b.txt", "/link");
+    expect(new TextDecoder().decode(fs.sync.readFile("/link"))).toBe("a");
+    await fs.flush();
+    // The same calls through the promise form save the same records.
+    const promised = fakeStore();
+    const other = idbFileSystem({ name: "db", createStore: promised.createStore, debounceMs: 60_000 });
+    await other.writeFile("/d/a.txt", encoder.encode("a"));
+    await other.mkdir("/e");
+    await other.rename("/d/a.txt", "/d/b.txt");
+    await other.symlink("/d/b.txt", "/link");
+    await other.flush();
+    expect(summary(store.data)).toEqual(summary(promised.data));
+    expect(summary(store.data)).toEqual({
+      "/d": "directory",
+      "/d/b.txt": "file:a",
+      "/e": "directory",
+      "/link": "symlink:/d/b.txt",
+    });
+  });
+
   it("a save writes one record per path, parents included, in one transaction", async () => {
     const store = fakeStore();
     const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });

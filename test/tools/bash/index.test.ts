@@ -142,7 +142,7 @@ describe("bash tool: results", () => {
     const bash = createBashTool({ fs: workspace(), cwd: "/w" });
     expect(bash.description).toBe(
       "Run a bash command line and get its stdout, stderr and exit code. " +
-        "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs. " +
+        "Commands run in just-bash, a bash interpreter written in JavaScript with the usual tools (ls, cat, grep, sed, awk, find, sort, head, tail, wc, jq, diff...) and git (init, add, commit, status, diff, log, checkout), over the same files as the other tools (memory storage); there are no real processes, no network and no package installs. " +
         "Working directory: /w (every call starts there; cd does not carry over; pass cwd to run elsewhere). " +
         "Timeout: 120,000 ms unless you pass timeout (at most 600,000 ms). " +
         "Output over 30,000 bytes is cut in the middle and saved whole under tool-outputs/, to read in ranges.",
