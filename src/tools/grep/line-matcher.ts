@@ -41,6 +41,12 @@ export interface LineMatcher {
    * U+2029 comes before `at`).
    */
   shownAt(line: string, at: number): number;
+  /**
+   * Where a line matches, or -1: set for a pattern run by the linear-time engine (see
+   * `linear-engine.ts`), which then tests every line alone instead of {@link LineMatcher.line}
+   * (and {@link LineMatcher.scan} is undefined). Undefined for a pattern run by the JavaScript engine.
+   */
+  readonly find?: (line: string) => number;
 }
 
 /** The lines of a text that match, 1-based, with the text shown for each; see {@link findMatchingLines}. */
@@ -266,8 +272,9 @@ export function findMatchingLines(given: string, matcher: LineMatcher, limits: L
     const shownAt = matcher.shownAt(line, at);
     found.texts.push(line.length > limits.maxLineLength ? windowAround(line, shownAt, limits.maxLineLength) : line);
   };
-  if (longLines === 0 && matcher.scan !== undefined) scanWhole(text, matcher.scan, matcher.line, keep);
-  else testEachLine(text, matcher.line, limits.maxScanLineLength, keep);
+  if (longLines === 0 && matcher.scan !== undefined && matcher.find === undefined)
+    scanWhole(text, matcher.scan, matcher.line, keep);
+  else testEachLine(text, matcher.find ?? execIndex(matcher.line), limits.maxScanLineLength, keep);
   return found;
 }
 
@@ -304,10 +311,15 @@ function scanWhole(
   }
 }
 
-/** Every line tested alone with `line`, skipping lines over `maxScan` characters. */
+/** Where `line` (no `g` or `y` flag) matches in a line, or -1. */
+function execIndex(line: RegExp): (body: string) => number {
+  return (body) => line.exec(body)?.index ?? -1;
+}
+
+/** Every line tested alone with `find`, skipping lines over `maxScan` characters. */
 function testEachLine(
   text: string,
-  line: RegExp,
+  find: (line: string) => number,
   maxScan: number,
   keep: (lineNumber: number, line: string, at: number) => void,
 ): void {
@@ -320,8 +332,8 @@ function testEachLine(
     const bodyEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
     if (bodyEnd - start <= maxScan) {
       const body = text.slice(start, bodyEnd);
-      const inLine = line.exec(body);
-      if (inLine !== null) keep(lineNumber, body, inLine.index);
+      const at = find(body);
+      if (at >= 0) keep(lineNumber, body, at);
     }
     start = end + 1;
   }
