@@ -478,7 +478,9 @@ async function planGrepPattern(
     feature === undefined
       ? await loadLinearEngine().then((engine) => engine.compile(source, ignoreCase))
       : linearEngineNote(feature);
-  if (typeof reason === "function") return { matcher: { ...matcher, scan: undefined, find: reason }, scanLimit: maxScanLineLength };
+  if (typeof reason !== "string") {
+    return { matcher: { ...matcher, scan: undefined, ...reason }, scanLimit: maxScanLineLength };
+  }
   if (risk === "separated") {
     return { matcher, scanLimit: Math.min(CUBIC_PATTERN_SCAN_LINE_LENGTH, maxScanLineLength) };
   }

@@ -47,6 +47,12 @@ export interface LineMatcher {
    * (and {@link LineMatcher.scan} is undefined). Undefined for a pattern run by the JavaScript engine.
    */
   readonly find?: (line: string) => number;
+  /**
+   * With {@link LineMatcher.find}: whether the pattern can match anywhere in a whole text, `^`
+   * and `$` holding at every `"\n"` (false: no line of a text without `"\r"` matches, and none
+   * is tested).
+   */
+  readonly anywhere?: (text: string) => boolean;
 }
 
 /** The lines of a text that match, 1-based, with the text shown for each; see {@link findMatchingLines}. */
@@ -272,6 +278,9 @@ export function findMatchingLines(given: string, matcher: LineMatcher, limits: L
     const shownAt = matcher.shownAt(line, at);
     found.texts.push(line.length > limits.maxLineLength ? windowAround(line, shownAt, limits.maxLineLength) : line);
   };
+  // Whole text first: a line that matches alone matches there too (the line breaks around it
+  // hold `^` and `$`, and `\b` sees them as it sees a line's ends), unless a "\r" ends it.
+  if (matcher.anywhere !== undefined && !text.includes("\r") && !matcher.anywhere(text)) return found;
   if (longLines === 0 && matcher.scan !== undefined && matcher.find === undefined)
     scanWhole(text, matcher.scan, matcher.line, keep);
   else testEachLine(text, matcher.find ?? execIndex(matcher.line), limits.maxScanLineLength, keep);
