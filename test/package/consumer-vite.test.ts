@@ -39,7 +39,7 @@ async function main() {
   const shell = await bash.execute({ command: "echo hi > a.txt && cat a.txt" });
   // grep: a pattern the JavaScript engine could backtrack on runs on re2js, loaded from its own chunk.
   const grep = createGrepTool({ fs, cwd: "/w" });
-  const linear = resultText(await grep.execute({ pattern: "(\\w+\\s?)+$", glob: "*.txt" }));
+  const linear = resultText(await grep.execute({ pattern: "(\\\\w+\\\\s?)+$", glob: "*.txt" }));
   const runner = justBashCommandRunner({ fs, cwd: "/w" });
   const gzip = await runner.run({ command: "gzip -k a.txt && zcat a.txt.gz && gunzip -c a.txt.gz | wc -c", cwd: "/w", env: {}, timeoutMs: 10000 });
   return {
@@ -137,13 +137,15 @@ describe("a Vite app using the packed package with no configuration", () => {
     expect({ holders: holders.length, inEntry: holders.includes(entry ?? "") }).toEqual({ holders: 1, inEntry: false });
   });
 
+  // just-bash bundles its own re2js (1.x) inside its chunk; ours is the other one.
   it("keeps re2js (grep's linear-time engine) in a chunk of its own, not in the entry chunk", async () => {
     const assets = join(consumer, "dist", "assets");
     const html = await readFile(join(consumer, "dist", "index.html"), "utf8");
     const entry = /assets\/([^"]+\.js)/.exec(html)?.[1];
     const holders: string[] = [];
     for (const name of (await readdir(assets)).filter((file) => file.endsWith(".js"))) {
-      if ((await readFile(join(assets, name), "utf8")).includes("error parsing regexp")) holders.push(name);
+      const code = await readFile(join(assets, name), "utf8");
+      if (code.includes("error parsing regexp") && !code.includes("exceeded its execution deadline")) holders.push(name);
     }
     expect({ holders: holders.length, inEntry: holders.includes(entry ?? "") }).toEqual({ holders: 1, inEntry: false });
   });
