@@ -145,7 +145,8 @@ describe("a Vite app using the packed package with no configuration", () => {
     const holders: string[] = [];
     for (const name of (await readdir(assets)).filter((file) => file.endsWith(".js"))) {
       const code = await readFile(join(assets, name), "utf8");
-      if (code.includes("error parsing regexp") && !code.includes("exceeded its execution deadline")) holders.push(name);
+      if (code.includes("error parsing regexp") && !code.includes("exceeded its execution deadline"))
+        holders.push(name);
     }
     expect({ holders: holders.length, inEntry: holders.includes(entry ?? "") }).toEqual({ holders: 1, inEntry: false });
   });

@@ -240,9 +240,7 @@ export function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
   return { ok: true, operations };
 }
 
-type HunkParse =
-  | { readonly hunk: Hunk; readonly next: number }
-  | { readonly message: string; readonly index: number };
+type HunkParse = { readonly hunk: Hunk; readonly next: number } | { readonly message: string; readonly index: number };
 
 function parseHunk(lines: readonly string[], start: number, isPair: (at: number) => boolean): HunkParse {
   const header = lines[start] ?? "";
@@ -273,7 +271,7 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     }
     const done = oldLeft <= 0 && newLeft <= 0;
     // Counts used up: the hunk ends unless the next line is plainly more of it (counts are often off).
-    if (done && !(marker === " " || marker === "+" || marker === "-") ) break;
+    if (done && !(marker === " " || marker === "+" || marker === "-")) break;
     if (line.startsWith("@@") || line.startsWith("diff --git ")) break;
     if (done && isPair(index)) break;
     if (marker === " " || line === "") {

@@ -74,7 +74,9 @@ const lines = (count: number, prefix = "line"): string =>
 describe("apply_patch: unified diffs from git", () => {
   test("an update with several hunks", async () => {
     const before = { "src/a.txt": lines(40) };
-    const after = { "src/a.txt": lines(40).replace("line 3\n", "line three\n").replace("line 35\n", "line 35\nnew 35b\n") };
+    const after = {
+      "src/a.txt": lines(40).replace("line 3\n", "line three\n").replace("line 35\n", "line 35\nnew 35b\n"),
+    };
     const diff = gitDiff(before, after);
     expect(diff.match(/^@@/gm)?.length).toBe(2);
     expect(await apply(before, diff)).toEqual({
@@ -145,7 +147,8 @@ describe("apply_patch: unified diffs from git", () => {
 
   test("a diff as models write it: no git header, wrong counts, trailing context trimmed", async () => {
     const before = { "a.ts": "function f() {\n  return 1;\n}\n\nexport { f };\n" };
-    const patch = "--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,3 @@\n function f() {\n-  return 1;\n+  return 2;\n+  // two\n }\n";
+    const patch =
+      "--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,3 @@\n function f() {\n-  return 1;\n+  return 2;\n+  // two\n }\n";
     expect(await apply(before, patch)).toMatchObject({
       ok: true,
       files: { "a.ts": "function f() {\n  return 2;\n  // two\n}\n\nexport { f };\n" },
@@ -158,7 +161,10 @@ describe("apply_patch: unified diffs from git", () => {
       "a.txt": lines(6).replace("line 2\n", "line two\n"),
       "b.txt": lines(6, "b").replace("b 2\n", "b two\n"),
     });
-    const stale = { "a.txt": lines(6), "b.txt": lines(6, "b").replace("b 1\n", "b one\n").replace("b 3\n", "b three\n") };
+    const stale = {
+      "a.txt": lines(6),
+      "b.txt": lines(6, "b").replace("b 1\n", "b one\n").replace("b 3\n", "b three\n"),
+    };
     const result = await apply(stale, diff);
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/^Could not find the expected lines in b\.txt, hunk 1/);
@@ -194,7 +200,11 @@ describe("apply_patch: unified diffs from git", () => {
       ],
     ];
     for (const [patch, message] of cases) {
-      expect(await apply(before, patch)).toEqual({ ok: false, text: `${message}\nNothing was changed.`, files: before });
+      expect(await apply(before, patch)).toEqual({
+        ok: false,
+        text: `${message}\nNothing was changed.`,
+        files: before,
+      });
     }
   });
 

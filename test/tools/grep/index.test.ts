@@ -48,9 +48,12 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
 
   it("runs overlapping repeated choices and adjacent overlapping repeats in linear time (they hung the host)", async () => {
     const fs = memoryFileSystem({
-      files: { "/w/a.txt": `${"a".repeat(40)}!
-`, "/w/b.txt": `${"a".repeat(5000)}!
-` },
+      files: {
+        "/w/a.txt": `${"a".repeat(40)}!
+`,
+        "/w/b.txt": `${"a".repeat(5000)}!
+`,
+      },
     });
     const grep = createGrepTool({ fs, cwd: "/w" });
     const counts = [];
@@ -169,11 +172,11 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(() => grep.validate({ pattern: "function.*\\(.*\\)" })).not.toThrow();
     const result = await grep.execute({ pattern: "function.*\\(.*\\)" });
     expect([result.ok, result.count, result.skippedLongLines]).toEqual([true, 3, undefined]);
-    expect(resultText(result).split("\n").map((line) => line.slice(0, 20))).toEqual([
-      "a.ts:1:function g() ",
-      "a.ts:2:function f(x,",
-      "b.ts:1:function f(x,",
-    ]);
+    expect(
+      resultText(result)
+        .split("\n")
+        .map((line) => line.slice(0, 20)),
+    ).toEqual(["a.ts:1:function g() ", "a.ts:2:function f(x,", "b.ts:1:function f(x,"]);
   });
 
   it("runs a cubic pattern that needs the JavaScript engine (a lookaround) on lines up to 1,000 characters, and says so", async () => {
@@ -212,7 +215,8 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     // Case-insensitive: the check sees it so (`[a-z]*` then meets `A`).
     expect((await grep.execute({ pattern: "[a-z]*G[A-Z]*\\((?=\\))" })).skippedLongLines).toBeUndefined();
     expect(
-      (await grep.execute({ pattern: "[a-z]*G[A-Z]*\\((?=\\))", ignoreCase: true })).skippedLongLines?.maxScanLineLength,
+      (await grep.execute({ pattern: "[a-z]*G[A-Z]*\\((?=\\))", ignoreCase: true })).skippedLongLines
+        ?.maxScanLineLength,
     ).toBe(1000);
   });
 

@@ -15,7 +15,17 @@ describe("backtrackingFeature", () => {
   it("names lookarounds and backreferences outside classes, nothing else", () => {
     const LOOK = "a lookahead or lookbehind (`(?=`, `(?!`, `(?<=`, `(?<!`)";
     const BACK = "a backreference (`\\1`, `\\k<name>`)";
-    const cases = ["(a+)+(?=x)", "(?<!x)a", "(\\w)\\1", "(?<q>.)\\k<q>", "[\\1]x", "[(?=]x", "\\\\1", "(a+)+", "\\d{1,3}"];
+    const cases = [
+      "(a+)+(?=x)",
+      "(?<!x)a",
+      "(\\w)\\1",
+      "(?<q>.)\\k<q>",
+      "[\\1]x",
+      "[(?=]x",
+      "\\\\1",
+      "(a+)+",
+      "\\d{1,3}",
+    ];
     expect(cases.map((source) => backtrackingFeature(source))).toEqual([
       LOOK,
       LOOK,
@@ -52,7 +62,20 @@ describe("the linear-time engine", () => {
 
   it("finds the same lines as testing each line alone with it (property: anchors, word bounds, negated classes, CRLF, lone CR)", async () => {
     const engine = await loadLinearEngine();
-    const piece = fc.constantFrom("a", "b", "(a|ab)+", "(a+)+", "^", "$", "\\b", "[^a]*", "\\s*", "(b*)?", ".*", "a*a*");
+    const piece = fc.constantFrom(
+      "a",
+      "b",
+      "(a|ab)+",
+      "(a+)+",
+      "^",
+      "$",
+      "\\b",
+      "[^a]*",
+      "\\s*",
+      "(b*)?",
+      ".*",
+      "a*a*",
+    );
     const pattern = fc.array(piece, { minLength: 1, maxLength: 5 }).map((pieces) => pieces.join(""));
     const text = fc
       .array(fc.constantFrom("a", "b", " ", "ab", "\n", "\r\n", "\r"), { maxLength: 24 })

@@ -134,7 +134,11 @@ describe("real-world grep patterns", () => {
     const found: Record<string, number[] | string> = {};
     for (const pattern of Object.keys(optional)) {
       const result = await grep.execute({ pattern });
-      found[pattern] = result.error?.message ?? resultText(result).split("\n").map((line) => Number(line.split(":")[1]));
+      found[pattern] =
+        result.error?.message ??
+        resultText(result)
+          .split("\n")
+          .map((line) => Number(line.split(":")[1]));
     }
     expect(found).toEqual(optional);
     // How they run: the risk check flags each (most as nested), so the JavaScript engine never sees them.
