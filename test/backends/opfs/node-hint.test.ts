@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsFileSystem, OPFS_FALLBACK_HINT } from "../../../src/backends/opfs/index.js";
 import { OPFS_NODE_HINT } from "../../../src/backends/opfs/root.js";
+import { opfsMirrorFileSystem } from "../../../src/backends/opfs-mirror/index.js";
 
 describe("OPFS in Node", () => {
   it("names nodeFileSystem and memoryFileSystem, not idbFileSystem", async () => {
@@ -23,5 +24,18 @@ describe("OPFS in Node", () => {
       'the Origin Private File System (navigator.storage.getDirectory) exists only in browsers; in Node use nodeFileSystem from "better-fs-tools/node" (files on disk) or memoryFileSystem from "better-fs-tools/memory"',
     );
     expect(OPFS_FALLBACK_HINT).toContain("idbFileSystem");
+  });
+
+  it("the OPFS mirror says the same", async () => {
+    let error: unknown;
+    try {
+      await opfsMirrorFileSystem().readFile("/a.txt");
+    } catch (reason) {
+      error = reason;
+    }
+    expect(FsError.isInstance(error) && [error.code, error.message]).toEqual([
+      "ENOTSUP",
+      `ENOTSUP: operation not supported, opfs '/better-fs-tools-mirror' (${OPFS_NODE_HINT})`,
+    ]);
   });
 });
