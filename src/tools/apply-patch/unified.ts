@@ -18,7 +18,8 @@
  * Read from git's extended headers: `new file mode`, `deleted file mode`, `rename from` and
  * `rename to` (a rename, with or without hunks); `index`, `similarity index`, `old mode` and
  * `new mode` are skipped. Paths drop git's `a/` and `b/` prefixes, a `diff -u` timestamp after a
- * tab, and C-style quotes. A hunk is placed by its lines, as an envelope hunk is (the line numbers
+ * tab, and C-style quotes. Without a `diff --git` line, the file changed is the one `+++` names
+ * (`diff -u a.txt.orig a.txt` changes `a.txt`): only git's headers move a file. A hunk is placed by its lines, as an envelope hunk is (the line numbers
  * of its `@@` header are not trusted: models get them wrong); its counts say where it ends, and a
  * hunk whose counts are off is read to the next header. `\ No newline at end of file` after the
  * last new line makes the file end without a line break (after an old line only: with one).
@@ -182,8 +183,12 @@ export function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
     }
     if (oldPath === "/dev/null") isNew = true;
     if (newPath === "/dev/null") isDeleted = true;
-    const path = isNew ? (newPath ?? renameTo ?? gitPath) : (renameFrom ?? oldPath ?? gitPath);
-    const target = renameTo ?? (isNew || isDeleted ? undefined : newPath);
+    // Only git's headers say "rename": a plain `diff -u a.txt.orig a.txt` changes a.txt.
+    const git = first.startsWith("diff --git ");
+    const path = isNew
+      ? (newPath ?? renameTo ?? gitPath)
+      : (renameFrom ?? (git || isDeleted ? oldPath : newPath) ?? gitPath);
+    const target = renameTo ?? (isNew || isDeleted || !git ? undefined : newPath);
     if (path === undefined || path === "" || path === "/dev/null") {
       return fail("expected '--- a/<path>' and '+++ b/<path>' lines naming the file", start);
     }

@@ -155,6 +155,16 @@ describe("apply_patch: unified diffs from git", () => {
     });
   });
 
+  test("diff -u output (timestamps, other names on the two sides) changes the file +++ names", async () => {
+    const patch =
+      "--- a.txt.orig\t2026-12-03 10:00:00.000000000 +0000\n+++ a.txt\t2026-12-03 10:01:00.000000000 +0000\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n";
+    expect(await apply({ "a.txt": "a\nb\n" }, patch)).toEqual({
+      ok: true,
+      text: "Success. Updated the following files:\nM a.txt",
+      files: { "a.txt": "a\nB\n" },
+    });
+  });
+
   test("all or nothing: a hunk that does not match leaves every file as it was", async () => {
     const before = { "a.txt": lines(6), "b.txt": lines(6, "b") };
     const diff = gitDiff(before, {
