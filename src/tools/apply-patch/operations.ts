@@ -23,11 +23,13 @@ export interface PatchChunk {
   /** 1-based line of the hunk's first line in the patch text. */
   readonly line: number;
   /**
-   * Set by a unified diff's `\ No newline at end of file` (the hunk then ends the file): false
-   * when the new text must end without a line break, true when it must end with one (the marker
-   * followed only an old line). Undefined: a changed text ends with a line break.
+   * Whether the new text ends with a line break, from a unified diff (read on the last hunk):
+   * false or true after its `\ No newline at end of file` (the hunk then ends the file: false
+   * when the marker follows the last new line, true when it follows only an old one), `"keep"`
+   * without one (the file's end stays as it is). Undefined (the envelope): a changed text ends
+   * with a line break, as the reference tool's does.
    */
-  readonly finalNewline?: boolean;
+  readonly finalNewline?: boolean | "keep";
 }
 
 /** One file operation of a patch. `line` is the 1-based line of its `***` header in the patch. */

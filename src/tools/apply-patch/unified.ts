@@ -22,7 +22,8 @@
  * (`diff -u a.txt.orig a.txt` changes `a.txt`): only git's headers move a file. A hunk is placed by its lines, as an envelope hunk is (the line numbers
  * of its `@@` header are not trusted: models get them wrong); its counts say where it ends, and a
  * hunk whose counts are off is read to the next header. `\ No newline at end of file` after the
- * last new line makes the file end without a line break (after an old line only: with one).
+ * last new line makes the file end without a line break (after an old line only: with one);
+ * without it, the file's end stays as it was.
  * Binary diffs and copies are refused.
  *
  * @module
@@ -321,7 +322,7 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     sources,
     endOfFile: endsFile && oldLines.length > 0,
     line: start + 1,
-    ...(endsFile ? { finalNewline: !newEndsBare } : {}),
+    finalNewline: endsFile ? !newEndsBare : "keep",
   };
   return { hunk: { chunk, removesOrKeeps }, next: index };
 }

@@ -313,7 +313,8 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], display
     ({ start, length, lines, sources }) =>
       lines.length !== length || lines.some((line, j) => sources[j] !== j && line !== lineText(start + j)),
   );
-  const finalNewline = chunks[chunks.length - 1]?.finalNewline;
+  const given = chunks[chunks.length - 1]?.finalNewline;
+  const finalNewline = given === "keep" ? split.terminated : given;
   if (!changed) {
     if (finalNewline === undefined) return { ok: true, text, firstLine, changed };
     const ended = withFinalNewline(text, finalNewline, eol);

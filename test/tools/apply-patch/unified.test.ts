@@ -7,6 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createTwoFilesPatch } from "diff";
+import fc from "fast-check";
 import { afterAll, describe, expect, test } from "vitest";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { createApplyPatchTool } from "../../../src/tools/apply-patch/index.js";
@@ -229,7 +231,17 @@ describe("apply_patch: unified diffs from git", () => {
           type: "update",
           path: "x.txt",
           line: 1,
-          chunks: [{ contexts: [], oldLines: ["a"], newLines: ["b"], sources: [-1], endOfFile: false, line: 3 }],
+          chunks: [
+            {
+              contexts: [],
+              oldLines: ["a"],
+              newLines: ["b"],
+              sources: [-1],
+              endOfFile: false,
+              line: 3,
+              finalNewline: "keep",
+            },
+          ],
         },
       ],
     });
@@ -246,5 +258,43 @@ describe("apply_patch: unified diffs from git", () => {
     const diff = gitDiff(before, after);
     expect(diff).toContain('"a/caf\\303\\251.txt"');
     expect(await apply(before, diff)).toMatchObject({ ok: true, files: after });
+  });
+});
+
+describe("apply_patch: unified diffs from jsdiff (property)", () => {
+  test("a diff of two texts turns the first into the second (unique lines: edits, inserts, deletes, final newline, CRLF)", async () => {
+    const edit = fc.record({
+      keep: fc.array(fc.boolean(), { minLength: 0, maxLength: 30 }),
+      inserts: fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 6 }),
+      renamed: fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 4 }),
+      finalBefore: fc.boolean(),
+      finalAfter: fc.boolean(),
+      crlf: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(edit, async ({ keep, inserts, renamed, finalBefore, finalAfter, crlf }) => {
+        const eol = crlf ? "\r\n" : "\n";
+        const beforeLines = keep.map((_, i) => `line ${i}`);
+        const afterLines: string[] = [];
+        keep.forEach((kept, i) => {
+          inserts.filter((at) => at === i).forEach((_, k) => afterLines.push(`new ${i}.${k}`));
+          if (kept) afterLines.push(renamed.includes(i) ? `changed ${i}` : `line ${i}`);
+        });
+        const join = (lines: string[], final: boolean): string =>
+          lines.length === 0 ? "" : lines.join(eol) + (final ? eol : "");
+        const before = join(beforeLines, finalBefore);
+        const after = join(afterLines, finalAfter);
+        fc.pre(before !== after);
+        // A file with no line break at all shows no line ending to follow: added breaks are "\n".
+        fc.pre(!crlf || /\r\n/.test(before));
+        const patch = createTwoFilesPatch("a/f.txt", "b/f.txt", before, after).split("\n").slice(1).join("\n");
+        const result = await apply({ "f.txt": before }, patch);
+        expect({ patch, result }).toEqual({
+          patch,
+          result: { ok: true, text: "Success. Updated the following files:\nM f.txt", files: { "f.txt": after } },
+        });
+      }),
+      { numRuns: 150 },
+    );
   });
 });
