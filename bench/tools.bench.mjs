@@ -169,7 +169,23 @@ async function benchGrep() {
     },
     { rounds: 7, iterations: 1, warmup: 1 },
   );
-  return { t, matches: expected, totalBytes };
+  // Patterns the JavaScript engine could backtrack on run on the linear-time engine (re2js), each
+  // timed against the same search written so the JavaScript engine runs it (the same lines match).
+  const linearCases = [
+    ["(?:\\w+\\.)?needle_\\d+", "needle_\\d+"],
+    ["(\\d+ )+alpha", "\\d+ alpha"],
+  ];
+  const linear = [];
+  for (const [risky, plain] of linearCases) {
+    const [a, b] = [await grep.execute({ pattern: risky }), await grep.execute({ pattern: plain })];
+    if (!a.ok || a.count !== b.count) throw new Error(`grep bench: ${risky} found ${a.count}, ${plain} ${b.count}`);
+    const timed = await compare(
+      { risky: () => grep.execute({ pattern: risky }), plain: () => grep.execute({ pattern: plain }) },
+      { rounds: 3, iterations: 1, warmup: 1 },
+    );
+    linear.push({ risky, plain, count: a.count, t: timed });
+  }
+  return { t, matches: expected, totalBytes, linear };
 }
 
 export async function run() {
@@ -186,6 +202,12 @@ export async function run() {
 | edit 10 MiB, no store (\`createEditTool\`) | ${ms(edit.tool)} | read + decode + indexOf + splice + encode + write ${ms(edit.raw)} | **${times(edit.ratio("tool", "raw"))}** | | |
 | edit 10 MiB, read-before-write store (\`createFsTools\`: staleness by byte comparison, SHA-256 of the new content) | ${ms(edit.toolWithStore)} | same raw ${ms(edit.raw)} | ${times(edit.ratio("toolWithStore", "raw"))} | | |
 | grep 5,000 files / ${(grep.totalBytes / MiB).toFixed(1)} MiB (${grep.matches.toLocaleString("en")} matching lines) | ${ms(grep.t.tool)} | floor: raw memfs walk, decode, RegExp per file then per line ${ms(grep.t.floor)} | **${times(grep.t.ratio("tool", "floor"))}** | just-bash \`grep -rn\` on InMemoryFs ${ms(grep.t.justBash)} | ${times(grep.t.ratio("justBash", "tool"))} faster |
+${grep.linear
+  .map(
+    (row) =>
+      `| grep 5,000 files, \`${row.risky}\` (${row.count.toLocaleString("en")} lines): on the linear-time engine | ${ms(row.t.risky)} | the same lines as \`${row.plain}\` on the JavaScript engine ${ms(row.t.plain)} | ${times(row.t.ratio("risky", "plain"))} | | |`,
+  )
+  .join("\n")}
 
 Ratios are medians over rounds of the per-round ratio (both timed back to back in the same round).\nTargets (issue 2): read and edit ≤ 1.5× raw; grep ≤ 1.5× the floor.
 The read tool returns numbered \`N|text\` lines: it checks the content (binary sniff, strict UTF-8),
@@ -198,5 +220,8 @@ when present, and works out the line number; with a store it also proves the fil
 the last read or edit (the kept bytes compared, or a SHA-256 when not kept) and hashes the new bytes
 for the next edit, during the search and the write.
 grep reads files 32 at a time through our memory backend (\`concurrency\` option) and sorts the output by path.
+A pattern the JavaScript engine could backtrack on (nested repetition here) runs on re2js, RE2's port: linear in
+the text, but slower per character, so its rows show what such a pattern costs against the plain form of the same search
+(before re2js, grep refused both risky patterns).
 `;
 }

@@ -8,7 +8,7 @@ import type { FlexibleSchema } from "ai";
 import type { FileSystem } from "../contract/types.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
-import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
+import { checkFsOption, CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
 import { assertKnownOptions, OptionError } from "../contract/options.js";
 import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/kit/setting-keys.js";
 import type { createEditTool } from "../tools/edit/index.js";
@@ -173,7 +173,29 @@ export type AiSdkFsToolSet<O, Context = ContextOf<O>> = DefaultEntry<
   OptionalEntry<Field<O, "grep">, typeof createGrepTool, "grep", Context> &
   OptionalEntry<Field<O, "bash">, typeof createBashTool, "bash", Context>;
 
-const BASH_MESSAGE = `${FACTORY} bash must be an object with a runner and an env: the portable bundle has no default runner`;
+/** The runners to name when `bash` lacks one. */
+const RUNNERS =
+  'runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) ' +
+  'or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only)';
+
+/**
+ * What is wrong with the bundle's `bash` option (undefined when it has a runner and an env),
+ * naming what is missing and the runners to use.
+ */
+function bashOptionProblem(bash: unknown): string | undefined {
+  const record = typeof bash === "object" && bash !== null ? (bash as Record<string, unknown>) : undefined;
+  const missing = [
+    ...(record?.["runner"] === undefined ? ["a runner"] : []),
+    ...(record?.["env"] === undefined ? ["an env"] : []),
+  ];
+  if (record !== undefined && missing.length === 0) return undefined;
+  const what = record === undefined ? `got ${String(bash)}` : `it lacks ${missing.join(" and ")}`;
+  const give = [
+    ...(record?.["runner"] === undefined ? [RUNNERS] : []),
+    ...(record?.["env"] === undefined ? ["env: the variables the commands see ({} for none)"] : []),
+  ];
+  return `${FACTORY} bash must be an object with a runner and an env: the portable bundle has no default runner (${what}). Give ${give.join(", and ")}`;
+}
 
 /** Each bundle key's single factory. */
 const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never) => unknown>> = {
@@ -215,7 +237,8 @@ const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never)
  *   that are not an object (or `true`/`false` where taken); `edit` or `applyPatch` set beside
  *   `write: false`; two tools with one name; `bash` that is not `false` or an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
- *   no default runner`); a `contextSchema` that is not a schema; and whatever a core factory or
+ *   no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs }) from
+ *   "better-fs-tools/shell" ...`, naming what is missing and the runners to use); a `contextSchema` that is not a schema; and whatever a core factory or
  *   the strict-schema conversion throws.
  * @example
  * ```ts
@@ -239,9 +262,7 @@ export function createAiSdkFsTools<
   const contextOptions = Object.fromEntries(
     Object.entries(given).filter(([key]) => (CONTEXT_OPTION_KEYS as readonly string[]).includes(key)),
   ) as Partial<AiSdkFsToolsOptions<unknown>>;
-  if (contextOptions.fs === undefined || contextOptions.fs === null) {
-    throw new TypeError(`${FACTORY} needs an fs option (a FileSystem, or a function of the call returning one)`);
-  }
+  checkFsOption(FACTORY, contextOptions.fs);
   if (needsApproval !== undefined && typeof needsApproval !== "boolean") {
     throw new TypeError(`${FACTORY} needsApproval must be a boolean, got ${JSON.stringify(needsApproval)}`);
   }
@@ -265,10 +286,8 @@ export function createAiSdkFsTools<
     }
   }
   if (bash !== undefined && bash !== false) {
-    const record = bash as unknown as Record<string, unknown>;
-    if (typeof bash !== "object" || bash === null || record["runner"] === undefined || record["env"] === undefined) {
-      throw new TypeError(BASH_MESSAGE);
-    }
+    const problem = bashOptionProblem(bash);
+    if (problem !== undefined) throw new TypeError(problem);
   }
   if (given.write === false) {
     for (const key of ["edit", "applyPatch"] as const) {

@@ -3,9 +3,29 @@
  * The `better-fs-tools` command: `better-fs-tools mcp <directory>... [--read-only]
  * [--dialect better-fs-tools|filesystem-server]` serves the directories over stdio.
  *
+ * The server is loaded by a dynamic `import()`, so a missing optional peer (the MCP SDK, zod) is
+ * one line naming what to install, not a stack trace.
+ *
  * @module
  */
-import { MCP_USAGE, parseMcpCommandLine, serveMcpStdio } from "./stdio.js";
+
+/** What to install when the server's optional peers are missing. */
+const MISSING_PEERS =
+  "better-fs-tools: the MCP server needs its optional peers @modelcontextprotocol/sdk and zod: npm i @modelcontextprotocol/sdk zod";
+
+let stdio: typeof import("./stdio.js");
+try {
+  stdio = await import("./stdio.js");
+} catch (error) {
+  const code = (error as { code?: unknown } | null)?.code;
+  console.error(
+    code === "ERR_MODULE_NOT_FOUND"
+      ? MISSING_PEERS
+      : `better-fs-tools: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+}
+const { MCP_USAGE, parseMcpCommandLine, serveMcpStdio } = stdio;
 
 const commandLine = parseMcpCommandLine(process.argv.slice(2));
 if ("error" in commandLine) {

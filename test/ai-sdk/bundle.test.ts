@@ -327,13 +327,19 @@ describe("createAiSdkFsTools option errors", () => {
       name: "bash: true",
       options: { fs, bash: true },
       message:
-        "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
     },
     {
       name: "bash without a runner",
       options: { fs, bash: { env: {} } },
       message:
-        "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner",
+        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only)',
+    },
+    {
+      name: "bash without an env",
+      options: { fs, bash: { runner: { run: async () => ({ stdout: "", stderr: "", exitCode: 0 }) } } },
+      message:
+        "createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (it lacks an env). Give env: the variables the commands see ({} for none)",
     },
     {
       name: "read that is not an object",
@@ -376,7 +382,14 @@ describe("createAiSdkFsTools option errors", () => {
     {
       name: "missing fs",
       options: {},
-      message: "createAiSdkFsTools needs an fs option (a FileSystem, or a function of the call returning one)",
+      message:
+        'createAiSdkFsTools fs must be given: a FileSystem such as memoryFileSystem() from "better-fs-tools/memory" or, in Node, nodeFileSystem({ cwd }) from "better-fs-tools/node" (or a function of the call returning one)',
+    },
+    {
+      name: "a path given as fs",
+      options: { fs: "/tmp" },
+      message:
+        'createAiSdkFsTools fs must be a FileSystem, not a path: to work on the directory "/tmp" of this machine, pass fs: nodeFileSystem({ cwd: "/tmp" }) from "better-fs-tools/node" (Node only; cwd: "/tmp" too), or memoryFileSystem() from "better-fs-tools/memory" for files in memory',
     },
   ];
   test.each(cases)("$name", ({ options, message }) => {

@@ -77,6 +77,33 @@ describe("parseMcpCommandLine", () => {
   });
 });
 
+describe("better-fs-tools mcp without its optional peers", () => {
+  it("says in one line what to install (the SDK made unresolvable by a module hook)", () => {
+    const hook =
+      "export async function resolve(specifier, context, next) {" +
+      ' if (specifier.startsWith("@modelcontextprotocol/sdk")) {' +
+      " const error = new Error(`Cannot find package '${specifier}'`);" +
+      ' error.code = "ERR_MODULE_NOT_FOUND"; throw error; }' +
+      " return next(specifier, context); }";
+    const register = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+    let failure: { status?: number; stdout?: string; stderr?: string } = {};
+    try {
+      execFileSync(
+        process.execPath,
+        ["--import", `data:text/javascript,${encodeURIComponent(register)}`, BIN, "mcp", join(dir, "w")],
+        { encoding: "utf8", stdio: "pipe" },
+      );
+    } catch (error) {
+      failure = error as typeof failure;
+    }
+    expect([failure.status, failure.stdout, failure.stderr]).toEqual([
+      1,
+      "",
+      "better-fs-tools: the MCP server needs its optional peers @modelcontextprotocol/sdk and zod: npm i @modelcontextprotocol/sdk zod\n",
+    ]);
+  });
+});
+
 describe("better-fs-tools mcp over stdio", () => {
   it("serves our dialect jailed to the directory", async () => {
     const client = await spawnClient([BIN, "mcp", join(dir, "w")]);

@@ -11,9 +11,19 @@ import { toFsError } from "./errors.js";
 /** Where the workspaces of an origin live by default. */
 export const DEFAULT_OPFS_ROOT = "/better-fs-tools";
 
-/** The words every "no OPFS here" error ends with: the fallback to use. */
+/** The words a "no OPFS here" error ends with in a browser context without OPFS: the fallback to use. */
 export const OPFS_FALLBACK_HINT =
   'the Origin Private File System (navigator.storage.getDirectory) is not available in this context; use idbFileSystem from "better-fs-tools/idb" instead';
+
+/** The words a "no OPFS here" error ends with in Node (or Bun, Deno), where no browser storage exists. */
+export const OPFS_NODE_HINT =
+  'the Origin Private File System (navigator.storage.getDirectory) exists only in browsers; in Node use nodeFileSystem from "better-fs-tools/node" (files on disk) or memoryFileSystem from "better-fs-tools/memory"';
+
+/** True in Node and the runtimes that present themselves as it (Bun, Deno): `process.versions.node` is set. */
+function isNodeLike(): boolean {
+  const runtime = (globalThis as { process?: { versions?: { node?: unknown } } }).process;
+  return typeof runtime?.versions?.node === "string";
+}
 
 /** True when `navigator.storage.getDirectory` exists in this context (it may still refuse). */
 export function hasOpfsApi(): boolean {
@@ -22,7 +32,8 @@ export function hasOpfsApi(): boolean {
 
 /** The error raised where OPFS is missing or refused (opaque origins, some private modes). */
 export function opfsUnavailableError(root: string, cause?: unknown): FsError {
-  return new FsError("ENOTSUP", { syscall: "opfs", path: root, detail: OPFS_FALLBACK_HINT, cause });
+  const detail = !hasOpfsApi() && isNodeLike() ? OPFS_NODE_HINT : OPFS_FALLBACK_HINT;
+  return new FsError("ENOTSUP", { syscall: "opfs", path: root, detail, cause });
 }
 
 /** A string for messages naming a root option. */

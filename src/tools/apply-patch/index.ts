@@ -94,7 +94,8 @@ Format:
 +line to add
 *** End of File   (optional: the hunk ends at the end of the file)
 *** End Patch
-Give about 3 unchanged lines before and after each change, copied exactly; start each further change in a file with @@. Paths are relative to the working directory. A hunk must match exactly one place in the file.`;
+Give about 3 unchanged lines before and after each change, copied exactly; start each further change in a file with @@. Paths are relative to the working directory. A hunk must match exactly one place in the file.
+A unified diff (as git diff prints it: --- a/path, +++ b/path, @@ -1,3 +1,4 @@ hunks; --- /dev/null adds a file, +++ /dev/null deletes one) is applied the same way.`;
 
 /** A file's state before the patch. */
 type Original =

@@ -20,8 +20,12 @@
  * whose trimmed text starts with `*** Add File: `, `*** Delete File: `, `*** Update File: ` or is
  * `*** End Patch` / `*** End of File` is read as a marker, never as file content.
  *
+ * A unified diff (`git diff` output) is read by `unified.ts` into the same operations.
+ *
  * @module
  */
+import type { ParsedPatch, PatchChunk, PatchOperation } from "./operations.js";
+import { isUnifiedDiff, parseUnifiedDiff } from "./unified.js";
 
 const BEGIN_PATCH = "*** Begin Patch";
 const END_PATCH = "*** End Patch";
@@ -31,41 +35,7 @@ const UPDATE_FILE = "*** Update File: ";
 const MOVE_TO = "*** Move to: ";
 const END_OF_FILE = "*** End of File";
 
-/** One hunk of an `*** Update File:` section: lines to find and what replaces them. */
-export interface PatchChunk {
-  /** Text of the `@@ ...` lines, in order; each narrows the search (empty for a bare `@@`). */
-  readonly contexts: readonly string[];
-  /** Lines that must be in the file (context and `-` lines), in order. */
-  readonly oldLines: readonly string[];
-  /** Lines that replace them (context and `+` lines), in order. */
-  readonly newLines: readonly string[];
-  /**
-   * For each of `newLines`, the index in `oldLines` of the context line it repeats (the file's
-   * own line is kept there), or -1 for an added (`+`) line.
-   */
-  readonly sources: readonly number[];
-  /** True when `*** End of File` closed the hunk: the old lines must end the file. */
-  readonly endOfFile: boolean;
-  /** 1-based line of the hunk's first line in the patch text. */
-  readonly line: number;
-}
-
-/** One file operation of a patch. `line` is the 1-based line of its `***` header in the patch. */
-export type PatchOperation =
-  | { readonly type: "add"; readonly path: string; readonly contents: string; readonly line: number }
-  | { readonly type: "delete"; readonly path: string; readonly line: number }
-  | {
-      readonly type: "update";
-      readonly path: string;
-      readonly moveTo?: string;
-      readonly chunks: readonly PatchChunk[];
-      readonly line: number;
-    };
-
-/** The outcome of {@link parsePatch}: the operations, or a message the model can act on. */
-export type ParsedPatch =
-  | { readonly ok: true; readonly operations: readonly PatchOperation[] }
-  | { readonly ok: false; readonly message: string; readonly line?: number };
+export type { ParsedPatch, PatchChunk, PatchOperation } from "./operations.js";
 
 /** `apply_patch <<'EOF'`, `applypatch <<EOF` (the reference accepts both names), or a bare `<<EOF`. */
 const HEREDOC_OPEN = /^(?:(?:apply_patch|applypatch)\s*)?<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1\s*$/;
@@ -98,7 +68,8 @@ function isFileHeader(line: string): boolean {
 const UNIFIED_RANGE = /^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
 
 /**
- * Parse the text of a patch into file operations, without touching any file.
+ * Parse the text of a patch into file operations, without touching any file: the envelope
+ * above, or a unified diff (`diff --git`, `--- a/` `+++ b/` `@@`; see `unified.ts`).
  *
  * @param text - the whole patch, optionally wrapped in a heredoc; CRLF or LF line breaks.
  * @returns `{ ok: true, operations }`, or `{ ok: false, message, line }` naming the 1-based
@@ -111,10 +82,16 @@ const UNIFIED_RANGE = /^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
  */
 export function parsePatch(text: string): ParsedPatch {
   const all = unwrapHeredoc(text.trim().split(/\r?\n/));
+  if (isUnifiedDiff(all)) return parseUnifiedDiff(all);
   const first = all[0]?.trim();
   const last = all[all.length - 1]?.trim();
   if (first !== BEGIN_PATCH) {
-    return { ok: false, message: "Invalid patch: the first line of the patch must be '*** Begin Patch'", line: 1 };
+    return {
+      ok: false,
+      message:
+        "Invalid patch: the first line of the patch must be '*** Begin Patch' (or, for a unified diff, 'diff --git a/<path> b/<path>' or '--- a/<path>')",
+      line: 1,
+    };
   }
   if (all.length < 2 || last !== END_PATCH) {
     return {

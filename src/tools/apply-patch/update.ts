@@ -313,7 +313,13 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], display
     ({ start, length, lines, sources }) =>
       lines.length !== length || lines.some((line, j) => sources[j] !== j && line !== lineText(start + j)),
   );
-  if (!changed) return { ok: true, text, firstLine, changed };
+  const given = chunks[chunks.length - 1]?.finalNewline;
+  const finalNewline = given === "keep" ? split.terminated : given;
+  if (!changed) {
+    if (finalNewline === undefined) return { ok: true, text, firstLine, changed };
+    const ended = withFinalNewline(text, finalNewline, eol);
+    return { ok: true, text: ended, firstLine, changed: ended !== text };
+  }
 
   // Copy the file's own bytes for untouched stretches and kept context lines (their own line
   // endings); new lines take the file's dominant ending. Pieces are joined once at the end.
@@ -344,5 +350,18 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], display
   }
   append(body.slice(starts[position], starts[count]));
   if (open) pieces.push(eol);
-  return { ok: true, text: pieces.join(""), firstLine, changed };
+  const joined = pieces.join("");
+  return {
+    ok: true,
+    text: finalNewline === undefined ? joined : withFinalNewline(joined, finalNewline, eol),
+    firstLine,
+    changed,
+  };
+}
+
+/** `text` ending with a line break (`eol` added when missing) or without one (its last removed). */
+function withFinalNewline(text: string, finalNewline: boolean, eol: string): string {
+  const last = /(?:\r\n|\n|\r)$/.exec(text);
+  if (finalNewline) return last === null && text !== "" && text !== "\uFEFF" ? text + eol : text;
+  return last === null ? text : text.slice(0, last.index);
 }

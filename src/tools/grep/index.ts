@@ -19,7 +19,8 @@ import { defineCoreTool } from "../kit/define.js";
 import { toolErrorFromFs } from "../kit/fs-failure.js";
 import { positiveIntegerOption, type InputSpec } from "../kit/input.js";
 import { createBytePrefilter } from "./literal-prefilter.js";
-import { createLineMatcher, findMatchingLines } from "./line-matcher.js";
+import { createLineMatcher, findMatchingLines, type LineMatcher } from "./line-matcher.js";
+import { backtrackingFeature, loadLinearEngine } from "./linear-engine.js";
 import { patternRisk, riskyPatternReason } from "./regex-risk.js";
 import { errorResult, textParts, type SearchResult, type SkippedLongLines } from "../kit/result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "../kit/search-settings.js";
@@ -41,16 +42,17 @@ export const DEFAULT_MAX_GREP_LINE_LENGTH = 500;
  * a note, so one line cannot hold the event loop in a long backtracking search. With the patterns
  * grep runs at this limit, a line costs at most about the square of its length: on a worst line
  * of 20,000 characters that does not match, 0.1 to 0.9 s (`import.*from`, `TODO.*fix`, `a.*b`,
- * `\w+x`). Patterns whose cost grows with the cube of the line length (`a.*b.*c`) run with
- * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} instead.
+ * `\w+x`). Patterns whose cost would grow faster run on the linear-time engine (`linear-engine.ts`).
  */
 export const DEFAULT_MAX_GREP_SCAN_LINE_LENGTH = 20_000;
 
 /**
  * Longest line tested, in characters, for a pattern with two unbounded repeats over characters
  * they share and only text the first can match between them (`a.*b.*c`, `import.*from.*\d`,
- * `function.*\(.*\)`; see `patternRisk`): 1,000, or `maxScanLineLength` when that is smaller.
- * Longer lines are skipped and noted, with this limit, as with `maxScanLineLength`.
+ * `function.*\(.*\)`; see `patternRisk`) that must run on the JavaScript engine, because it
+ * also has a lookaround or a backreference (without one it runs on the linear-time engine, with
+ * the usual limit): 1,000, or `maxScanLineLength` when that is smaller. Longer lines are skipped
+ * and noted, with this limit, as with `maxScanLineLength`.
  *
  * Such a pattern costs the cube of the line length on a line that does not match: for each
  * start, the first repeat stops at every copy of the text between them, and from each the
@@ -127,10 +129,10 @@ export const GREP_INPUT_SPEC: InputSpec = {
 export const GREP_DESCRIPTION =
   "Search file contents with a JavaScript regular expression. Returns matching lines as `path:line:text`, sorted by path and line. " +
   "Binary files and files that are not UTF-8 are skipped; .git, node_modules and tool-outputs are not entered; symlinks are not followed. " +
-  "Patterns that can backtrack for a very long time are refused: nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, adjacent repeats of the same characters such as `a*a*`, " +
-  "three or more unbounded repeats with only text they match between them such as `a.*b.*c.*d`. " +
-  "Very long lines are skipped and named in a note; for a pattern with two unbounded repeats and only text they match between them, such as `a.*b.*c`, " +
-  "that means lines over 1,000 characters (keep one `.*`, or bound the other: `.{0,100}`, to search longer lines).";
+  "Patterns the JavaScript engine could backtrack on for a long time (nested repetition such as `(a+)+`, a repeated choice of overlapping alternatives such as `(a|aa)+`, " +
+  "repeats of the same characters such as `a*a*` or `a.*b.*c`) run on a linear-time engine (RE2, where `\\s` is ASCII whitespace only); " +
+  "such a pattern that also has a lookaround or a backreference is refused. " +
+  "Very long lines are skipped and named in a note.";
 
 export { riskyPatternReason };
 
@@ -201,13 +203,15 @@ interface FileHits {
  *   Files a `readFile` deny rule refuses are not read and directories a `listDir` deny rule
  *   refuses not entered: a note counts them (`[Skipped 2 paths because of a deny rule for
  *   "readFile" in the permissions config.]`) and `denied` lists them.
- *   A pattern with two unbounded repeats and text between them (`a.*b.*c`, `import.*from.*\d`)
- *   runs with a limit of {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} (1,000) characters instead when
- *   smaller, and the note says so. A leading and a trailing `.*` are dropped before the pattern
- *   is looked at and run, as they change no line's answer. Failures:
- *   `EINPUT` (invalid regular expression or glob; a pattern that can backtrack for a very long
- *   time, such as `(a+)+`, `(a|aa)+`, `a*a*` or `a.*b.*c.*d`, refused before it runs, see
- *   {@link riskyPatternReason}), `ENOENT`, `EDENIED` (also for a `path` a deny rule refuses: a
+ *   A pattern the JavaScript engine could backtrack on for a long time (`(a+)+`, `(a|aa)+`,
+ *   `a*a*`, `a.*b.*c`: see `patternRisk`) runs on the linear-time engine (`linear-engine.ts`,
+ *   loaded on first use). A leading and a trailing `.*` are dropped before the pattern is looked
+ *   at and run, as they change no line's answer. Failures: `EINPUT` (invalid regular expression
+ *   or glob; a risky pattern that also has a lookaround or a backreference, which the
+ *   linear-time engine lacks, refused before it runs, see {@link refusedPatternReason}; such a
+ *   pattern with two unbounded repeats and text between them, `a.*b.*c(?!x)`, runs on the
+ *   JavaScript engine with a limit of {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} (1,000) characters
+ *   instead, and the note says so), `ENOENT`, `EDENIED` (also for a `path` a deny rule refuses: a
  *   file for `readFile`, a directory for `readFile` or `listDir`).
  * @throws TypeError at creation for an unknown option or a bad value.
  * @example
@@ -248,9 +252,8 @@ const grepTool = defineCoreTool({
     const compiled = compileGrepPattern(pattern, ignoreCase);
     if (typeof compiled === "string")
       throw new ToolInputError(`grep input pattern is not a valid regular expression: ${compiled}`);
-    // Checked as it runs: without a leading and a trailing `.*` (see line-matcher.ts).
-    const risky = riskyPatternReason(createLineMatcher(compiled).line.source, ignoreCase, pattern);
-    if (risky !== undefined) throw new ToolInputError(risky);
+    const refused = refusedPatternReason(createLineMatcher(compiled).line.source, ignoreCase, pattern);
+    if (refused !== undefined) throw new ToolInputError(refused);
   },
   async run(input: GrepInput, ctx, { maxMatches, maxLineLength, maxScanLineLength, settings }): Promise<SearchResult> {
     const { gate } = ctx;
@@ -279,8 +282,9 @@ const grepTool = defineCoreTool({
     const rootDisplay = gate.display(root) || ".";
     const source = walkSource(gate, checked);
     const fs = source.fs;
-    const matcher = createLineMatcher(lineRe);
-    const scanLimit = grepScanLineLength(matcher.line.source, effective.ignoreCase, maxScanLineLength);
+    const planned = await planGrepPattern(lineRe, effective.ignoreCase, input.pattern, maxScanLineLength);
+    if (typeof planned === "string") return errorResult("search", { code: "EINPUT", message: planned });
+    const { matcher, scanLimit } = planned;
     const prefilter = createBytePrefilter(lineRe);
     const hits: FileHits[] = [];
     let searched = 0;
@@ -422,19 +426,68 @@ const grepTool = defineCoreTool({
 });
 
 /**
- * The longest line grep tests for a pattern, in characters: `maxScanLineLength`, or
- * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} when that is smaller and the pattern has two unbounded
- * repeats with text between them (`patternRisk` says `"separated"`).
+ * Why grep refuses a pattern before it runs, or undefined: a shape the JavaScript engine could
+ * backtrack on for a long time (see {@link riskyPatternReason}) in a pattern that also uses a
+ * feature the linear-time engine lacks (a lookaround or a backreference, see
+ * {@link backtrackingFeature}). Any other risky pattern runs on the linear-time engine.
  *
  * @param source - the expression's source as it runs (without a leading and trailing `.*`).
  * @param ignoreCase - whether it runs case-insensitively.
- * @param maxScanLineLength - the tool's configured limit, in characters.
- * @returns the limit for this pattern, in characters.
+ * @param shown - the pattern as the model sent it, named in the message.
+ * @returns the message for the model, or undefined when the pattern runs.
  */
-function grepScanLineLength(source: string, ignoreCase: boolean, maxScanLineLength: number): number {
-  return patternRisk(source, ignoreCase) === "separated"
-    ? Math.min(CUBIC_PATTERN_SCAN_LINE_LENGTH, maxScanLineLength)
-    : maxScanLineLength;
+export function refusedPatternReason(source: string, ignoreCase: boolean, shown: string): string | undefined {
+  const feature = backtrackingFeature(source);
+  if (feature === undefined) return undefined;
+  const risky = riskyPatternReason(source, ignoreCase, shown);
+  return risky === undefined ? undefined : `${risky} ${linearEngineNote(feature)}`;
+}
+
+function linearEngineNote(feature: string): string {
+  return `(grep runs such patterns with a linear-time engine, but this one uses ${feature}, which that engine lacks: drop it, or drop the repeat.)`;
+}
+
+/** How grep runs a pattern: the line matcher and the longest line it tests, in characters. */
+interface GrepPlan {
+  readonly matcher: LineMatcher;
+  readonly scanLimit: number;
+}
+
+/**
+ * Choose the engine for a pattern: the JavaScript engine when {@link patternRisk} finds nothing
+ * (it is the faster one); else the linear-time engine, unless the pattern uses a lookaround or
+ * a backreference. Then a pattern with two unbounded repeats and text between them
+ * (`"separated"`) runs on the JavaScript engine with a limit of
+ * {@link CUBIC_PATTERN_SCAN_LINE_LENGTH} characters (when smaller than `maxScanLineLength`),
+ * and any other risky one is refused.
+ *
+ * @returns the plan, or the message refusing the pattern.
+ */
+async function planGrepPattern(
+  expression: RegExp,
+  ignoreCase: boolean,
+  shown: string,
+  maxScanLineLength: number,
+): Promise<GrepPlan | string> {
+  const matcher = createLineMatcher(expression);
+  const source = matcher.line.source;
+  const risk = patternRisk(source, ignoreCase);
+  if (risk === undefined) return { matcher, scanLimit: maxScanLineLength };
+  const feature = backtrackingFeature(source);
+  const reason =
+    feature === undefined
+      ? await loadLinearEngine().then((engine) => engine.compile(source, ignoreCase))
+      : linearEngineNote(feature);
+  if (typeof reason !== "string") {
+    return { matcher: { ...matcher, scan: undefined, ...reason }, scanLimit: maxScanLineLength };
+  }
+  if (risk === "separated") {
+    return { matcher, scanLimit: Math.min(CUBIC_PATTERN_SCAN_LINE_LENGTH, maxScanLineLength) };
+  }
+  const risky = riskyPatternReason(source, ignoreCase, shown) ?? "";
+  return feature === undefined
+    ? `${risky} (grep runs such patterns with a linear-time engine, but it cannot read this one: ${reason}.)`
+    : `${risky} ${reason}`;
 }
 
 /** The note for skipped long lines; says why when the limit was lowered for this pattern. */
@@ -443,7 +496,8 @@ function longLinesNote(skipped: SkippedLongLines, maxScanLineLength: number, whe
   const why =
     skipped.maxScanLineLength < maxScanLineLength
       ? ` ${limit} is the limit for this pattern (${formatCount(maxScanLineLength)} for others): its two unbounded repeats ` +
-        "with text between them can take the cube of a line's length. Keep one `.*`, or bound the other (`.{0,100}`), to search longer lines."
+        "with text between them can take the cube of a line's length on the JavaScript engine, which its lookaround or backreference needs. " +
+        "Drop that (it then runs on the linear-time engine), keep one `.*`, or bound the other (`.{0,100}`), to search longer lines."
       : "";
   return `[Skipped ${plural(skipped.count, "line")} longer than ${limit} characters, not searched, in ${where}.${why}]`;
 }

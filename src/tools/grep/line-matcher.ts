@@ -41,6 +41,18 @@ export interface LineMatcher {
    * U+2029 comes before `at`).
    */
   shownAt(line: string, at: number): number;
+  /**
+   * Where a line matches, or -1: set for a pattern run by the linear-time engine (see
+   * `linear-engine.ts`), which then tests every line alone instead of {@link LineMatcher.line}
+   * (and {@link LineMatcher.scan} is undefined). Undefined for a pattern run by the JavaScript engine.
+   */
+  readonly find?: (line: string) => number;
+  /**
+   * With {@link LineMatcher.find}: whether the pattern can match anywhere in a whole text, `^`
+   * and `$` holding at every `"\n"` (false: no line of a text without `"\r"` matches, and none
+   * is tested).
+   */
+  readonly anywhere?: (text: string) => boolean;
 }
 
 /** The lines of a text that match, 1-based, with the text shown for each; see {@link findMatchingLines}. */
@@ -266,8 +278,12 @@ export function findMatchingLines(given: string, matcher: LineMatcher, limits: L
     const shownAt = matcher.shownAt(line, at);
     found.texts.push(line.length > limits.maxLineLength ? windowAround(line, shownAt, limits.maxLineLength) : line);
   };
-  if (longLines === 0 && matcher.scan !== undefined) scanWhole(text, matcher.scan, matcher.line, keep);
-  else testEachLine(text, matcher.line, limits.maxScanLineLength, keep);
+  // Whole text first: a line that matches alone matches there too (the line breaks around it
+  // hold `^` and `$`, and `\b` sees them as it sees a line's ends), unless a "\r" ends it.
+  if (matcher.anywhere !== undefined && !text.includes("\r") && !matcher.anywhere(text)) return found;
+  if (longLines === 0 && matcher.scan !== undefined && matcher.find === undefined)
+    scanWhole(text, matcher.scan, matcher.line, keep);
+  else testEachLine(text, matcher.find ?? execIndex(matcher.line), limits.maxScanLineLength, keep);
   return found;
 }
 
@@ -304,10 +320,15 @@ function scanWhole(
   }
 }
 
-/** Every line tested alone with `line`, skipping lines over `maxScan` characters. */
+/** Where `line` (no `g` or `y` flag) matches in a line, or -1. */
+function execIndex(line: RegExp): (body: string) => number {
+  return (body) => line.exec(body)?.index ?? -1;
+}
+
+/** Every line tested alone with `find`, skipping lines over `maxScan` characters. */
 function testEachLine(
   text: string,
-  line: RegExp,
+  find: (line: string) => number,
   maxScan: number,
   keep: (lineNumber: number, line: string, at: number) => void,
 ): void {
@@ -320,8 +341,8 @@ function testEachLine(
     const bodyEnd = end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end;
     if (bodyEnd - start <= maxScan) {
       const body = text.slice(start, bodyEnd);
-      const inLine = line.exec(body);
-      if (inLine !== null) keep(lineNumber, body, inLine.index);
+      const at = find(body);
+      if (at >= 0) keep(lineNumber, body, at);
     }
     start = end + 1;
   }

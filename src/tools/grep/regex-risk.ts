@@ -1,9 +1,18 @@
 /**
  * The static check of grep patterns whose backtracking can hold the host for a long time.
  * JavaScript regular expressions run synchronously, so no timeout can stop one once it started;
- * the only defences are not running it, or running it only on short lines.
+ * the defences are not running it on the JavaScript engine, or running it only on short lines.
  *
- * Shapes found on the parse of `ret` (see {@link patternRisk}); grep refuses the first four:
+ * grep uses this check to choose the engine: a pattern with none of the shapes below runs on the
+ * JavaScript engine (the fast one); a pattern with any of them runs on the linear-time engine
+ * (`linear-engine.ts`, re2js), unless it has a lookaround or a backreference, which that engine
+ * lacks: then the first four shapes are refused (with {@link riskyPatternReason}'s message) and
+ * `"separated"` runs on the JavaScript engine on lines up to 1,000 characters. A false positive
+ * therefore costs speed only (the pattern runs on re2js, 1.5 to 3 times slower over a tree),
+ * not a refusal, so the check need not grow finer; a false negative would let the JavaScript
+ * engine backtrack, so it must stay sound.
+ *
+ * Shapes found on the parse of `ret` (see {@link patternRisk}):
  * - nested repetition, such as `(a+)+` (star height above 1, by `safe-regex2`);
  * - a repeated choice whose alternatives can start with the same character (for two literal
  *   words: one is a prefix of the other), such as `(a|a)*` or `(a|aa)+` (exponential: each run of characters splits between the alternatives many ways);
@@ -349,9 +358,10 @@ function smallWays(flat: readonly Token[]): number {
 }
 
 /**
- * What {@link patternRisk} finds, from the worst: `"nested"`, `"choice"`, `"adjacent"` and
- * `"chained"` (three or more repeats in a chain) are refused by grep; `"separated"` (two) runs
- * with a lower line limit.
+ * What {@link patternRisk} finds, from the worst: `"nested"`, `"choice"`, `"adjacent"`,
+ * `"chained"` (three or more repeats in a chain) and `"separated"` (two). grep runs any of them
+ * on the linear-time engine; with a lookaround or a backreference it refuses the first four and
+ * runs `"separated"` with a lower line limit.
  */
 export type PatternRisk = "nested" | "choice" | "adjacent" | "chained" | "separated";
 
@@ -446,9 +456,10 @@ export function patternRisk(pattern: string, ignoreCase = false): PatternRisk | 
 }
 
 /**
- * Why a grep pattern is refused before it runs, or undefined when it may run: the message for
- * the shapes {@link patternRisk} finds that grep refuses (`"nested"`, `"choice"`, `"adjacent"`,
- * `"chained"`). Common patterns such as `foo.*bar`, `import.*from`, `(get|set)Value`, `\w+\s*=`
+ * Why a pattern may not run on the JavaScript engine, or undefined when it may: the message for
+ * the shapes {@link patternRisk} finds that would be refused there (`"nested"`, `"choice"`,
+ * `"adjacent"`, `"chained"`). grep refuses with it only a pattern the linear-time engine cannot
+ * run either (one with a lookaround or a backreference). Common patterns such as `foo.*bar`, `import.*from`, `(get|set)Value`, `\w+\s*=`
  * and `a{1,30}b` pass, and so do those with two unbounded repeats and text between them
  * (`a.*b.*c`, `"separated"`), which grep runs with a lower line limit. A pattern `ret` cannot
  * parse (lookbehind, say) is not refused.

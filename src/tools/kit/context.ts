@@ -134,6 +134,40 @@ export interface ToolContext {
 export { assertKnownOptions };
 
 /**
+ * Check a factory's `fs` option: a FileSystem (an object), or a function of the call returning
+ * one. A path given instead (`fs: "/tmp"`) is refused with the backend to wrap it in.
+ *
+ * @param factory - the factory named in the message.
+ * @param fs - the option's value.
+ * @throws OptionError naming `fs`: missing (`createFsTools fs must be given: a FileSystem such
+ *   as memoryFileSystem() ...`), a string (`... must be a FileSystem, not a path: to work on the
+ *   directory "/tmp" of this machine, pass fs: nodeFileSystem({ cwd: "/tmp" }) ...`), or
+ *   another value.
+ * @example
+ * ```ts
+ * checkFsOption("createFsTools", memoryFileSystem()); // passes
+ * checkFsOption("createFsTools", "/tmp"); // throws OptionError
+ * ```
+ */
+export function checkFsOption(factory: string, fs: unknown): void {
+  const backends =
+    'a FileSystem such as memoryFileSystem() from "better-fs-tools/memory" or, in Node, nodeFileSystem({ cwd }) from "better-fs-tools/node" (or a function of the call returning one)';
+  if (fs === undefined || fs === null) optionValueError(factory, "fs", `must be given: ${backends}`);
+  if (typeof fs === "string") {
+    optionValueError(
+      factory,
+      "fs",
+      `must be a FileSystem, not a path: to work on the directory ${JSON.stringify(fs)} of this machine, pass ` +
+        `fs: nodeFileSystem({ cwd: ${JSON.stringify(fs)} }) from "better-fs-tools/node" (Node only; cwd: ${JSON.stringify(fs)} too), ` +
+        'or memoryFileSystem() from "better-fs-tools/memory" for files in memory',
+    );
+  }
+  if (typeof fs !== "object" && typeof fs !== "function") {
+    optionValueError(factory, "fs", `must be ${backends}, got ${describe(fs)}`);
+  }
+}
+
+/**
  * Validate the shared options once, at creation, and return a function that builds the
  * {@link ToolContext} of each call.
  *
@@ -150,13 +184,7 @@ export function createContextResolver(
   factory: string,
   options: ToolContextOptions,
 ): (call?: ToolCall) => Promise<ToolContext> {
-  if (
-    options.fs === undefined ||
-    options.fs === null ||
-    (typeof options.fs !== "object" && typeof options.fs !== "function")
-  ) {
-    throw new TypeError(`${factory} needs an fs option (a FileSystem, or a function of the call returning one)`);
-  }
+  checkFsOption(factory, options.fs);
   if (options.cwd !== undefined && (typeof options.cwd !== "string" || !options.cwd.startsWith("/"))) {
     optionValueError(factory, "cwd", `must be an absolute path, got ${JSON.stringify(options.cwd)}`);
   }

@@ -7,7 +7,7 @@
  */
 import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "../apply-patch/index.js";
 import { createBashTool, type BashInput, type BashToolSettings, type FallbackRunner } from "../bash/index.js";
-import { CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
+import { checkFsOption, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
 import { assertKnownOptions, OptionError, optionValueError } from "../../contract/options.js";
 import {
   assertNoSharedOptions,
@@ -123,6 +123,7 @@ export function createFsTools(options: FsToolsOptions, fallbackRunner?: Fallback
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
   const known: readonly string[] = [...CONTEXT_OPTION_KEYS, ...TOOL_SETTINGS_KEYS];
   assertKnownOptions(FACTORY, options, known);
+  checkFsOption(FACTORY, options.fs);
   const shared: ToolContextOptions = {
     fs: options.fs,
     ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),

@@ -120,7 +120,8 @@ export interface SkippedLongLines {
   /**
    * The limit used for this pattern, in characters (a CRLF line's `"\r"` not counted): the tool's
    * `maxScanLineLength`, or `CUBIC_PATTERN_SCAN_LINE_LENGTH` when smaller, for a pattern with
-   * two unbounded repeats and text between them (`a.*b.*c`).
+   * two unbounded repeats and text between them that runs on the JavaScript engine because it
+   * has a lookaround or a backreference (`a.*b.*c(?!x)`).
    */
   readonly maxScanLineLength: number;
   /** The files that had such lines, sorted by path: absolute path and lines skipped there. */

@@ -119,7 +119,11 @@ describe("parsePatch", () => {
   });
 
   test.each([
-    ["bad", "Invalid patch: the first line of the patch must be '*** Begin Patch'", 1],
+    [
+      "bad",
+      "Invalid patch: the first line of the patch must be '*** Begin Patch' (or, for a unified diff, 'diff --git a/<path> b/<path>' or '--- a/<path>')",
+      1,
+    ],
     ["*** Begin Patch\n*** Add File: a\n+x", "Invalid patch: the last line of the patch must be '*** End Patch'", 3],
     [wrap(""), "Invalid patch: the patch has no file operations (no files were modified)", 1],
     [

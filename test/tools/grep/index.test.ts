@@ -22,30 +22,51 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     "which can backtrack for exponential time on a line that nearly matches. Simplify it: drop the outer quantifier " +
     "(`a+` instead of `(a+)+`), or search for a fixed part of the text.";
 
-  it("refuses nested repetition before running it, as EINPUT", async () => {
-    const fs = memoryFileSystem({ files: { "/w/a.txt": `${"a".repeat(40)}b\n` } });
+  const LOOKAROUND_NOTE =
+    "(grep runs such patterns with a linear-time engine, but this one uses a lookahead or lookbehind (`(?=`, `(?!`, `(?<=`, `(?<!`), " +
+    "which that engine lacks: drop it, or drop the repeat.)";
+
+  it("runs nested repetition on the linear-time engine; refuses it with a lookaround or backreference, as EINPUT", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": `${"a".repeat(40)}b\n`, "/w/b.txt": "aaa\n" } });
     const grep = createGrepTool({ fs, cwd: "/w" });
-    const result = await grep.execute({ pattern: "(a+)+$" });
-    expect(result.error).toEqual({ code: "EINPUT", message: NESTED });
-    expect(() => grep.validate({ pattern: "(a+)+$" })).toThrow(NESTED);
+    expect(() => grep.validate({ pattern: "(a+)+$" })).not.toThrow();
+    expect(resultText(await grep.execute({ pattern: "(a+)+$" }))).toBe("b.txt:1:aaa");
+    expect(resultText(await grep.execute({ pattern: "(a+)+b$" }))).toBe(`a.txt:1:${"a".repeat(40)}b`);
+    const message = NESTED.replace('"(a+)+$"', '"(a+)+(?=b)"') + " " + LOOKAROUND_NOTE;
+    expect(() => grep.validate({ pattern: "(a+)+(?=b)" })).toThrow(message);
+    expect((await grep.execute({ pattern: "(a+)+(?=b)" })).error).toEqual({ code: "EINPUT", message });
+    expect((await grep.execute({ pattern: "(a+)+\\1" })).error?.message).toBe(
+      NESTED.replace('"(a+)+$"', '"(a+)+\\\\1"') +
+        " (grep runs such patterns with a linear-time engine, but this one uses a backreference (`\\1`, `\\k<name>`), " +
+        "which that engine lacks: drop it, or drop the repeat.)",
+    );
     expect(riskyPatternReason("(\\w*)*x")).toBeDefined();
     expect(riskyPatternReason("function \\w+\\(")).toBeUndefined();
     expect(riskyPatternReason("(?<=a)b+")).toBeUndefined();
     expect(riskyPatternReason("\\p{L}+")).toBeUndefined();
   });
 
-  it("refuses overlapping repeated choices and adjacent overlapping repeats before they run (they hung the host)", async () => {
+  it("runs overlapping repeated choices and adjacent overlapping repeats in linear time (they hung the host)", async () => {
     const fs = memoryFileSystem({
-      files: { "/w/a.txt": `${"a".repeat(40)}!\n`, "/w/b.txt": `${"a".repeat(5000)}!\n` },
+      files: {
+        "/w/a.txt": `${"a".repeat(40)}!
+`,
+        "/w/b.txt": `${"a".repeat(5000)}!
+`,
+      },
     });
     const grep = createGrepTool({ fs, cwd: "/w" });
-    for (const pattern of ["(a|a)*$", "(a|aa)+$", "a*a*a*a*a*a*a*b", ".*.*.*.*.*.*=x"]) {
-      const message = riskyPatternReason(pattern);
-      expect(message).toMatch(/^grep input pattern .* was refused: it (repeats a choice|puts unbounded repeats)/);
-      expect(() => grep.validate({ pattern })).toThrow(message);
-      expect((await grep.execute({ pattern })).error).toEqual({ code: "EINPUT", message });
+    const counts = [];
+    for (const pattern of ["(a|a)*$", "(a|aa)+$", "(a|aa)+!", "a*a*a*a*a*a*a*b", ".*.*.*.*.*.*=x", "(\\w+\\s?)+$"]) {
+      expect(riskyPatternReason(pattern)).toBeDefined();
+      expect(() => grep.validate({ pattern })).not.toThrow();
+      counts.push((await grep.execute({ pattern })).count);
     }
-    expect((await grep.execute({ pattern: "(A|a)+!", ignoreCase: true })).error?.code).toBe("EINPUT");
+    expect(counts).toEqual([2, 0, 2, 0, 0, 0]);
+    // The match starts at the line's start: the window shows from there.
+    expect(resultText(await grep.execute({ pattern: "(A|a)+!", ignoreCase: true }))).toBe(
+      `a.txt:1:${"a".repeat(40)}!\nb.txt:1:${"a".repeat(500)}…`,
+    );
     expect(resultText(await grep.execute({ pattern: "a{1,30}a{1,30}!" }))).toBe(
       `a.txt:1:${"a".repeat(40)}!\nb.txt:1:${"…" + "a".repeat(499)}!`,
     );
@@ -107,8 +128,9 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     expect(resultText(await grep.execute({ pattern: "(?i)zzz" }))).toBe(
       'No matches for "(?i)zzz" in .; searched 1 file.',
     );
-    // the risk check sees the case-insensitive pattern
-    expect((await grep.execute({ pattern: "(?i)a*A*b" })).error?.code).toBe("EINPUT");
+    // the risk check and the linear-time engine see the case-insensitive pattern
+    expect(resultText(await grep.execute({ pattern: "(?i)a*A*B" }))).toBe("a.txt:3:beta");
+    expect((await grep.execute({ pattern: "(?i)a*A*(?=B)" })).error?.code).toBe("EINPUT");
   });
 
   it("skips lines over maxScanLineLength and says so", async () => {
@@ -140,22 +162,40 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     });
   });
 
-  it("runs two unbounded repeats with text between (cubic) on lines up to 1,000 characters, and says so", async () => {
+  it("runs two unbounded repeats with text between (cubic) on the linear-time engine, on long lines too", async () => {
+    const long = `function f(${"x, ".repeat(400)}y) {}`; // 1,211 characters
+    const fs = memoryFileSystem({
+      files: { "/w/a.ts": `function g() {}\n${long}\nconst h = 1;\n`, "/w/b.ts": `${long}\r\n` },
+    });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(riskyPatternReason("function.*\\(.*\\)")).toBeUndefined();
+    expect(() => grep.validate({ pattern: "function.*\\(.*\\)" })).not.toThrow();
+    const result = await grep.execute({ pattern: "function.*\\(.*\\)" });
+    expect([result.ok, result.count, result.skippedLongLines]).toEqual([true, 3, undefined]);
+    expect(
+      resultText(result)
+        .split("\n")
+        .map((line) => line.slice(0, 20)),
+    ).toEqual(["a.ts:1:function g() ", "a.ts:2:function f(x,", "b.ts:1:function f(x,"]);
+  });
+
+  it("runs a cubic pattern that needs the JavaScript engine (a lookaround) on lines up to 1,000 characters, and says so", async () => {
     const long = `function f(${"x, ".repeat(400)}y) {}`; // 1,211 characters
     const fs = memoryFileSystem({
       files: { "/w/a.ts": `function g() {}\n${long}\nconst h = 1;\n`, "/w/b.ts": `${long}\r\n` },
     });
     const grep = createGrepTool({ fs, cwd: "/w" });
     expect(CUBIC_PATTERN_SCAN_LINE_LENGTH).toBe(1000);
-    expect(riskyPatternReason("function.*\\(.*\\)")).toBeUndefined();
-    expect(() => grep.validate({ pattern: "function.*\\(.*\\)" })).not.toThrow();
-    const result = await grep.execute({ pattern: "function.*\\(.*\\)" });
+    const pattern = "function.*\\(.*\\)(?= \\{)";
+    expect(() => grep.validate({ pattern })).not.toThrow();
+    const result = await grep.execute({ pattern });
     expect(result.ok).toBe(true);
     expect(resultText(result)).toBe(
       "a.ts:1:function g() {}\n" +
         "[Skipped 2 lines longer than 1,000 characters, not searched, in a.ts, b.ts. 1,000 is the limit for this pattern " +
-        "(20,000 for others): its two unbounded repeats with text between them can take the cube of a line's length. " +
-        "Keep one `.*`, or bound the other (`.{0,100}`), to search longer lines.]",
+        "(20,000 for others): its two unbounded repeats with text between them can take the cube of a line's length " +
+        "on the JavaScript engine, which its lookaround or backreference needs. Drop that (it then runs on the linear-time engine), " +
+        "keep one `.*`, or bound the other (`.{0,100}`), to search longer lines.]",
     );
     expect(result.count).toBe(1);
     expect(result.skippedLongLines).toEqual({
@@ -167,17 +207,16 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
       ],
     });
     // One unbounded repeat: the usual limit, the long lines searched.
-    const one = await grep.execute({ pattern: "function.*\\(" });
+    const one = await grep.execute({ pattern: "function.*\\((?=.)" });
     expect(one.count).toBe(3);
     expect(one.skippedLongLines).toBeUndefined();
     // Bounded, as the note suggests: searched too.
-    expect((await grep.execute({ pattern: "function.*\\(.{0,100}\\)" })).count).toBe(1);
-    // Leading and trailing `.*` are dropped first: `.*x.*` alone is not cubic.
-    expect((await grep.execute({ pattern: ".*function.*" })).count).toBe(3);
+    expect((await grep.execute({ pattern: "function.*\\(.{0,100}\\)(?= \\{)" })).count).toBe(1);
     // Case-insensitive: the check sees it so (`[a-z]*` then meets `A`).
-    expect((await grep.execute({ pattern: "[a-z]*G[A-Z]*\\(" })).skippedLongLines).toBeUndefined();
+    expect((await grep.execute({ pattern: "[a-z]*G[A-Z]*\\((?=\\))" })).skippedLongLines).toBeUndefined();
     expect(
-      (await grep.execute({ pattern: "[a-z]*G[A-Z]*\\(", ignoreCase: true })).skippedLongLines?.maxScanLineLength,
+      (await grep.execute({ pattern: "[a-z]*G[A-Z]*\\((?=\\))", ignoreCase: true })).skippedLongLines
+        ?.maxScanLineLength,
     ).toBe(1000);
   });
 
@@ -196,31 +235,33 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
       files: [{ path: "/w/a.txt", count: 1 }],
     });
     const wide = createGrepTool({ fs, cwd: "/w", maxScanLineLength: 5000 });
-    const cubic = await wide.execute({ pattern: "import.*from.*\\d" });
+    const linear = await wide.execute({ pattern: "import.*from.*\\d" });
+    expect([linear.count, linear.skippedLongLines]).toEqual([2, undefined]);
+    const cubic = await wide.execute({ pattern: "import.*from.*\\d(?!x)" });
     expect([cubic.count, cubic.skippedLongLines?.maxScanLineLength]).toEqual([1, 1000]);
     const square = await wide.execute({ pattern: "import.*from" });
     expect([square.count, square.skippedLongLines]).toEqual([2, undefined]);
   });
 
-  it("refuses three or more chained unbounded repeats, naming the pattern as sent", async () => {
+  it("runs three or more chained unbounded repeats; refuses them with a lookaround, naming the pattern as sent", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "abcd\n" } });
     const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: ".*a.*b.*c.*d.*" }))).toBe("a.txt:1:abcd");
     const message =
-      'grep input pattern ".*a.*b.*c.*d.*" was refused: it chains three or more unbounded repeats over the same characters ' +
+      'grep input pattern ".*a.*b.*c.*d(?!x).*" was refused: it chains three or more unbounded repeats over the same characters ' +
       "with only text they can match between them (like `a.*b.*c.*d`), which can backtrack for a very long time even on a " +
       "line of a few hundred characters. Keep at most two of them (`a.*b.*c`), bound the others (`.{0,100}` instead of `.*`), " +
-      "or put after a repeat a character it cannot match (`[^(]*\\(`).";
-    expect(() => grep.validate({ pattern: ".*a.*b.*c.*d.*" })).toThrow(message);
-    expect((await grep.execute({ pattern: ".*a.*b.*c.*d.*" })).error).toEqual({ code: "EINPUT", message });
+      "or put after a repeat a character it cannot match (`[^(]*\\(`). " +
+      LOOKAROUND_NOTE;
+    expect(() => grep.validate({ pattern: ".*a.*b.*c.*d(?!x).*" })).toThrow(message);
+    expect((await grep.execute({ pattern: ".*a.*b.*c.*d(?!x).*" })).error).toEqual({ code: "EINPUT", message });
     // Checked without the outer `.*`: `.*.*=x` runs as `.*=x`.
     expect(resultText(await grep.execute({ pattern: ".*.*d" }))).toBe("a.txt:1:abcd");
   });
 
-  it("the description names the refused shapes and the lower limit, not a refusal of a.*b.*c", () => {
-    expect(GREP_DESCRIPTION).toContain("such as `a.*b.*c.*d`");
-    expect(GREP_DESCRIPTION).toContain(
-      "for a pattern with two unbounded repeats and only text they match between them, such as `a.*b.*c`, that means lines over 1,000 characters",
-    );
+  it("the description names the risky shapes, the linear-time engine and what it refuses", () => {
+    expect(GREP_DESCRIPTION).toContain("such as `a*a*` or `a.*b.*c`) run on a linear-time engine (RE2");
+    expect(GREP_DESCRIPTION).toContain("such a pattern that also has a lookaround or a backreference is refused.");
   });
 
   it("tests a pattern with a lookaround on each line alone (the line break is not there to see)", async () => {
@@ -243,9 +284,10 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     }
     // The risk check sees the pattern as it runs, and names it as sent: `.*.*o` runs as `.*o`.
     expect(resultText(await grep.execute({ pattern: ".*.*o" }))).toBe("a.txt:1:foo\na.txt:3:xfoox");
-    expect((await grep.execute({ pattern: ".*a*a*b.*" })).error).toEqual({
+    expect(resultText(await grep.execute({ pattern: ".*a*a*b.*" }))).toBe("a.txt:2:bar");
+    expect((await grep.execute({ pattern: ".*a*a*b(?=a).*" })).error).toEqual({
       code: "EINPUT",
-      message: riskyPatternReason("a*a*b")?.replace('"a*a*b"', '".*a*a*b.*"'),
+      message: `${riskyPatternReason("a*a*b(?=a)")?.replace('"a*a*b(?=a)"', '".*a*a*b(?=a).*"')} ${LOOKAROUND_NOTE}`,
     });
     expect(riskyPatternReason("a*a*b")).toMatch(/^grep input pattern "a\*a\*b" was refused: it puts unbounded repeats/);
   });

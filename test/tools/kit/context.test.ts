@@ -261,3 +261,19 @@ describe("locksFor and a backend's own locks", () => {
     expect(taken).toEqual([["/w/a.txt"]]);
   });
 });
+
+describe("the fs option: a mistake says what to pass", () => {
+  const BACKENDS =
+    'a FileSystem such as memoryFileSystem() from "better-fs-tools/memory" or, in Node, nodeFileSystem({ cwd }) from "better-fs-tools/node" (or a function of the call returning one)';
+  it("a path given as fs names the mistake and nodeFileSystem, from the factory called", () => {
+    const path =
+      'must be a FileSystem, not a path: to work on the directory "/tmp" of this machine, pass fs: nodeFileSystem({ cwd: "/tmp" }) ' +
+      'from "better-fs-tools/node" (Node only; cwd: "/tmp" too), or memoryFileSystem() from "better-fs-tools/memory" for files in memory';
+    expect(() => createFsTools({ fs: "/tmp" } as never)).toThrow(new TypeError(`createFsTools fs ${path}`));
+    expect(() => createReadTool({ fs: "/tmp" } as never)).toThrow(new TypeError(`createReadTool fs ${path}`));
+    expect(() => createGrepTool({} as never)).toThrow(new TypeError(`createGrepTool fs must be given: ${BACKENDS}`));
+    expect(() => createListTool({ fs: 42 } as never)).toThrow(
+      new TypeError(`createListTool fs must be ${BACKENDS}, got number 42`),
+    );
+  });
+});
