@@ -44,10 +44,22 @@ import type { FileSystem, WatchEvent } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
-import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord, type JournalOp } from "./journal.js";
+import {
+  OP_MKDIR,
+  OP_RENAME,
+  OP_RM,
+  OP_WRITE,
+  FLUSHED_DATA_BYTES,
+  decodeRecords,
+  encodeFlushedWrite,
+  encodeRecord,
+  encodeWriteHead,
+  type JournalOp,
+} from "./journal.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
+  STAGE_CHUNK_BYTES,
   type MirrorAppended,
   type MirrorChunk,
   type MirrorConnectMessage,
@@ -59,7 +71,7 @@ import {
 } from "./protocol.js";
 import { createEarlyReads, type EarlyReads } from "./early.js";
 import { nextTask } from "./next-task.js";
-import { replayRecords } from "./replay.js";
+import { replayRecords, writeFileNode, type NodeWrite } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import {
   channelName,
@@ -174,7 +186,13 @@ interface Pending {
   readonly syscall: string;
   readonly path: string;
   readonly dest?: string;
+  /** The record, or a WRITE_FLUSHED record's head when `staged` is set. */
   readonly record: Uint8Array;
+  /**
+   * A large write's data (the file's storage in memory, never written into): sent to the Worker
+   * in parts after the head's batch, flushed before the head.
+   */
+  readonly staged?: { readonly path: string; readonly mtimeMs: number; readonly data: Uint8Array };
   /** What `watch` reports once the record is durable. */
   readonly events: readonly WatchEvent[];
   readonly undo: () => void;
@@ -786,8 +804,14 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   function pump(): void {
     if (inFlight !== undefined || compacting || failure !== undefined) return;
+    // A large write (a WRITE_FLUSHED record) goes alone.
     let count = 0;
-    while (count < queued.length && queued[count]!.state === "ready") count++;
+    while (count < queued.length && queued[count]!.state === "ready") {
+      const large = queued[count]!.staged !== undefined;
+      if (large && count > 0) break;
+      count++;
+      if (large) break;
+    }
     if (count === 0) {
       if (queued.length === 0) maybeCompact();
       return;
@@ -795,24 +819,45 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     const batch = queued.slice(0, count);
     queued = queued.slice(count);
     inFlight = batch;
-    let size = 0;
-    for (const pending of batch) size += pending.record.byteLength;
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const pending of batch) {
-      bytes.set(pending.record, at);
-      at += pending.record.byteLength;
+    let bytes: Uint8Array;
+    if (batch.length === 1) bytes = batch[0]!.record;
+    else {
+      let size = 0;
+      for (const pending of batch) size += pending.record.byteLength;
+      bytes = new Uint8Array(size);
+      let at = 0;
+      for (const pending of batch) {
+        bytes.set(pending.record, at);
+        at += pending.record.byteLength;
+      }
     }
-    // The bytes go to the Worker without a copy and come back with its answer; other tabs get them
-    // once they are durable (a copy per message, so only once another instance has been heard).
-    request({ kind: "append", bytes }, [bytes.buffer]).then(
-      (value) => {
+    const staged = batch[0]!.staged;
+    if (staged !== undefined) {
+      // The data in parts, each copied and handed over (no clone) while the Worker writes the last.
+      const { data } = staged;
+      for (let at = 0; at < data.byteLength; at += STAGE_CHUNK_BYTES) {
+        // A buffer of its own (`slice` of a Buffer, which memory's storage is, would be a view).
+        const part = new Uint8Array(Math.min(STAGE_CHUNK_BYTES, data.byteLength - at));
+        part.set(data.subarray(at, at + part.byteLength));
+        request({ kind: "stage", at: bytes.byteLength + at, bytes: part }, [part.buffer]).catch(() => undefined);
+      }
+    }
+    // The bytes go to the Worker without a copy (a lone record's own buffer) and come back with
+    // its answer; other tabs get them once they are durable (a copy per message, so only once
+    // another instance has been heard).
+    request(
+      { kind: "append", bytes, ...(staged === undefined ? {} : { staged: staged.data.byteLength }) },
+      [bytes.buffer],
+    ).then(      (value) => {
         const appended = value as MirrorAppended;
         journalBytes = appended.journalBytes;
         inFlight = undefined;
         position = { generation, end: journalBytes };
-        if (heard && appended.bytes !== undefined)
-          post({ kind: "batch", writer: instanceId, position, bytes: appended.bytes });
+        if (heard && appended.bytes !== undefined) {
+          const whole =
+            staged === undefined ? appended.bytes : encodeFlushedWrite(staged.path, staged.mtimeMs, staged.data);
+          post({ kind: "batch", writer: instanceId, position, bytes: whole });
+        }
         announceFlushed(batch);
         for (const pending of batch) pending.resolve();
         pump();
@@ -890,7 +935,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     syscall: string,
     path: string,
     dest: string | undefined,
-    prepare: () => { undo: () => void; record: () => JournalOp },
+    prepare: () => { undo: () => void; record: () => JournalOp; bytes?: Uint8Array },
     apply: () => Promise<void>,
   ): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
@@ -907,7 +952,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
           }),
         );
     }
-    let prepared: { undo: () => void; record: () => JournalOp };
+    let prepared: { undo: () => void; record: () => JournalOp; bytes?: Uint8Array };
     try {
       prepared = prepare();
     } catch {
@@ -916,10 +961,15 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     }
     const applied = apply();
     let record: Uint8Array;
+    let staged: Pending["staged"];
     let events: readonly WatchEvent[];
     try {
       const op = prepared.record();
-      record = encodeRecord(op);
+      if (op.op === OP_WRITE && op.data.byteLength >= FLUSHED_DATA_BYTES) {
+        // A large write: a head now, the data (memory's copy, else one of its own) sent in parts.
+        record = encodeWriteHead(op.path, op.mtimeMs, op.data.byteLength);
+        staged = { path: op.path, mtimeMs: op.mtimeMs, data: prepared.bytes ?? new Uint8Array(op.data) };
+      } else record = encodeRecord(op);
       events = eventsOfRecord(op);
     } catch {
       return unrecorded(applied, path);
@@ -930,6 +980,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         path,
         ...(dest === undefined ? {} : { dest }),
         record,
+        ...(staged === undefined ? {} : { staged }),
         events,
         undo: prepared.undo,
         state: "applying",
@@ -1080,20 +1131,30 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         { op: "writeFile", path, data },
         () => fs.writeFile(path, data),
         () =>
-          mutate(
-            "open",
-            path,
-            undefined,
-            () => {
-              const created = firstMissing(volume, path, false);
-              const before = created === undefined ? capture(volume, path) : null;
-              return {
-                undo: () => restore(volume, created ?? path, created === undefined ? before : null),
-                record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
-              };
-            },
-            () => mem.writeFile(path, data),
-          ),
+          {
+            // The plain case is written straight into its node (one copy, the old bytes kept by
+            // reference for the undo); anything else goes through the memory backend.
+            let written: NodeWrite | undefined;
+            return mutate(
+              "open",
+              path,
+              undefined,
+              () => {
+                written = writeFileNode(volume, path, data);
+                if (written !== undefined) {
+                  const { mtimeMs, undo, bytes } = written;
+                  return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
+                }
+                const created = firstMissing(volume, path, false);
+                const before = created === undefined ? capture(volume, path) : null;
+                return {
+                  undo: () => restore(volume, created ?? path, created === undefined ? before : null),
+                  record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
+                };
+              },
+              () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
+            );
+          },
       );
     },
     mkdir(path, mkdirOptions) {
