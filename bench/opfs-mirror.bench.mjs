@@ -82,10 +82,10 @@ export async function run() {
         const order = [...spec.kinds.slice(shift), ...spec.kinds.slice(0, shift)];
         for (const kind of order) {
           const options = { kind, dirIndex: (round * 37 + 11) % 100, fileIndex: (round * 53 + 7) % (TREE_FILES / 100) };
-          const elapsed = await session.page.evaluate(
-            ({ call, options }) => window.mirrorBench[call](options),
-            { call: spec.call, options },
-          );
+          const elapsed = await session.page.evaluate(({ call, options }) => window.mirrorBench[call](options), {
+            call: spec.call,
+            options,
+          });
           if (round > 0) samples[kind].push(elapsed); // round 0 is the warm-up
         }
         process.stderr.write(

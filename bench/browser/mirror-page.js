@@ -76,7 +76,9 @@ async function mountZen(place, create = true) {
 /** Our plain OPFS backend or the mirror on `root`, as `{ fs, close }`. */
 function ours(kind, root) {
   const fs =
-    kind === "mirror" ? opfsMirrorFileSystem({ root: `/${root}` }) : opfsFileSystem({ root: `/${root}`, worker: kind === "worker" });
+    kind === "mirror"
+      ? opfsMirrorFileSystem({ root: `/${root}` })
+      : opfsFileSystem({ root: `/${root}`, worker: kind === "worker" });
   return { fs, close: () => fs.close() };
 }
 
@@ -190,9 +192,12 @@ async function seedTree({ files = 10_000 }) {
   await wipe("mb-tree-mirror");
   const root = await originDir("mb-tree-raw");
   const dirs = [];
-  for (let index = 0; index < TREE_DIRS; index++) dirs.push(await root.getDirectoryHandle(`d${index}`, { create: true }));
+  for (let index = 0; index < TREE_DIRS; index++)
+    dirs.push(await root.getDirectoryHandle(`d${index}`, { create: true }));
   const perDir = Math.ceil(files / TREE_DIRS);
-  await pool(files, 32, (index) => rawWrite(dirs[index % TREE_DIRS], `f${Math.floor(index / TREE_DIRS)}.txt`, payload(index)));
+  await pool(files, 32, (index) =>
+    rawWrite(dirs[index % TREE_DIRS], `f${Math.floor(index / TREE_DIRS)}.txt`, payload(index)),
+  );
   const mirror = opfsMirrorFileSystem({ root: "/mb-tree-mirror" });
   await pool(files, 32, (index) =>
     mirror.writeFile(treePath(index % TREE_DIRS, Math.floor(index / TREE_DIRS)), payload(index)),

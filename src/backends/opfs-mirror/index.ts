@@ -845,10 +845,10 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     // The bytes go to the Worker without a copy (a lone record's own buffer) and come back with
     // its answer; other tabs get them once they are durable (a copy per message, so only once
     // another instance has been heard).
-    request(
-      { kind: "append", bytes, ...(staged === undefined ? {} : { staged: staged.data.byteLength }) },
-      [bytes.buffer],
-    ).then(      (value) => {
+    request({ kind: "append", bytes, ...(staged === undefined ? {} : { staged: staged.data.byteLength }) }, [
+      bytes.buffer,
+    ]).then(
+      (value) => {
         const appended = value as MirrorAppended;
         journalBytes = appended.journalBytes;
         inFlight = undefined;
@@ -1130,31 +1130,30 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       return dispatch(
         { op: "writeFile", path, data },
         () => fs.writeFile(path, data),
-        () =>
-          {
-            // The plain case is written straight into its node (one copy, the old bytes kept by
-            // reference for the undo); anything else goes through the memory backend.
-            let written: NodeWrite | undefined;
-            return mutate(
-              "open",
-              path,
-              undefined,
-              () => {
-                written = writeFileNode(volume, path, data);
-                if (written !== undefined) {
-                  const { mtimeMs, undo, bytes } = written;
-                  return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
-                }
-                const created = firstMissing(volume, path, false);
-                const before = created === undefined ? capture(volume, path) : null;
-                return {
-                  undo: () => restore(volume, created ?? path, created === undefined ? before : null),
-                  record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
-                };
-              },
-              () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
-            );
-          },
+        () => {
+          // The plain case is written straight into its node (one copy, the old bytes kept by
+          // reference for the undo); anything else goes through the memory backend.
+          let written: NodeWrite | undefined;
+          return mutate(
+            "open",
+            path,
+            undefined,
+            () => {
+              written = writeFileNode(volume, path, data);
+              if (written !== undefined) {
+                const { mtimeMs, undo, bytes } = written;
+                return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
+              }
+              const created = firstMissing(volume, path, false);
+              const before = created === undefined ? capture(volume, path) : null;
+              return {
+                undo: () => restore(volume, created ?? path, created === undefined ? before : null),
+                record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
+              };
+            },
+            () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
+          );
+        },
       );
     },
     mkdir(path, mkdirOptions) {

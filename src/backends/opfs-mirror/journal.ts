@@ -244,8 +244,7 @@ export function checkedLength(bytes: Uint8Array): number {
     const end = at + RECORD_HEADER_BYTES + size;
     if (size === 0 || end > bytes.byteLength) break;
     const checked = checkedEndOf(bytes, view, at + RECORD_HEADER_BYTES, end);
-    if (checked < 0 || crc32(bytes.subarray(at + RECORD_HEADER_BYTES, checked)) !== view.getUint32(at + 4, true))
-      break;
+    if (checked < 0 || crc32(bytes.subarray(at + RECORD_HEADER_BYTES, checked)) !== view.getUint32(at + 4, true)) break;
     at = end;
   }
   return at;

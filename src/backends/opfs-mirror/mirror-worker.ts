@@ -410,10 +410,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
             // the next open drops a torn tail anyway
           }
           if (codeOfDomError(errorName(error)) === "ENOSPC") {
-            throw new MirrorFault(
-              "ENOSPC",
-              `the journal could not grow by ${request.bytes.byteLength + staged} bytes`,
-            );
+            throw new MirrorFault("ENOSPC", `the journal could not grow by ${request.bytes.byteLength + staged} bytes`);
           }
           throw error;
         }
