@@ -8,6 +8,10 @@
  *   records (CRC-32; see `crc32.ts` for why), and `segment-<g>.seg`, the whole tree packed by the
  *   last compaction and closed by a seal record. A cold start reads the segment and the journal,
  *   each in one sequential read, and replays them; a torn tail record is dropped, never applied.
+ * - Large writes (at least `FLUSHED_DATA_BYTES`, 1 MiB): one `WRITE_FLUSHED` record, sent alone,
+ *   its data in `stage` parts (copied from memory's copy and transferred, written by the Worker
+ *   while the next is copied), flushed before the record's head is written and flushed (the head's
+ *   checksum covers its fields; the flush order vouches for the data, see `journal.ts`).
  * - Compaction: once the journal passes `compactMinBytes` and twice the last segment, the tree
  *   is written as segment `g + 1` (the seal written only after its records are flushed), then the
  *   old generation is removed; a crash in between leaves the old, whole generation in use.
@@ -813,7 +817,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       if (large) break;
     }
     if (count === 0) {
-      if (queued.length === 0) maybeCompact();
+      if (queued.length === 0) scheduleCompact();
       return;
     }
     const batch = queued.slice(0, count);
@@ -890,6 +894,21 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         pump();
       },
     );
+  }
+
+  /**
+   * Consider compacting in a task of its own: the calls just resolved go on first (encoding the
+   * segment holds the main thread for as long as it takes to copy the tree).
+   */
+  let compactScheduled = false;
+  function scheduleCompact(): void {
+    if (compactScheduled) return;
+    compactScheduled = true;
+    void nextTask().then(() => {
+      compactScheduled = false;
+      if (inFlight === undefined && !compacting && failure === undefined && queued.length === 0) maybeCompact();
+      else drained?.();
+    });
   }
 
   function maybeCompact(): void {
