@@ -902,6 +902,10 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
    */
   let compactScheduled = false;
   function scheduleCompact(): void {
+    if (journalBytes < compactMinBytes || journalBytes < 2 * segmentBytes) {
+      drained?.();
+      return;
+    }
     if (compactScheduled) return;
     compactScheduled = true;
     void nextTask().then(() => {
