@@ -1251,7 +1251,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       // a load that has not got the lock yet stops where it is (the lock, if granted later, is let go).
       if (loading !== undefined && holdsLock) {
         await loading.catch(() => undefined);
-        while (queued.length > 0 || inFlight !== undefined || compacting) {
+        while (queued.length > 0 || inFlight !== undefined || compacting || compactScheduled) {
           await new Promise<void>((resolve) => {
             drained = resolve;
             setTimeout(resolve, 10);
