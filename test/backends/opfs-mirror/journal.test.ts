@@ -129,7 +129,8 @@ describe("opfs-mirror journal records", () => {
     expect(checkedLength(changedData)).toBe(changedData.byteLength);
     // ...a changed field is (here the mtime's last byte),
     const changedField = concat(first, record);
-    changedField[first.byteLength + head.byteLength - 5] ^= 1;
+    const fieldAt = first.byteLength + head.byteLength - 5;
+    changedField[fieldAt] = changedField[fieldAt]! ^ 1;
     expect(checkedLength(changedField)).toBe(first.byteLength);
     expect(decodeRecords(changedField).validBytes).toBe(first.byteLength);
     // ...and a head never written (zeros: the Worker writes it after the data) ends the whole records.
