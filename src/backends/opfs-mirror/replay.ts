@@ -235,8 +235,8 @@ export interface NodeWrite {
  * size, mtime now), for the plain case: a plain path whose parent directory exists and whose
  * target is a file or nothing. The old bytes are kept by reference for the undo, not copied
  * (memfs gives the node new storage rather than writing into the old). Anything else (a missing
- * parent, a directory in the way, an odd path) returns undefined, untouched: the caller goes the
- * general way, which also reports the errors.
+ * parent, a directory in the way, an odd path, a NUL byte, data that is not a Uint8Array)
+ * returns undefined, untouched: the caller goes the general way, which also reports the errors.
  *
  * @param volume - the working set.
  * @param path - absolute path.
@@ -245,7 +245,8 @@ export interface NodeWrite {
  */
 export function writeFileNode(volume: Volume, path: string, data: Uint8Array): NodeWrite | undefined {
   const core = coreOf(volume);
-  if (core === undefined || !isPlain(path)) return undefined;
+  // A NUL byte (EINVAL) or bytes that are not a Uint8Array: the memory backend's call decides.
+  if (core === undefined || !isPlain(path) || path.includes("\0") || !(data instanceof Uint8Array)) return undefined;
   let parent = core.root;
   const names = path.split("/");
   for (let index = 1; index < names.length - 1; index++) {

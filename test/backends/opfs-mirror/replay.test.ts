@@ -201,8 +201,17 @@ describe("opfs-mirror replay", () => {
     await fs.mkdir("/dir/sub", { recursive: true });
     await fs.writeFile("/file.txt", encoder.encode("f"));
     const before = dump(fs.volume);
-    for (const path of ["/missing/a.txt", "/dir/sub", "/file.txt/x", "/dir//a.txt", "/dir/./a.txt", "/dir/a.txt/"])
+    for (const path of [
+      "/missing/a.txt",
+      "/dir/sub",
+      "/file.txt/x",
+      "/dir//a.txt",
+      "/dir/./a.txt",
+      "/dir/a.txt/",
+      "/dir/a\0b",
+    ])
       expect([path, writeFileNode(fs.volume, path, encoder.encode("x"))]).toEqual([path, undefined]);
+    expect(writeFileNode(fs.volume, "/dir/a.txt", "text" as unknown as Uint8Array)).toBe(undefined);
     expect(dump(fs.volume)).toEqual(before);
   });
 });
