@@ -8,6 +8,10 @@
  *   records (CRC-32; see `crc32.ts` for why), and `segment-<g>.seg`, the whole tree packed by the
  *   last compaction and closed by a seal record. A cold start reads the segment and the journal,
  *   each in one sequential read, and replays them; a torn tail record is dropped, never applied.
+ * - Large writes (at least `FLUSHED_DATA_BYTES`, 1 MiB): one `WRITE_FLUSHED` record, sent alone,
+ *   its data in `stage` parts (copied from memory's copy and transferred, written by the Worker
+ *   while the next is copied), flushed before the record's head is written and flushed (the head's
+ *   checksum covers its fields; the flush order vouches for the data, see `journal.ts`).
  * - Compaction: once the journal passes `compactMinBytes` and twice the last segment, the tree
  *   is written as segment `g + 1` (the seal written only after its records are flushed), then the
  *   old generation is removed; a crash in between leaves the old, whole generation in use.
@@ -44,10 +48,22 @@ import type { FileSystem, FileSystemSync, WatchEvent } from "../../contract/type
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
-import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, decodeRecords, encodeRecord, type JournalOp } from "./journal.js";
+import {
+  OP_MKDIR,
+  OP_RENAME,
+  OP_RM,
+  OP_WRITE,
+  FLUSHED_DATA_BYTES,
+  decodeRecords,
+  encodeFlushedWrite,
+  encodeRecord,
+  encodeWriteHead,
+  type JournalOp,
+} from "./journal.js";
 import {
   MirrorFault,
   OPFS_MIRROR_CONNECT_KIND,
+  STAGE_CHUNK_BYTES,
   type MirrorAppended,
   type MirrorChunk,
   type MirrorConnectMessage,
@@ -59,7 +75,7 @@ import {
 } from "./protocol.js";
 import { createEarlyReads, type EarlyReads } from "./early.js";
 import { nextTask } from "./next-task.js";
-import { replayRecords } from "./replay.js";
+import { replayRecords, writeFileNode, type NodeWrite } from "./replay.js";
 import { encodeSegment } from "./snapshot.js";
 import {
   channelName,
@@ -180,7 +196,13 @@ interface Pending {
   readonly syscall: string;
   readonly path: string;
   readonly dest?: string;
+  /** The record, or a WRITE_FLUSHED record's head when `staged` is set. */
   readonly record: Uint8Array;
+  /**
+   * A large write's data (the file's storage in memory, never written into): sent to the Worker
+   * in parts after the head's batch, flushed before the head.
+   */
+  readonly staged?: { readonly path: string; readonly mtimeMs: number; readonly data: Uint8Array };
   /** What `watch` reports once the record is durable. */
   readonly events: readonly WatchEvent[];
   readonly undo: () => void;
@@ -792,33 +814,60 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
 
   function pump(): void {
     if (inFlight !== undefined || compacting || failure !== undefined) return;
+    // A large write (a WRITE_FLUSHED record) goes alone.
     let count = 0;
-    while (count < queued.length && queued[count]!.state === "ready") count++;
+    while (count < queued.length && queued[count]!.state === "ready") {
+      const large = queued[count]!.staged !== undefined;
+      if (large && count > 0) break;
+      count++;
+      if (large) break;
+    }
     if (count === 0) {
-      if (queued.length === 0) maybeCompact();
+      if (queued.length === 0) scheduleCompact();
       return;
     }
     const batch = queued.slice(0, count);
     queued = queued.slice(count);
     inFlight = batch;
-    let size = 0;
-    for (const pending of batch) size += pending.record.byteLength;
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const pending of batch) {
-      bytes.set(pending.record, at);
-      at += pending.record.byteLength;
+    let bytes: Uint8Array;
+    if (batch.length === 1) bytes = batch[0]!.record;
+    else {
+      let size = 0;
+      for (const pending of batch) size += pending.record.byteLength;
+      bytes = new Uint8Array(size);
+      let at = 0;
+      for (const pending of batch) {
+        bytes.set(pending.record, at);
+        at += pending.record.byteLength;
+      }
     }
-    // The bytes go to the Worker without a copy and come back with its answer; other tabs get them
-    // once they are durable (a copy per message, so only once another instance has been heard).
-    request({ kind: "append", bytes }, [bytes.buffer]).then(
+    const staged = batch[0]!.staged;
+    if (staged !== undefined) {
+      // The data in parts, each copied and handed over (no clone) while the Worker writes the last.
+      const { data } = staged;
+      for (let at = 0; at < data.byteLength; at += STAGE_CHUNK_BYTES) {
+        // A buffer of its own (`slice` of a Buffer, which memory's storage is, would be a view).
+        const part = new Uint8Array(Math.min(STAGE_CHUNK_BYTES, data.byteLength - at));
+        part.set(data.subarray(at, at + part.byteLength));
+        request({ kind: "stage", at: bytes.byteLength + at, bytes: part }, [part.buffer]).catch(() => undefined);
+      }
+    }
+    // The bytes go to the Worker without a copy (a lone record's own buffer) and come back with
+    // its answer; other tabs get them once they are durable (a copy per message, so only once
+    // another instance has been heard).
+    request({ kind: "append", bytes, ...(staged === undefined ? {} : { staged: staged.data.byteLength }) }, [
+      bytes.buffer,
+    ]).then(
       (value) => {
         const appended = value as MirrorAppended;
         journalBytes = appended.journalBytes;
         inFlight = undefined;
         position = { generation, end: journalBytes };
-        if (heard && appended.bytes !== undefined)
-          post({ kind: "batch", writer: instanceId, position, bytes: appended.bytes });
+        if (heard && appended.bytes !== undefined) {
+          const whole =
+            staged === undefined ? appended.bytes : encodeFlushedWrite(staged.path, staged.mtimeMs, staged.data);
+          post({ kind: "batch", writer: instanceId, position, bytes: whole });
+        }
         announceFlushed(batch);
         for (const pending of batch) pending.resolve();
         pump();
@@ -851,6 +900,25 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         pump();
       },
     );
+  }
+
+  /**
+   * Consider compacting in a task of its own: the calls just resolved go on first (encoding the
+   * segment holds the main thread for as long as it takes to copy the tree).
+   */
+  let compactScheduled = false;
+  function scheduleCompact(): void {
+    if (journalBytes < compactMinBytes || journalBytes < 2 * segmentBytes) {
+      drained?.();
+      return;
+    }
+    if (compactScheduled) return;
+    compactScheduled = true;
+    void nextTask().then(() => {
+      compactScheduled = false;
+      if (inFlight === undefined && !compacting && failure === undefined && queued.length === 0) maybeCompact();
+      else drained?.();
+    });
   }
 
   function maybeCompact(): void {
@@ -896,7 +964,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     syscall: string,
     path: string,
     dest: string | undefined,
-    prepare: () => { undo: () => void; record: () => JournalOp },
+    prepare: () => { undo: () => void; record: () => JournalOp; bytes?: Uint8Array },
     apply: () => Promise<void>,
   ): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
@@ -913,7 +981,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
           }),
         );
     }
-    let prepared: { undo: () => void; record: () => JournalOp };
+    let prepared: { undo: () => void; record: () => JournalOp; bytes?: Uint8Array };
     try {
       prepared = prepare();
     } catch {
@@ -922,10 +990,15 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     }
     const applied = apply();
     let record: Uint8Array;
+    let staged: Pending["staged"];
     let events: readonly WatchEvent[];
     try {
       const op = prepared.record();
-      record = encodeRecord(op);
+      if (op.op === OP_WRITE && op.data.byteLength >= FLUSHED_DATA_BYTES) {
+        // A large write: a head now, the data (memory's copy, else one of its own) sent in parts.
+        record = encodeWriteHead(op.path, op.mtimeMs, op.data.byteLength);
+        staged = { path: op.path, mtimeMs: op.mtimeMs, data: prepared.bytes ?? new Uint8Array(op.data) };
+      } else record = encodeRecord(op);
       events = eventsOfRecord(op);
     } catch {
       return unrecorded(applied, path);
@@ -936,6 +1009,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         path,
         ...(dest === undefined ? {} : { dest }),
         record,
+        ...(staged === undefined ? {} : { staged }),
         events,
         undo: prepared.undo,
         state: "applying",
@@ -1113,12 +1187,20 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       return dispatch(
         { op: "writeFile", path, data },
         () => fs.writeFile(path, data),
-        () =>
-          mutate(
+        () => {
+          // The plain case is written straight into its node (one copy, the old bytes kept by
+          // reference for the undo); anything else goes through the memory backend.
+          let written: NodeWrite | undefined;
+          return mutate(
             "open",
             path,
             undefined,
             () => {
+              written = writeFileNode(volume, path, data);
+              if (written !== undefined) {
+                const { mtimeMs, undo, bytes } = written;
+                return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
+              }
               const created = firstMissing(volume, path, false);
               const before = created === undefined ? capture(volume, path) : null;
               return {
@@ -1126,8 +1208,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
                 record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
               };
             },
-            () => mem.writeFile(path, data),
-          ),
+            () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
+          );
+        },
       );
     },
     mkdir(path, mkdirOptions) {
@@ -1202,7 +1285,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       // a load that has not got the lock yet stops where it is (the lock, if granted later, is let go).
       if (loading !== undefined && holdsLock) {
         await loading.catch(() => undefined);
-        while (queued.length > 0 || inFlight !== undefined || compacting) {
+        while (queued.length > 0 || inFlight !== undefined || compacting || compactScheduled) {
           await new Promise<void>((resolve) => {
             drained = resolve;
             setTimeout(resolve, 10);

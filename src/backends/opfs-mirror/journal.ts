@@ -5,7 +5,13 @@
  * byte and its fields (strings as `u32 length | UTF-8`, bytes as `u32 length | bytes`):
  *
  * - `WRITE path mtimeMs(f64) data`: the whole file (parents created);
- * - `MKDIR path` (recursive); `RM path` (recursive); `RENAME from to`;
+ * - `WRITE_FLUSHED path mtimeMs(f64) data`: the same, for a journal record of at least
+ *   {@link FLUSHED_DATA_BYTES} of data, whose checksum covers its fields but not its data: the
+ *   Worker writes and flushes the data before it writes the record's head (see
+ *   {@link encodeWriteHead}), so a head on disk vouches for the data after it, and the data is
+ *   never checksummed (a head not on disk reads as zeros: the tail is torn and dropped). Decoded
+ *   as `WRITE`;
+ * * - `MKDIR path` (recursive); `RM path` (recursive); `RENAME from to`;
  * - `SEAL count(u32)`: ends a segment; a segment without it was cut short and is not used;
  * - `INDEX count(u32) entries` and `INDEX_AT offset(f64)`: the last two records of a segment
  *   before its seal: where each directory and file record starts, so a cold start can answer a
@@ -27,6 +33,13 @@ export const OP_RM = 3;
 export const OP_RENAME = 4;
 export const OP_INDEX = 5;
 export const OP_INDEX_AT = 6;
+export const OP_WRITE_FLUSHED = 7;
+
+/**
+ * A journal WRITE with at least this much data, in bytes, is written as `WRITE_FLUSHED` (data
+ * sent to the Worker in parts as it is copied, flushed before the head, no checksum over it): 1 MiB.
+ */
+export const FLUSHED_DATA_BYTES = 1024 * 1024;
 export const OP_SEAL = 0xff;
 
 /** Bytes before each payload: length and checksum. */
@@ -143,6 +156,62 @@ export function writeRecord(target: Uint8Array, at: number, prepared: PreparedRe
 }
 
 /**
+ * The head of a `WRITE_FLUSHED` record: length, checksum (of the fields, not the data), op, path,
+ * mtime and the data's length; the record is this head followed by the data's bytes.
+ *
+ * @param path - the file's absolute path.
+ * @param mtimeMs - its mtime, in milliseconds since the epoch.
+ * @param dataBytes - the length of its data, in bytes.
+ * @returns the head's bytes.
+ * @example
+ * ```ts
+ * encodeWriteHead("/big", 0, 2 ** 20).byteLength; // 29
+ * ```
+ */
+export function encodeWriteHead(path: string, mtimeMs: number, dataBytes: number): Uint8Array {
+  const name = encoder.encode(path);
+  const headBytes = RECORD_HEADER_BYTES + 1 + 4 + name.byteLength + 8 + 4;
+  const head = new Uint8Array(headBytes);
+  const view = new DataView(head.buffer);
+  view.setUint32(0, headBytes - RECORD_HEADER_BYTES + dataBytes, true);
+  head[RECORD_HEADER_BYTES] = OP_WRITE_FLUSHED;
+  view.setUint32(RECORD_HEADER_BYTES + 1, name.byteLength, true);
+  head.set(name, RECORD_HEADER_BYTES + 5);
+  view.setFloat64(RECORD_HEADER_BYTES + 5 + name.byteLength, mtimeMs, true);
+  view.setUint32(RECORD_HEADER_BYTES + 13 + name.byteLength, dataBytes, true);
+  view.setUint32(4, crc32(head.subarray(RECORD_HEADER_BYTES)), true);
+  return head;
+}
+
+/**
+ * A whole `WRITE_FLUSHED` record (its head, then the data, copied), as the Worker leaves it on
+ * disk and as other tabs receive it.
+ *
+ * @param path - the file's absolute path.
+ * @param mtimeMs - its mtime, in milliseconds since the epoch.
+ * @param data - its bytes.
+ * @returns the record's bytes.
+ */
+export function encodeFlushedWrite(path: string, mtimeMs: number, data: Uint8Array): Uint8Array {
+  const head = encodeWriteHead(path, mtimeMs, data.byteLength);
+  const bytes = new Uint8Array(head.byteLength + data.byteLength);
+  bytes.set(head);
+  bytes.set(data, head.byteLength);
+  return bytes;
+}
+
+/**
+ * Where the checksummed part of the record whose payload is `bytes[start, end)` ends: `end`, or,
+ * for a `WRITE_FLUSHED`, where its data starts; -1 when its fields run past `end`.
+ */
+function checkedEndOf(bytes: Uint8Array, view: DataView, start: number, end: number): number {
+  if (bytes[start] !== OP_WRITE_FLUSHED) return end;
+  if (start + 5 > end) return -1;
+  const checked = start + 1 + 4 + view.getUint32(start + 1, true) + 8 + 4;
+  return checked > end ? -1 : checked;
+}
+
+/**
  * Encode one record (the data is copied, so the caller may reuse its array).
  *
  * @param record - the op and its fields.
@@ -174,7 +243,8 @@ export function checkedLength(bytes: Uint8Array): number {
     const size = view.getUint32(at, true);
     const end = at + RECORD_HEADER_BYTES + size;
     if (size === 0 || end > bytes.byteLength) break;
-    if (crc32(bytes.subarray(at + RECORD_HEADER_BYTES, end)) !== view.getUint32(at + 4, true)) break;
+    const checked = checkedEndOf(bytes, view, at + RECORD_HEADER_BYTES, end);
+    if (checked < 0 || crc32(bytes.subarray(at + RECORD_HEADER_BYTES, checked)) !== view.getUint32(at + 4, true)) break;
     at = end;
   }
   return at;
@@ -213,7 +283,11 @@ export function decodeRecords(bytes: Uint8Array, options: DecodeOptions = {}): D
     const size = view.getUint32(at, true);
     const end = at + RECORD_HEADER_BYTES + size;
     if (size === 0 || end > bytes.byteLength) break;
-    if (checksums && crc32(bytes.subarray(at + RECORD_HEADER_BYTES, end)) !== view.getUint32(at + 4, true)) break;
+    if (checksums) {
+      const checked = checkedEndOf(bytes, view, at + RECORD_HEADER_BYTES, end);
+      if (checked < 0 || crc32(bytes.subarray(at + RECORD_HEADER_BYTES, checked)) !== view.getUint32(at + 4, true))
+        break;
+    }
     const record = decodePayload(bytes, view, at + RECORD_HEADER_BYTES, end);
     if (record === undefined) break;
     records.push(record);
@@ -264,7 +338,8 @@ function decodePayload(bytes: Uint8Array, view: DataView, start: number, end: nu
     return decodeString(bytes, at - length, at);
   };
   switch (bytes[start]) {
-    case OP_WRITE: {
+    case OP_WRITE:
+    case OP_WRITE_FLUSHED: {
       const path = takeString();
       if (path === undefined || at + 8 > end) return undefined;
       const mtimeMs = view.getFloat64(at, true);

@@ -162,6 +162,8 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
   const readAhead = new Map<number, MirrorChunk>();
   let aheadFrom: number | undefined;
   let aheadScheduled = false;
+  /** A `stage` write that failed, for the `append` after it. */
+  let stageFailure: unknown;
 
   async function openAccess(name: string): Promise<SyncAccessHandle> {
     const handle = await directory!.getFileHandle(name, { create: true });
@@ -378,9 +380,25 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
         journal!.flush();
         end = request.length;
         return undefined;
+      case "stage":
+        // Written as it comes (the main thread copies the next part meanwhile); a failure is kept
+        // for the `append` that follows, which takes everything back.
+        try {
+          if (stageFailure === undefined) writeWhole(journal!, request.bytes, end + request.at);
+        } catch (error) {
+          stageFailure = error;
+        }
+        return undefined;
       case "append": {
         const before = end;
+        const staged = request.staged ?? 0;
+        const failed = stageFailure;
+        stageFailure = undefined;
         try {
+          if (failed !== undefined) throw failed;
+          // A WRITE_FLUSHED record: its data (staged) flushed first, then the head that vouches
+          // for it (until then the head's place reads as zeros, a torn tail the next open drops).
+          if (staged > 0) journal!.flush();
           writeWhole(journal!, request.bytes, before);
           journal!.flush();
         } catch (error) {
@@ -392,11 +410,11 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
             // the next open drops a torn tail anyway
           }
           if (codeOfDomError(errorName(error)) === "ENOSPC") {
-            throw new MirrorFault("ENOSPC", `the journal could not grow by ${request.bytes.byteLength} bytes`);
+            throw new MirrorFault("ENOSPC", `the journal could not grow by ${request.bytes.byteLength + staged} bytes`);
           }
           throw error;
         }
-        end = before + request.bytes.byteLength;
+        end = before + request.bytes.byteLength + staged;
         return { journalBytes: end, bytes: request.bytes };
       }
       case "compact":

@@ -25,7 +25,21 @@ export type MirrorRequest =
   | { readonly id: number; readonly kind: "record"; readonly offset: number; readonly bytes: number }
   | { readonly id: number; readonly kind: "release" }
   | { readonly id: number; readonly kind: "truncate"; readonly length: number }
-  | { readonly id: number; readonly kind: "append"; readonly bytes: Uint8Array }
+  | {
+      readonly id: number;
+      readonly kind: "append";
+      readonly bytes: Uint8Array;
+      /**
+       * The bytes are a WRITE_FLUSHED record's head, and this many bytes of its data were sent
+       * after it by `stage` requests: they are flushed first, then the head is written and flushed.
+       */
+      readonly staged?: number;
+    }
+  /**
+   * Part of the data of the WRITE_FLUSHED record whose `append` follows: written (not flushed)
+   * `at` bytes past the journal's end.
+   */
+  | { readonly id: number; readonly kind: "stage"; readonly at: number; readonly bytes: Uint8Array }
   | { readonly id: number; readonly kind: "compact"; readonly bytes: Uint8Array; readonly seal: Uint8Array }
   | { readonly id: number; readonly kind: "read" }
   | { readonly id: number; readonly kind: "close" };
@@ -63,6 +77,9 @@ export interface MirrorSegment {
  * larger than this), in bytes: 8 MiB, so records reach the main thread while the rest is read.
  */
 export const SEGMENT_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/** How much of a WRITE_FLUSHED record's data one `stage` request carries, in bytes: 4 MiB. */
+export const STAGE_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** What `chunk` answers: whole records of the indexed segment, and where the next chunk starts. */
 export interface MirrorChunk {

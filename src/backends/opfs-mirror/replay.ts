@@ -22,6 +22,9 @@ interface CoreNode {
   isDirectory(): boolean;
   isFile(): boolean;
   setBuffer(data: Uint8Array): void;
+  getSize(): number;
+  /** A copy of the used part of the storage (a memfs Buffer). */
+  getBuffer(): Uint8Array;
   mtime: Date;
   /** The node's storage (a memfs Buffer). */
   readonly buf: Uint8Array;
@@ -215,4 +218,67 @@ function releaseSuperseded(
     node._setBuf!(view(packed.buffer, at, size));
     at += size;
   }
+}
+
+/** What {@link writeFileNode} did: the file's new mtime, and how to take the write back. */
+export interface NodeWrite {
+  readonly mtimeMs: number;
+  /** The file's storage after the write, its bytes (memfs never writes into it: a later write gives the node new storage). */
+  readonly bytes: Uint8Array;
+  /** Put the path back as it was (the old bytes, mtime and mode, or no file). */
+  undo(): void;
+}
+
+/**
+ * A mutation's write of one file straight into its node, as the memory backend's `writeFile`
+ * leaves it (mode `0o666` for a new file, the bytes copied once into storage of exactly their
+ * size, mtime now), for the plain case: a plain path whose parent directory exists and whose
+ * target is a file or nothing. The old bytes are kept by reference for the undo, not copied
+ * (memfs gives the node new storage rather than writing into the old). Anything else (a missing
+ * parent, a directory in the way, an odd path, a NUL byte, data that is not a Uint8Array)
+ * returns undefined, untouched: the caller goes the general way, which also reports the errors.
+ *
+ * @param volume - the working set.
+ * @param path - absolute path.
+ * @param data - the file's new bytes (copied).
+ * @returns the write's mtime (ms) and its undo, or undefined for anything but the plain case.
+ */
+export function writeFileNode(volume: Volume, path: string, data: Uint8Array): NodeWrite | undefined {
+  const core = coreOf(volume);
+  // A NUL byte (EINVAL) or bytes that are not a Uint8Array: the memory backend's call decides.
+  if (core === undefined || !isPlain(path) || path.includes("\0") || !(data instanceof Uint8Array)) return undefined;
+  let parent = core.root;
+  const names = path.split("/");
+  for (let index = 1; index < names.length - 1; index++) {
+    const child = parent.children.get(names[index]!);
+    if (child === undefined || !child.getNode().isDirectory()) return undefined;
+    parent = child;
+  }
+  const name = names[names.length - 1]!;
+  const existing = parent.children.get(name);
+  if (existing !== undefined) {
+    const node = existing.getNode();
+    if (!node.isFile() || typeof node._setBuf !== "function") return undefined;
+    // Storage of exactly the file's size (the usual case here) is kept as it is; else its used part.
+    const before = node.getSize() === node.buf.length ? node.buf : node.getBuffer();
+    const mtime = node.mtime;
+    node.setBuffer(data);
+    return {
+      mtimeMs: node.mtime.getTime(),
+      bytes: node.buf,
+      undo: () => {
+        node._setBuf!(before);
+        node.mtime = mtime;
+      },
+    };
+  }
+  const node = core.createLink(parent, name, false, 0o666).getNode();
+  node.setBuffer(data);
+  return {
+    mtimeMs: node.mtime.getTime(),
+    bytes: node.buf,
+    undo: () => {
+      if (parent.children.get(name) !== undefined) volume.unlinkSync(path);
+    },
+  };
 }

@@ -9,10 +9,13 @@ import {
   OP_RM,
   OP_SEAL,
   OP_WRITE,
+  OP_WRITE_FLUSHED,
   RECORD_HEADER_BYTES,
   checkedLength,
   decodeRecords,
+  encodeFlushedWrite,
   encodeRecord,
+  encodeWriteHead,
   type JournalOp,
 } from "../../../src/backends/opfs-mirror/journal.js";
 
@@ -102,5 +105,45 @@ describe("opfs-mirror journal records", () => {
     const [record] = decodeRecords(bytes).records as [Extract<JournalOp, { op: typeof OP_WRITE }>];
     expect(record.data.buffer).toBe(bytes.buffer);
     expect(record.data.byteOffset).toBe(bytes.byteLength - 2);
+  });
+
+  it("WRITE_FLUSHED: head then data, decoded as a WRITE; its checksum covers the fields, not the data", () => {
+    const data = new Uint8Array([1, 2, 3, 4, 5]);
+    const head = encodeWriteHead("/big.bin", 42.5, data.byteLength);
+    expect(head.byteLength).toBe(RECORD_HEADER_BYTES + 1 + 4 + 8 + 8 + 4);
+    expect(head[RECORD_HEADER_BYTES]).toBe(OP_WRITE_FLUSHED);
+    const record = encodeFlushedWrite("/big.bin", 42.5, data);
+    expect([...record.subarray(0, head.byteLength)]).toEqual([...head]);
+    expect([...record.subarray(head.byteLength)]).toEqual([1, 2, 3, 4, 5]);
+    const first = encodeRecord(RECORDS[0]!);
+    const bytes = concat(first, record);
+    expect(checkedLength(bytes)).toBe(bytes.byteLength);
+    const decoded = decodeRecords(bytes);
+    expect(decoded.validBytes).toBe(bytes.byteLength);
+    const last = decoded.records[1] as Extract<JournalOp, { op: typeof OP_WRITE }>;
+    expect([last.op, last.path, last.mtimeMs, [...last.data]]).toEqual([OP_WRITE, "/big.bin", 42.5, [1, 2, 3, 4, 5]]);
+
+    // A changed data byte is not a checksum failure (the flush order vouches for the data)...
+    const changedData = concat(first, record);
+    changedData[changedData.byteLength - 1] = 9;
+    expect(checkedLength(changedData)).toBe(changedData.byteLength);
+    // ...a changed field is (here the mtime's last byte),
+    const changedField = concat(first, record);
+    const fieldAt = first.byteLength + head.byteLength - 5;
+    changedField[fieldAt] = changedField[fieldAt]! ^ 1;
+    expect(checkedLength(changedField)).toBe(first.byteLength);
+    expect(decodeRecords(changedField).validBytes).toBe(first.byteLength);
+    // ...and a head never written (zeros: the Worker writes it after the data) ends the whole records.
+    const unwritten = concat(first, new Uint8Array(head.byteLength), data);
+    expect(checkedLength(unwritten)).toBe(first.byteLength);
+    expect(decodeRecords(unwritten).records).toEqual([{ op: OP_MKDIR, path: "/src" }]);
+  });
+
+  it("WRITE_FLUSHED: a head whose path length runs past the record is not a record", () => {
+    const record = encodeFlushedWrite("/b", 1, new Uint8Array([7]));
+    new DataView(record.buffer).setUint32(RECORD_HEADER_BYTES + 1, 1000, true);
+    expect(checkedLength(record)).toBe(0);
+    expect(decodeRecords(record).validBytes).toBe(0);
+    expect(decodeRecords(record, { checksums: false }).validBytes).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "../../../src/backends/memory/index.js";
 import { OP_MKDIR, OP_RENAME, OP_RM, OP_WRITE, type JournalOp } from "../../../src/backends/opfs-mirror/journal.js";
-import { replayRecords } from "../../../src/backends/opfs-mirror/replay.js";
+import { replayRecords, writeFileNode } from "../../../src/backends/opfs-mirror/replay.js";
 
 const encoder = new TextEncoder();
 
@@ -169,5 +169,49 @@ describe("opfs-mirror replay", () => {
     replayRecords(fs.volume, records);
     (records[0] as Extract<JournalOp, { op: typeof OP_WRITE }>).data.fill(0);
     expect(new TextDecoder().decode(await fs.readFile("/a.txt"))).toBe("abc");
+  });
+
+  it("writeFileNode leaves what the memory backend's writeFile leaves, and its undo puts the old file back", async () => {
+    const byBackend = memoryFileSystem();
+    const direct = memoryFileSystem();
+    for (const fs of [byBackend, direct]) {
+      await fs.mkdir("/d", { recursive: true });
+      await fs.writeFile("/d/old.txt", encoder.encode("old bytes"));
+    }
+    const before = dump(direct.volume);
+    await byBackend.writeFile("/d/old.txt", encoder.encode("new"));
+    await byBackend.writeFile("/d/made.txt", encoder.encode("made"));
+    const data = encoder.encode("new");
+    const rewritten = writeFileNode(direct.volume, "/d/old.txt", data)!;
+    const made = writeFileNode(direct.volume, "/d/made.txt", encoder.encode("made"))!;
+    data[0] = 0; // the caller's bytes are copied
+    // mtimes differ by when each ran: compare everything else, then the mtimes reported.
+    const withoutTimes = (rows: ReturnType<typeof dump>) =>
+      rows.map(([path, kind, mode, , bytes]) => [path, kind, mode, bytes]);
+    expect(withoutTimes(dump(direct.volume))).toEqual(withoutTimes(dump(byBackend.volume)));
+    expect(rewritten.mtimeMs).toBe(Number(direct.volume.statSync("/d/old.txt").mtimeMs));
+    expect([...rewritten.bytes]).toEqual([...encoder.encode("new")]);
+    made.undo();
+    rewritten.undo();
+    expect(dump(direct.volume)).toEqual(before);
+  });
+
+  it("writeFileNode leaves anything but a plain path with a parent directory to the general way, untouched", async () => {
+    const fs = memoryFileSystem();
+    await fs.mkdir("/dir/sub", { recursive: true });
+    await fs.writeFile("/file.txt", encoder.encode("f"));
+    const before = dump(fs.volume);
+    for (const path of [
+      "/missing/a.txt",
+      "/dir/sub",
+      "/file.txt/x",
+      "/dir//a.txt",
+      "/dir/./a.txt",
+      "/dir/a.txt/",
+      "/dir/a\0b",
+    ])
+      expect([path, writeFileNode(fs.volume, path, encoder.encode("x"))]).toEqual([path, undefined]);
+    expect(writeFileNode(fs.volume, "/dir/a.txt", "text" as unknown as Uint8Array)).toBe(undefined);
+    expect(dump(fs.volume)).toEqual(before);
   });
 });
