@@ -89,7 +89,6 @@ const consolePanel = createConsolePanel({
     return readFirst(
       {
         tools: session.tools,
-        wasRead: async (path) => (await session.agentWorkspace.state.get(workspacePath(path))) !== undefined,
         isFile: (path) =>
           session.gate.fs.stat(workspacePath(path)).then(
             (stat) => stat.type === "file",

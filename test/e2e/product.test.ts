@@ -282,7 +282,7 @@ describe("the playground for a new visitor", () => {
     await page.waitForSelector("body[data-ready=true][data-backend=memory]");
     expect(dialogs).toEqual([DISCARD_QUESTION]);
     expect(await page.inputValue("#backend")).toBe("memory");
-    expect(await page.locator('#tree [data-path="src/lib/hello.txt"]').count()).toBe(1);
+    expect(await page.locator('#tree [data-path="notes/hello.md"]').count()).toBe(1);
     confirmAnswer = true;
     await switchTo("opfs");
     expect(dialogs).toEqual([DISCARD_QUESTION, DISCARD_QUESTION]);

@@ -1,8 +1,9 @@
 /**
  * The tool console stands in for the model, and a model reads a file before it changes it: the
  * tools refuse an `edit`, an overwrite or a patch's update of a file not read in the session
- * (`ENOTREAD`). So the console reads such files first, through the `read` tool, and says so;
- * the prefilled examples then run as they are.
+ * (`ENOTREAD`), or one changed since it was read (`ESTALE`: the terminal, an import or a reset
+ * changed it). So the console reads such files first, through the `read` tool, and says so; the
+ * prefilled examples then run as they are.
  *
  * @module
  */
@@ -33,15 +34,13 @@ export function filesToReadFirst(toolName: string, input: unknown): string[] {
 /** What {@link readFirst} needs of the session. */
 export interface ReadFirstContext {
   readonly tools: ToolSet;
-  /** True when the tools have read (or written) `path` in this session. */
-  wasRead(path: string): Promise<boolean>;
   /** True when `path` is an existing file. */
   isFile(path: string): Promise<boolean>;
 }
 
 /**
- * Read, through the `read` tool, each file of {@link filesToReadFirst} that exists and was not
- * read yet.
+ * Read, through the `read` tool, each file of {@link filesToReadFirst} that exists: also one read
+ * before, since it may have changed since (the console's user changes files in many ways).
  *
  * @returns the paths read (as the input names them), in order; a failed read is left out (the
  *   call itself then reports the problem).
@@ -50,7 +49,7 @@ export async function readFirst(context: ReadFirstContext, toolName: string, inp
   const read: string[] = [];
   if (context.tools["read"] === undefined) return read;
   for (const path of filesToReadFirst(toolName, input)) {
-    if (!(await context.isFile(path)) || (await context.wasRead(path))) continue;
+    if (!(await context.isFile(path))) continue;
     const schema = (await toolJsonSchema(context.tools, "read")) as JSONSchema7;
     const { result } = await callToolAsModel(context.tools, "read", fitInput(schema, { path }));
     if (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false) continue;

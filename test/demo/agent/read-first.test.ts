@@ -24,11 +24,10 @@ describe("filesToReadFirst", () => {
 });
 
 describe("readFirst", () => {
-  it("reads an unread existing file once, so the console's prefilled edit succeeds as it is", async () => {
+  it("reads each existing file the call changes, so the console's prefilled edit succeeds as it is", async () => {
     const session = await openSession("memory", async () => false, { seedWhenEmpty: true });
     const context = {
       tools: session.tools,
-      wasRead: async (path: string) => (await session.agentWorkspace.state.get(workspacePath(path))) !== undefined,
       isFile: (path: string) =>
         session.gate.fs.stat(workspacePath(path)).then(
           (stat) => stat.type === "file",
@@ -47,14 +46,24 @@ describe("readFirst", () => {
       value: "src/config.ts has not been read in this session. Read the file first, then retry.",
     });
     expect(await readFirst(context, "edit", edit)).toEqual(["src/config.ts"]);
-    // Read already: nothing more to read. A file that does not exist is not read.
-    expect(await readFirst(context, "edit", edit)).toEqual([]);
+    // A file that does not exist is not read (the write creates it).
     expect(await readFirst(context, "write", { path: "notes/new.md", content: "x" })).toEqual([]);
     const after = await callToolAsModel(session.tools, "edit", edit);
     expect(after.output).toEqual({
       type: "content",
       value: [{ type: "text", text: "replaced 1 occurrence in src/config.ts at line 8" }],
     });
+    // Changed since it was read (a reset loads the sample again): read again, and the edit runs.
+    await session.reset();
+    expect(await callToolAsModel(session.tools, "edit", edit)).toEqual({
+      output: {
+        type: "error-text",
+        value: "src/config.ts has changed since it was last read. Read the file again, then retry.",
+      },
+      result: expect.anything(),
+    });
+    expect(await readFirst(context, "edit", edit)).toEqual(["src/config.ts"]);
+    expect((await callToolAsModel(session.tools, "edit", edit)).output).toEqual(after.output);
     await session.close();
   });
 });
