@@ -83,7 +83,7 @@ async function viewerShows(path: string, text: string): Promise<void> {
       return code !== null && [...code.querySelectorAll(".tx")].map((line) => line.textContent).join("\n") === text;
     },
     { path, text },
-    { timeout: 10_000 },
+    { timeout: 30_000 },
   );
 }
 
@@ -169,7 +169,9 @@ describe("the playground for a new visitor", () => {
     expect(await page.locator("#tree [data-path]").count()).toBe(await sampleCount());
     const options = await page
       .locator("#backend option")
-      .evaluateAll((all) => all.map((option) => [option.getAttribute("value"), option.textContent, option.title]));
+      .evaluateAll((all) =>
+        all.map((option) => [option.getAttribute("value"), option.textContent, option.getAttribute("title")]),
+      );
     expect(options).toEqual([
       [
         "mirror",
@@ -327,7 +329,7 @@ describe("the playground for a new visitor", () => {
     });
     expect(await page.getAttribute("#status", "data-error")).toBe(null);
     await openFile("bulk/f0001.txt");
-    await terminalRun("cd / 2>/dev/null; echo changed > /workspace/bulk/f0001.txt");
+    await terminalRun("echo changed > bulk/f0001.txt");
     await viewerShows("bulk/f0001.txt", "changed");
 
     // Anything unexpected shows in the status line.

@@ -127,23 +127,31 @@ export function createWorkspaceController(options: {
     }
   }
 
-  /** The storage changed (this tab or another): the tree again, and the open file if it changed. */
+  /**
+   * The storage changed (this tab or another): the open file first if it changed (one read), then
+   * the tree (a walk of every file: seconds on a large OPFS workspace).
+   */
   async function followStorage(changes: StorageChanges): Promise<void> {
+    const open = viewer.openPath;
+    const from = session;
+    if (from !== undefined && open !== undefined && touches(changes, open)) {
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await from.gate.fs.readFile(`${WORKSPACE_ROOT}/${open}`);
+      } catch {
+        bytes = undefined;
+      }
+      // Unless another workspace opened meanwhile.
+      if (session === from) {
+        viewer.updateFile(open, bytes);
+        if (bytes === undefined) tree.setOpen(undefined);
+      }
+    }
     try {
       await refreshTree();
     } catch (error) {
       setStatus(`Cannot list the files: ${(error as Error).message}`, true);
     }
-    const open = viewer.openPath;
-    if (session === undefined || open === undefined || !touches(changes, open)) return;
-    let bytes: Uint8Array | undefined;
-    try {
-      bytes = await session.gate.fs.readFile(`${WORKSPACE_ROOT}/${open}`);
-    } catch {
-      bytes = undefined;
-    }
-    viewer.updateFile(open, bytes);
-    if (bytes === undefined) tree.setOpen(undefined);
   }
 
   async function asSource<T>(source: string, fn: () => Promise<T>): Promise<T> {
