@@ -102,8 +102,9 @@ export function wireTransferControls(options: {
     const files = folderInput.files;
     if (files && files.length > 0) {
       const entries = inputFolderEntries(files);
-      folderInput.value = "";
+      // Before clearing the input, which empties `files`.
       const folder = files[0]!.webkitRelativePath.split("/")[0];
+      folderInput.value = "";
       void runImport(folder ? `${folder}/` : "the folder", async () => entries);
     }
   });
