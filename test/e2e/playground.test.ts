@@ -136,6 +136,12 @@ async function runChat(): Promise<void> {
   await page.waitForSelector("#chat-state[data-state=done]");
 }
 
+/** Answer the import dialog (a workspace with files asks whether to replace them or merge). */
+async function chooseImport(mode: "replace" | "merge"): Promise<void> {
+  await page.waitForSelector("#import-dialog[open]");
+  await page.click(`#import-${mode}`);
+}
+
 async function terminalRun(command: string): Promise<void> {
   await page.click('[data-tab="terminal"]');
   await page.fill("#terminal-input", command);
@@ -162,6 +168,11 @@ beforeAll(async () => {
   context = await launchPersistentChromium(profileDir, {
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
+  });
+  // These tests start on memory (a fresh sample project per page load); a first visit's default,
+  // the OPFS mirror, is tested in product.test.ts.
+  await context.addInitScript(() => {
+    if (localStorage.getItem("playground.backend") === null) localStorage.setItem("playground.backend", "memory");
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on("dialog", (dialog) => void dialog.accept());
@@ -568,6 +579,7 @@ describe("playground", () => {
       mimeType: "application/zip",
       buffer: Buffer.from(zip),
     });
+    await chooseImport("merge");
     await page.waitForFunction(() =>
       document.querySelector("#status")!.textContent!.startsWith("Importing incoming.zip:"),
     );
@@ -592,8 +604,9 @@ describe("playground", () => {
       await write("site/.git/HEAD", "ref: refs/heads/main\n");
       await write("site/node_modules/left-pad/index.js", "module.exports = 1;\n");
       await page.setInputFiles("#folder-input", join(folder, "site"));
-      await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing folder:"));
-      expect(await page.textContent("#status")).toBe("Importing folder: 2 files, 31 B.");
+      await chooseImport("merge");
+      await page.waitForFunction(() => document.querySelector("#status")!.textContent!.startsWith("Importing site/:"));
+      expect(await page.textContent("#status")).toBe("Importing site/: 2 files, 31 B.");
       expect(await viewerText("index.html")).toBe("<h1>hi</h1>\n");
       expect(await viewerText("css/main.css")).toBe("h1 { color: red; }\n");
       expect(await page.locator('#tree [data-path^=".git/"], #tree [data-path^="node_modules/"]').count()).toBe(0);
@@ -687,6 +700,7 @@ describe("playground", () => {
       mimeType: "application/zip",
       buffer: Buffer.from(zipSync(files)),
     });
+    await chooseImport("merge");
     await page.waitForFunction(() => (window as unknown as { progressSeen?: string }).progressSeen !== undefined);
     expect(await page.evaluate(() => (window as unknown as { progressSeen: string }).progressSeen)).toMatch(
       /^Importing bulk\.zip: \d+ \/ 3000 files · [\d.]+ (B|KB|MB) \/ 2\.9 MB$/,
@@ -747,6 +761,7 @@ describe("playground", () => {
     await page.evaluate(() => delete (window as unknown as { progressSeen?: string }).progressSeen);
     await cancelImportAt(2000);
     await page.setInputFiles("#zip-input", zip);
+    await chooseImport("merge");
     await page.waitForFunction(
       () => (window as unknown as { progressSeen?: string }).progressSeen !== undefined,
       undefined,
@@ -771,6 +786,7 @@ describe("playground", () => {
     expect(await viewerText(someCancelled)).toBe(texts.get(someCancelled));
 
     await page.setInputFiles("#zip-input", zip);
+    await chooseImport("merge");
     await page.waitForFunction(
       () => document.querySelector("#status")!.textContent!.startsWith("Importing big.zip:"),
       undefined,

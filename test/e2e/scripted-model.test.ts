@@ -170,3 +170,18 @@ describe("scripted model", () => {
     expect(result.finishReason).toBe("stop");
   });
 });
+
+describe("scripted model's answer after a failed call", () => {
+  it("names the failed call by its tool and path, not by the script's own step names", async () => {
+    const { tools } = workspace({ "README.md": "# tiny\n", "CHANGELOG.md": "# Changelog\n\n## Unreleased\n" });
+    const result = await generateText({
+      model: createScriptedModel({ chunkDelayMs: 0 }),
+      tools,
+      prompt: "Check /etc/hosts first",
+      stopWhen: isStepCount(20),
+    });
+    expect(result.text).toBe(
+      "Done. I made 8 tool calls, added AGENT_NOTES.md with a patch, and wrote AGENT_REPORT.md. This call returned an error: read /etc/hosts.",
+    );
+  });
+});

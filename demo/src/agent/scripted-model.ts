@@ -429,9 +429,18 @@ function nextAction(tools: Tools, request: string, done: readonly DoneCall[]): A
   return { key: "final", text: finalText(out, inputs) };
 }
 
+/** A call as a reader names it: the tool and what it was about (`read /etc/hosts`, `bash`). */
+function describeCall(call: DoneCall): string {
+  const input = (typeof call.input === "object" && call.input !== null ? call.input : {}) as Record<string, unknown>;
+  const subject = Object.values(input).find(
+    (value): value is string => typeof value === "string" && value !== "" && !value.includes("\n"),
+  );
+  return subject === undefined || subject.length > 60 ? call.toolName : `${call.toolName} ${subject}`;
+}
+
 function finalText(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<string, Record<string, unknown>>): string {
   if (out.size === 0) return "I have no file tools to work with, so there is nothing I can do here.";
-  const failed = [...out.entries()].filter(([, call]) => call.failed).map(([key]) => key);
+  const failed = [...out.values()].filter((call) => call.failed).map(describeCall);
   const parts = [`Done. I made ${out.size} tool calls`];
   if (out.has("edit")) {
     const fixed = Object.values(inputs.get("edit") ?? {}).some((value) => String(value).includes(TITLE_TODO));
@@ -456,7 +465,8 @@ function finalText(out: ReadonlyMap<string, DoneCall>, inputs: ReadonlyMap<strin
   }
   if (out.has("report")) parts.push(`and wrote ${REPORT_PATH}`);
   let text = `${parts.join(", ")}.`;
-  if (failed.length > 0) text += ` Calls that returned errors: ${failed.join(", ")}.`;
+  if (failed.length > 0)
+    text += ` ${failed.length === 1 ? "This call" : "These calls"} returned an error: ${failed.join(", ")}.`;
   return text;
 }
 

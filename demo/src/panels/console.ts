@@ -31,6 +31,8 @@ export interface ConsolePanel {
 
 export function createConsolePanel(options: {
   run<T>(source: string, fn: () => Promise<T>): Promise<T>;
+  /** Read the files the call changes that were not read yet (see read-first.ts); the paths read. */
+  readFirst(toolName: string, input: unknown): Promise<string[]>;
 }): ConsolePanel {
   const select = byId<HTMLSelectElement>("console-tool");
   const input = byId<HTMLTextAreaElement>("console-input");
@@ -48,7 +50,8 @@ export function createConsolePanel(options: {
     schemaView.textContent = JSON.stringify(schema, null, 2);
     const description = tools[name]?.description;
     const text = typeof description === "string" ? description : "";
-    status.textContent = text.split("\n")[0]!.slice(0, 140);
+    // The description's first paragraph, whole: the line wraps.
+    status.textContent = text.split("\n")[0]!;
     status.title = text;
   };
   select.addEventListener("change", () => void fillExample());
@@ -77,14 +80,22 @@ export function createConsolePanel(options: {
     output.removeAttribute("data-output-type");
     const started = performance.now();
     try {
-      const { output: modelOutput, result } = await options.run("console", () => callToolAsModel(tools, name, parsed));
+      const {
+        output: modelOutput,
+        result,
+        read,
+      } = await options.run("console", async () => {
+        const read = await options.readFirst(name, parsed);
+        return { ...(await callToolAsModel(tools, name, parsed)), read };
+      });
       const failed =
         modelOutput.type.startsWith("error") ||
         (typeof result === "object" && result !== null && (result as { ok?: unknown }).ok === false);
       output.className = failed ? "output error" : "output";
       output.dataset.outputType = modelOutput.type;
       output.textContent = modelOutputText(modelOutput);
-      status.textContent = `${name}: ${failed ? "error" : "ok"} in ${Math.round(performance.now() - started)} ms · output type "${modelOutput.type}"`;
+      const first = read.length === 0 ? "" : `read ${read.join(", ")} first (a file is read before it is changed) · `;
+      status.textContent = `${first}${name}: ${failed ? "error" : "ok"} in ${Math.round(performance.now() - started)} ms · output type "${modelOutput.type}"`;
     } catch (error) {
       output.className = "output error";
       output.textContent = error instanceof Error ? error.message : String(error);

@@ -12,8 +12,15 @@ export interface TerminalResult {
   readonly exitCode: number;
 }
 
-export function createTerminalPanel(options: { run(command: string): Promise<TerminalResult> }): { focus(): void } {
+export interface TerminalPanel {
+  focus(): void;
+  /** Show the shell's directory in the prompt (`src $`; workspace-relative, empty at its root). */
+  setPrompt(directory: string): void;
+}
+
+export function createTerminalPanel(options: { run(command: string): Promise<TerminalResult> }): TerminalPanel {
   const out = byId<HTMLPreElement>("terminal-output");
+  const prompt = byId("terminal-prompt");
   const form = byId<HTMLFormElement>("terminal-form");
   const input = byId<HTMLInputElement>("terminal-input");
   const history: string[] = [];
@@ -32,7 +39,7 @@ export function createTerminalPanel(options: { run(command: string): Promise<Ter
     history.push(command);
     cursor = history.length;
     input.value = "";
-    print(`$ ${command}\n`, "cmd");
+    print(`${prompt.textContent} ${command}\n`, "cmd");
     if (command === "clear") {
       out.replaceChildren();
       return;
@@ -65,5 +72,10 @@ export function createTerminalPanel(options: { run(command: string): Promise<Ter
     }
   });
 
-  return { focus: () => input.focus() };
+  return {
+    focus: () => input.focus(),
+    setPrompt(directory) {
+      prompt.textContent = directory === "" ? "$" : `${directory} $`;
+    },
+  };
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { byId, formatBytes } from "../ui/dom.js";
+import { askImportMode } from "../ui/import-choice.js";
 import type { ProgressBar } from "../ui/progress.js";
 import type { SetStatus } from "../ui/status.js";
 import type { WorkspaceController } from "../workspace/controller.js";
@@ -36,11 +37,23 @@ export function wireTransferControls(options: {
 }): void {
   const { workspace, progress, setStatus } = options;
 
-  async function runImport(label: string, entries: (signal: AbortSignal) => Promise<ImportEntry[]>): Promise<void> {
+  /**
+   * Import `what` (its entries read by `entries`): into an empty workspace at once, otherwise
+   * after the user chose to replace the files or merge into them.
+   */
+  async function runImport(what: string, entries: (signal: AbortSignal) => Promise<ImportEntry[]>): Promise<void> {
+    const label = `Importing ${what}`;
+    const files = (await workspace.current().files()).length;
+    const mode = files === 0 ? "merge" : await askImportMode(what, files);
+    if (mode === undefined) {
+      setStatus(`${label} cancelled.`);
+      return;
+    }
     const job = progress.start(label);
     try {
       const list = await entries(job.signal);
       const session = workspace.current();
+      if (mode === "replace") await session.clear();
       const summary = await session.quiet(() =>
         importEntries(session.gate.fs, WORKSPACE_ROOT, list, { onProgress: job.update, signal: job.signal }),
       );
@@ -58,7 +71,7 @@ export function wireTransferControls(options: {
       );
     } finally {
       job.done();
-      await workspace.refreshTree();
+      await workspace.refreshAll();
     }
   }
 
@@ -67,8 +80,7 @@ export function wireTransferControls(options: {
   zipInput.addEventListener("change", () => {
     const file = zipInput.files?.[0];
     zipInput.value = "";
-    if (file)
-      void runImport(`Importing ${file.name}`, async () => zipEntries(new Uint8Array(await file.arrayBuffer())));
+    if (file) void runImport(file.name, async () => zipEntries(new Uint8Array(await file.arrayBuffer())));
   });
 
   const folderInput = byId<HTMLInputElement>("folder-input");
@@ -84,14 +96,16 @@ export function wireTransferControls(options: {
     } catch {
       return; // the user closed the picker
     }
-    void runImport(`Importing ${handle.name}/`, (signal) => handleFolderEntries(handle, signal));
+    void runImport(`${handle.name}/`, (signal) => handleFolderEntries(handle, signal));
   });
   folderInput.addEventListener("change", () => {
     const files = folderInput.files;
     if (files && files.length > 0) {
       const entries = inputFolderEntries(files);
+      // Before clearing the input, which empties `files`.
+      const folder = files[0]!.webkitRelativePath.split("/")[0];
       folderInput.value = "";
-      void runImport("Importing folder", async () => entries);
+      void runImport(folder ? `${folder}/` : "the folder", async () => entries);
     }
   });
 

@@ -18,6 +18,27 @@ export interface ViewerChange {
   readonly from?: string;
   /** Who made it: `agent`, `console`, `terminal`, `import`... */
   readonly source: string;
+  /**
+   * The command or call that made it: writes to one file one after the other in the same group
+   * show as one change (`echo hi > f` truncates, then writes).
+   */
+  readonly group?: number;
+}
+
+/** `next` folded into `last` when both write the same file in the same group, else undefined. */
+export function mergeWrites(last: ViewerChange | undefined, next: ViewerChange): ViewerChange | undefined {
+  const writes = (change: ViewerChange) => change.kind === "created" || change.kind === "updated";
+  if (
+    last === undefined ||
+    last.group === undefined ||
+    last.group !== next.group ||
+    last.path !== next.path ||
+    !writes(last) ||
+    !writes(next)
+  ) {
+    return undefined;
+  }
+  return { ...next, kind: last.kind, before: last.before };
 }
 
 export type ViewerMode = "file" | "changes";
@@ -29,6 +50,8 @@ export interface ViewerPanel {
    * file, or say it is gone (`undefined`), without leaving the Changes list if that is showing.
    */
   updateFile(path: string, content: Uint8Array | undefined): void;
+  /** Show no file (another workspace opened, without the file to show first). */
+  closeFile(): void;
   addChange(change: ViewerChange): void;
   clearChanges(): void;
   setMode(mode: ViewerMode): void;
@@ -112,11 +135,13 @@ export function createViewerPanel(options: {
   let mode: ViewerMode = "file";
   let openPath: string | undefined;
   let fileRenders = 0;
-  let fileView: HTMLElement = h(
-    "div",
-    { class: "empty" },
-    "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.",
-  );
+  const noFile = () =>
+    h(
+      "div",
+      { class: "empty" },
+      "Pick a file in the tree. Edits made by the agent, the console or the terminal show up under Changes as diffs.",
+    );
+  let fileView: HTMLElement = noFile();
 
   const viewOf = (path: string, content: Uint8Array): HTMLElement => {
     const text = textOf(content);
@@ -159,6 +184,11 @@ export function createViewerPanel(options: {
       fileRenders += 1;
       options.container.dataset.fileRenders = String(fileRenders);
     },
+    closeFile() {
+      openPath = undefined;
+      fileView = noFile();
+      if (mode === "file") render();
+    },
     updateFile(path, content) {
       if (path !== openPath) return;
       fileView =
@@ -171,7 +201,9 @@ export function createViewerPanel(options: {
       options.container.scrollTop = scroll;
     },
     addChange(change) {
-      changes.push(change);
+      const merged = mergeWrites(changes[changes.length - 1], change);
+      if (merged === undefined) changes.push(change);
+      else changes[changes.length - 1] = merged;
       options.count.textContent = String(changes.length);
       if (mode === "changes") render();
     },

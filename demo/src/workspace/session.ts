@@ -22,7 +22,7 @@ import {
 import { justBashCommandRunner } from "better-fs-tools/shell";
 import { observeFileSystem, type FsChangeListener } from "./observed-fs.js";
 import { SAMPLE_PROJECT } from "./sample-project.js";
-import { watchStorage, type StorageChanges } from "./storage-changes.js";
+import { changeFeed, type StorageChanges } from "./storage-changes.js";
 import { walkFiles } from "./transfer.js";
 
 export type BackendKind = "memory" | "opfs" | "mirror" | "idb";
@@ -43,6 +43,20 @@ export const BASH_ENV: Readonly<Record<string, string>> = Object.freeze({
   PATH: "/usr/bin:/bin",
   LANG: "C.UTF-8",
 });
+/**
+ * The absolute path of a path as a tool input names it: relative to {@link WORKSPACE_ROOT}, or
+ * absolute; `.` and `..` resolved (`src/./a.ts` → `/workspace/src/a.ts`).
+ */
+export function workspacePath(path: string): string {
+  const segments: string[] = [];
+  for (const segment of (path.startsWith("/") ? path : `${WORKSPACE_ROOT}/${path}`).split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  return `/${segments.join("/")}`;
+}
+
 /** Tool names in the order the console lists them. */
 export const TOOL_ORDER = ["read", "write", "edit", "apply_patch", "list", "glob", "grep", "bash"] as const;
 
@@ -62,17 +76,21 @@ export interface Session {
   readonly agentWorkspace: AgentWorkspace;
   onChange(listener: FsChangeListener): () => void;
   /**
-   * Changes the storage itself reports, this tab's and other tabs' (the OPFS mirror: a reader tab
-   * hears what the writer tab and the other readers change), in batches (see storage-changes.ts),
-   * held back while {@link quiet} work runs. A no-op where the storage cannot watch.
+   * The workspace's change feed, in batches (see storage-changes.ts), held back while
+   * {@link quiet} work runs: what the storage itself reports where it can watch (the OPFS
+   * mirror: this tab's changes and other tabs'), this page's own changes elsewhere.
    */
   onStorageChanges(listener: (changes: StorageChanges) => void | Promise<void>): () => void;
   /** Run bulk work without a change event per file. */
   quiet<T>(fn: () => Promise<T>): Promise<T>;
   /** Every file of the workspace, workspace-relative, sorted. */
   files(): Promise<Array<{ path: string; size: number }>>;
+  /** True when the sample project was loaded because the workspace was empty when it opened. */
+  readonly seeded: boolean;
   /** Delete every file, then load the sample project. */
   reset(): Promise<void>;
+  /** Delete every file (quietly: the caller refreshes) and save. */
+  clear(): Promise<void>;
   /** Save pending changes now (IndexedDB saves are otherwise debounced); a no-op elsewhere. */
   flush(): Promise<void>;
   /** Write pending data (IndexedDB) and close handles. */
@@ -137,8 +155,17 @@ async function isEmpty(fs: FileSystem): Promise<boolean> {
   }
 }
 
-/** Open a session on `kind`; loads the sample project when the workspace is empty. */
-export async function openSession(kind: BackendKind, approve: Approve): Promise<Session> {
+/** Options of {@link openSession}. */
+export interface OpenSessionOptions {
+  /**
+   * Load the sample project when the workspace is empty (a first visit). False keeps an empty
+   * workspace empty: its user emptied it on purpose.
+   */
+  readonly seedWhenEmpty: boolean;
+}
+
+/** Open a session on `kind`; loads the sample project when the workspace is empty and `seedWhenEmpty`. */
+export async function openSession(kind: BackendKind, approve: Approve, options: OpenSessionOptions): Promise<Session> {
   const backend = await createBackend(kind);
   const observed = observeFileSystem(backend.fs);
   const contextOptions = {
@@ -171,8 +198,14 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
       }
     });
   };
+  const clear = () =>
+    observed.quiet(async () => {
+      await backend.fs.rm(WORKSPACE_ROOT, { recursive: true, force: true });
+      await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
+    });
   await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
-  if (await isEmpty(backend.fs)) {
+  const seeded = options.seedWhenEmpty && (await isEmpty(backend.fs));
+  if (seeded) {
     await seed();
     await backend.flush();
   }
@@ -183,19 +216,31 @@ export async function openSession(kind: BackendKind, approve: Approve): Promise<
     tools,
     agentWorkspace: { ...shared, bash: { runner, env: { ...BASH_ENV } } },
     onChange: (listener) => observed.onChange(listener),
+    seeded,
     onStorageChanges: (listener) =>
-      watchStorage({ fs: gate.fs, root: WORKSPACE_ROOT, onChanges: listener, paused: observed.isQuiet }),
+      changeFeed({
+        fs: gate.fs,
+        root: WORKSPACE_ROOT,
+        onChanges: listener,
+        paused: observed.isQuiet,
+        observe: (onPath) =>
+          observed.onChange((change) => {
+            onPath(change.path);
+            if (change.from !== undefined) onPath(change.from);
+          }),
+      }),
     quiet: (fn) => observed.quiet(fn),
     async files() {
       const files = await walkFiles(gate.fs, WORKSPACE_ROOT);
       return files.map((file) => ({ path: file.path.slice(WORKSPACE_ROOT.length + 1), size: file.size }));
     },
     async reset() {
-      await observed.quiet(async () => {
-        await backend.fs.rm(WORKSPACE_ROOT, { recursive: true, force: true });
-        await backend.fs.mkdir(WORKSPACE_ROOT, { recursive: true });
-      });
+      await clear();
       await seed();
+      await backend.flush();
+    },
+    async clear() {
+      await clear();
       await backend.flush();
     },
     flush: () => backend.flush(),

@@ -1,6 +1,8 @@
 /**
- * Changes the storage reports itself (`FileSystem.watch`; the OPFS mirror has it): this tab's
- * and other tabs' alike, so a tab whose files another tab changed shows them without a reload.
+ * The workspace's change feed: the changes the storage reports itself (`FileSystem.watch`; the
+ * OPFS mirror has it), this tab's and other tabs' alike, so a tab whose files another tab changed
+ * shows them without a reload; on a storage without `watch`, the changes this page makes
+ * (observed-fs.ts) instead ({@link changeFeed}).
  * Events are gathered and handed over in batches, at most one batch every
  * {@link STORAGE_CHANGES_DELAY_MS} and never two at once, so a burst (another tab importing
  * 10,000 files) costs a few tree refreshes, not one per file.
@@ -47,6 +49,29 @@ export interface WatchStorageOptions {
   readonly delayMs?: number;
 }
 
+/** Options of {@link changeFeed}: those of {@link watchStorage} and the page's own changes. */
+export interface ChangeFeedOptions extends WatchStorageOptions {
+  /**
+   * This tab's changes, for a storage that cannot watch (memory, OPFS, IndexedDB): subscribe a
+   * listener called with the absolute path of each change (both paths of a rename); returns an
+   * unsubscribe function.
+   */
+  readonly observe: (listener: (path: string) => void) => () => void;
+}
+
+/**
+ * One change feed for every storage: the storage's own `watch` where it has one (the OPFS
+ * mirror: this tab's and other tabs' changes), the page's observed changes otherwise, in the
+ * same batches either way.
+ *
+ * @returns a function that stops the feed and drops the batch not yet handed over.
+ */
+export function changeFeed(options: ChangeFeedOptions): () => void {
+  const { fs, root } = options;
+  if (fs.capabilities.watch === true && fs.watch !== undefined) return watchStorage(options);
+  return batchChanges(options, (onEvent) => options.observe((path) => onEvent({ path })));
+}
+
 /**
  * Watch `root` in `fs` and hand the changes over in batches.
  *
@@ -54,8 +79,18 @@ export interface WatchStorageOptions {
  *   when `fs` cannot watch (`capabilities.watch` not declared).
  */
 export function watchStorage(options: WatchStorageOptions): () => void {
-  const { fs, root, onChanges } = options;
+  const { fs, root } = options;
   if (fs.capabilities.watch !== true || fs.watch === undefined) return () => {};
+  const watch = fs.watch.bind(fs);
+  return batchChanges(options, (onEvent) => watch(root, onEvent));
+}
+
+/** Batch the events `subscribe` reports (see {@link watchStorage}). */
+function batchChanges(
+  options: WatchStorageOptions,
+  subscribe: (onEvent: (event: Pick<WatchEvent, "path">) => void) => () => void,
+): () => void {
+  const { root, onChanges } = options;
   const delayMs = options.delayMs ?? STORAGE_CHANGES_DELAY_MS;
   let all = false;
   let paths = new Set<string>();
@@ -86,12 +121,11 @@ export function watchStorage(options: WatchStorageOptions): () => void {
       });
   };
   const prefix = root === "/" ? "/" : `${root}/`;
-  const onEvent = (event: WatchEvent) => {
+  const stop = subscribe((event) => {
     if (event.path.startsWith(prefix)) paths.add(event.path.slice(prefix.length));
     else all = true;
     schedule();
-  };
-  const stop = fs.watch(root, onEvent);
+  });
   return () => {
     stopped = true;
     clearTimeout(timer);

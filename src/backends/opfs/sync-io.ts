@@ -43,6 +43,11 @@ export function canUseSyncAccess(): boolean {
 
 interface Open {
   readonly access: SyncAccessHandle;
+  /**
+   * Set when the handle leaves the cache (idle, least recently used, released): whoever got it
+   * earlier and has not used it yet must open the file again.
+   */
+  closed: boolean;
   /** Modification time of our last write, in milliseconds since the epoch. */
   mtimeMs: number | undefined;
   lastUsedMs: number;
@@ -97,15 +102,29 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
   const settled = new Map<string, Open>();
   let sweepTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** Closes in progress, by path: a new handle on the path waits for the old one to close. */
+  const closing = new Map<string, Promise<void>>();
+
   function closeOne(path: string): Promise<void> {
     const entry = open.get(path);
-    if (entry === undefined) return Promise.resolve();
+    if (entry === undefined) return closing.get(path) ?? Promise.resolve();
     open.delete(path);
+    const held = settled.get(path);
     settled.delete(path);
-    return entry.then(
-      (held) => held.access.close(),
+    // Marked at once, not when close() runs: a caller holding it now opens the file again.
+    if (held !== undefined) held.closed = true;
+    const done = entry.then(
+      (opened) => {
+        opened.closed = true;
+        opened.access.close();
+      },
       () => undefined,
     );
+    closing.set(path, done);
+    void done.finally(() => {
+      if (closing.get(path) === done) closing.delete(path);
+    });
+    return done;
   }
 
   function scheduleSweep(): void {
@@ -118,35 +137,52 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
 
   async function sweep(): Promise<void> {
     const now = Date.now();
-    for (const [path, entry] of open) {
+    for (const [path, entry] of [...open]) {
       const held = await entry.catch(() => undefined);
-      if (held === undefined || now - held.lastUsedMs >= idleMs) await closeOne(path);
+      // Only if the entry is still the one looked at: it may have been closed and opened again.
+      if (open.get(path) === entry && (held === undefined || now - held.lastUsedMs >= idleMs)) await closeOne(path);
     }
     if (open.size > 0) scheduleSweep();
   }
 
-  async function acquire(handle: FileSystemFileHandle, path: string): Promise<Open> {
-    let entry: Promise<Open> | undefined = open.get(path);
-    if (entry === undefined) {
-      if (open.size >= maxHandles) {
-        // Close the least recently used settled handle.
-        let oldestPath: string | undefined;
-        let oldestMs = Infinity;
-        for (const [candidate, pending] of open) {
-          const held = await pending.catch(() => undefined);
-          if (held !== undefined && held.lastUsedMs < oldestMs) {
-            oldestMs = held.lastUsedMs;
-            oldestPath = candidate;
-          }
-        }
-        if (oldestPath !== undefined) await closeOne(oldestPath);
+  /** Close the least recently used settled handle, to stay within `maxHandles`. */
+  async function evictOldest(): Promise<void> {
+    let oldestPath: string | undefined;
+    let oldestMs = Infinity;
+    for (const [candidate, pending] of [...open]) {
+      const held = await pending.catch(() => undefined);
+      if (held !== undefined && !held.closed && held.lastUsedMs < oldestMs) {
+        oldestMs = held.lastUsedMs;
+        oldestPath = candidate;
       }
-      entry = open.get(path);
+    }
+    if (oldestPath !== undefined) await closeOne(oldestPath);
+  }
+
+  /**
+   * Run `use` on the open sync access handle of `path` (opened if needed), synchronously once it
+   * is known to be open: a handle closed while this call waited (the idle sweep, the least
+   * recently used one dropped for another file, a release) is never used; the file is opened
+   * again, after the old handle has closed.
+   */
+  async function withHandle<T>(handle: FileSystemFileHandle, path: string, use: (held: Open) => T): Promise<T> {
+    for (;;) {
+      const pendingClose = closing.get(path);
+      if (pendingClose !== undefined) {
+        await pendingClose;
+        continue;
+      }
+      let entry = open.get(path);
       if (entry === undefined) {
+        if (open.size >= maxHandles) {
+          await evictOldest();
+          // The awaits let others open or close this path: look again.
+          if (open.has(path) || closing.has(path)) continue;
+        }
         const opening: Promise<Open> = (handle as SyncCapableFileHandle)
           .createSyncAccessHandle()
           .then((access): Open => {
-            const held: Open = { access, mtimeMs: undefined, lastUsedMs: Date.now() };
+            const held: Open = { access, closed: false, mtimeMs: undefined, lastUsedMs: Date.now() };
             if (open.get(path) === opening) settled.set(path, held);
             return held;
           });
@@ -156,40 +192,51 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
         });
         entry = opening;
       }
+      const held = await entry;
+      if (held.closed) continue;
+      held.lastUsedMs = Date.now();
+      scheduleSweep();
+      return use(held);
     }
-    const held = await entry;
-    held.lastUsedMs = Date.now();
-    scheduleSweep();
-    return held;
+  }
+
+  /** The handle of `path` if one is open and usable now (synchronously). */
+  function openNow(path: string): Open | undefined {
+    const held = settled.get(path);
+    return held === undefined || held.closed ? undefined : held;
   }
 
   return {
     syncAccess: true,
     async read(handle, path) {
-      return readAll(await acquire(handle, path));
+      return withHandle(handle, path, readAll);
     },
     async write(handle, data, path) {
-      writeAll(await acquire(handle, path), data);
+      await withHandle(handle, path, (held) => writeAll(held, data));
     },
     readOpen(path) {
-      const held = settled.get(path);
+      const held = openNow(path);
       return held === undefined ? undefined : readAll(held);
     },
     writeOpen(path, data) {
-      const held = settled.get(path);
+      const held = openNow(path);
       if (held === undefined) return false;
       writeAll(held, data);
       return true;
     },
     async stat(handle, path) {
-      const entry = open.get(path);
-      const held = entry === undefined ? undefined : await entry.catch(() => undefined);
-      if (held !== undefined) {
+      // The size comes from the open handle when there is one (it sees every write at once), read
+      // right after getFile() resolves: the handle may have closed while getFile() waited. A
+      // handle closing meanwhile flushes first, so the file is read again once it has.
+      for (let attempt = 0; ; attempt += 1) {
+        const pendingClose = closing.get(path);
+        if (pendingClose !== undefined) await pendingClose;
+        const wasOpen = open.has(path);
         const file = await handle.getFile();
-        return { size: held.access.getSize(), mtimeMs: held.mtimeMs ?? file.lastModified };
+        const held = openNow(path);
+        if (held !== undefined) return { size: held.access.getSize(), mtimeMs: held.mtimeMs ?? file.lastModified };
+        if (!wasOpen || attempt >= 3) return { size: file.size, mtimeMs: file.lastModified };
       }
-      const file = await handle.getFile();
-      return { size: file.size, mtimeMs: file.lastModified };
     },
     async release(path) {
       const prefix = path === "/" ? "/" : path + "/";
