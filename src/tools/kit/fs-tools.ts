@@ -25,7 +25,7 @@ import type { MutationResult, ReadResult, SearchResult, ShellResult, ToolResult 
 import type { FileStateStore } from "./state.js";
 import { systemClock } from "../../contract/clock.js";
 import { sha256Digest } from "../../contract/digest.js";
-import { withSignature, type CoreTool, type ToolSignature } from "./tool.js";
+import { withSignature, type AnyCoreTool, type CoreTool, type ToolSignature } from "./tool.js";
 import { selectTools } from "./tool-selection.js";
 import { createWriteTool, type WriteInput, type WriteToolSettings } from "../write/index.js";
 
@@ -109,7 +109,7 @@ type SurelyOff<O, K extends keyof CoreNames> = [Field<O, K>] extends [false]
     : false;
 /** A tool's type: the signature's model input when its settings give one. */
 type ToolOf<T, K extends keyof CoreNames> = T extends { readonly signature: { toInput(input: infer M): unknown } }
-  ? FsTools[CoreNames[K]] extends CoreTool<unknown, infer R>
+  ? FsTools[CoreNames[K]] extends AnyCoreTool<infer R>
     ? CoreTool<M, R>
     : never
   : FsTools[CoreNames[K]];
