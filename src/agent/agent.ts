@@ -15,19 +15,30 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from "ai";
-import { createAiSdkFsTools, type AiSdkFsToolsOptions, type BundleToolOptions } from "../ai-sdk/bundle.js";
-import { toAiSdkTool } from "../ai-sdk/tool.js";
+import {
+  BUNDLE_TOOL_KEYS,
+  createAiSdkFsTools,
+  type AiSdkFsToolsOptions,
+  type BundleToolOptions,
+} from "../ai-sdk/bundle.js";
+import type { adaptCoreFactory } from "../ai-sdk/single-tools.js";
 import { sha256Digest, type Digest } from "../contract/digest.js";
 import { systemClock } from "../contract/clock.js";
-import { assertKnownOptions, optionValueError } from "../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import type { FileSystem } from "../contract/types.js";
 import { createGate, type Gate } from "../gate/gate.js";
 import { hashFiles } from "../gate/hash-files.js";
+import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
 import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
-import { createGlobTool } from "../tools/glob/index.js";
-import { createGrepTool } from "../tools/grep/index.js";
-import { createListTool } from "../tools/list/index.js";
+import type { createEditTool } from "../tools/edit/index.js";
+import type { createGlobTool } from "../tools/glob/index.js";
+import type { createGrepTool } from "../tools/grep/index.js";
+import type { createListTool } from "../tools/list/index.js";
+import type { createReadTool } from "../tools/read/index.js";
+import { TOOL_SETTINGS_KEYS, type ToolSettingsKey } from "../tools/kit/setting-keys.js";
+import { selectTools } from "../tools/kit/tool-selection.js";
+import type { createWriteTool } from "../tools/write/index.js";
 import type { JsonValue } from "../tools/kit/tool.js";
 import { canonicalJson, modelName, runCacheKey } from "./cache-key.js";
 import {
@@ -55,22 +66,34 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 40;
 /** The tools a read-only agent has. */
 export const READ_ONLY_TOOLS = ["read", "list", "glob", "grep"] as const;
 
-/** Which tools the agent has. Every file tool is on unless set to `false`; bash is on only when given. */
-export interface WorkspaceToolScopes {
-  readonly read?: boolean;
-  readonly list?: boolean;
-  readonly glob?: boolean;
-  readonly grep?: boolean;
+/** A file tool's option on the agent: `false` leaves it out, `true` or its options (with an optional `signature`) put it in. */
+export type WorkspaceToolOption<F extends Parameters<typeof adaptCoreFactory>[2]> = boolean | BundleToolOptions<F>;
+
+/**
+ * The agent's file tools, in the one shape `createFsTools`, `createAiSdkFsTools` and
+ * `createMcpServer` take: every file tool is on unless its key is `false`; bash only with its
+ * options. `write: false` withholds edit and apply_patch; `readOnly: true` withholds write,
+ * edit, apply_patch and bash. A `signature` (a preset's: `lineRangePreset().read`) renames a
+ * tool and shapes its parameters; the tool's own settings (`read: { maxBytes }`) bound it.
+ */
+export interface WorkspaceToolOptions {
+  /** Only `read`, `list`, `glob` and `grep`. @default false */
+  readonly readOnly?: boolean;
+  readonly read?: WorkspaceToolOption<typeof createReadTool>;
+  readonly list?: WorkspaceToolOption<typeof createListTool>;
+  readonly glob?: WorkspaceToolOption<typeof createGlobTool>;
+  readonly grep?: WorkspaceToolOption<typeof createGrepTool>;
   /** `false` withholds `write`, and with it `edit` and `apply_patch`. */
-  readonly write?: boolean;
-  readonly edit?: boolean;
-  readonly applyPatch?: boolean;
+  readonly write?: WorkspaceToolOption<typeof createWriteTool>;
+  readonly edit?: WorkspaceToolOption<typeof createEditTool>;
+  readonly applyPatch?: WorkspaceToolOption<typeof createApplyPatchTool>;
   /** The bash tool's options (`{ runner, env }` at least), or `false`. @default false (no bash) */
   readonly bash?: BundleToolOptions<typeof createBashTool> | false;
 }
 
 /** Options of {@link createWorkspaceAgent}. */
-export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> extends Omit<ToolContextOptions, "fs"> {
+export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue>
+  extends Omit<ToolContextOptions, "fs">, WorkspaceToolOptions {
   /** The AI SDK language model (an object, or a gateway id). */
   readonly model: LanguageModel;
   /** The workspace backend (one object: the memory file, the cache key and the checks read it too). */
@@ -85,10 +108,6 @@ export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> exte
   readonly memoryFile?: string | false;
   /** Most bytes of the memory file sent, in bytes. @default DEFAULT_MAX_MEMORY_BYTES (32 KiB) */
   readonly maxMemoryBytes?: number;
-  /** Only `read`, `list`, `glob` and `grep`. @default false */
-  readonly readOnly?: boolean;
-  /** Tool scopes: leave tools out (`write: false` withholds edit and apply_patch), add bash. */
-  readonly tools?: WorkspaceToolScopes;
   /** More AI SDK tools, sent after the file tools. Their names must differ from the file tools'. */
   readonly extraTools?: ToolSet;
   /**
@@ -210,7 +229,7 @@ const AGENT_KEYS = [
   "memoryFile",
   "maxMemoryBytes",
   "readOnly",
-  "tools",
+  ...TOOL_SETTINGS_KEYS,
   "extraTools",
   "maxToolRounds",
   "expectedOutputFiles",
@@ -219,7 +238,10 @@ const AGENT_KEYS = [
   "cache",
   "inputGlobs",
 ];
-const SCOPE_KEYS = ["read", "list", "glob", "grep", "write", "edit", "applyPatch", "bash"];
+/** The file tools on when their key is absent: all but bash. */
+const ON_BY_DEFAULT: readonly ToolSettingsKey[] = ["read", "list", "glob", "grep", "write", "edit", "applyPatch"];
+/** The order the agent sends its file tools in. */
+const AGENT_ORDER: readonly ToolSettingsKey[] = [...ON_BY_DEFAULT, "bash"];
 
 function integerOption(name: string, value: unknown, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
@@ -237,43 +259,31 @@ function functionOption(name: string, value: unknown): void {
 
 /** The file tools of the agent, in the order they are sent, built from the AI SDK bundle. */
 function fileTools(options: WorkspaceAgentOptions<never>, shared: ToolContextOptions): ToolSet {
-  const scopes = options.tools ?? {};
-  const readOnly = options.readOnly === true;
-  if (readOnly) {
-    const extra = (["write", "edit", "applyPatch", "bash"] as const).filter(
-      (key) => scopes[key] !== undefined && scopes[key] !== false,
+  if ((options.bash as unknown) === true) {
+    optionValueError(
+      FACTORY,
+      "bash",
+      "must be false or the bash tool's options with a runner and an env ({ runner: nodeCommandRunner(), env: shellEnv(...) } in Node, { runner: justBashCommandRunner(...), env } anywhere)",
     );
-    if (extra.length > 0) {
-      optionValueError(
-        FACTORY,
-        `tools.${extra[0]}`,
-        `cannot be on in a readOnly agent (it has ${READ_ONLY_TOOLS.join(", ")})`,
-      );
-    }
   }
-  const on = (key: "read" | "list" | "glob" | "grep" | "write" | "edit" | "applyPatch"): boolean => {
-    if (scopes[key] === false) return false;
-    if (key === "read" || key === "list" || key === "glob" || key === "grep") return true;
-    if (readOnly || scopes.write === false) return false;
-    return true;
-  };
-  const bash = readOnly || scopes.bash === undefined || scopes.bash === false ? undefined : scopes.bash;
-  const bundle = createAiSdkFsTools({
-    ...shared,
-    ...(on("applyPatch") ? { applyPatch: true } : {}),
-    ...(bash === undefined ? {} : { bash }),
-  } as AiSdkFsToolsOptions) as { readonly tools: Record<string, ToolSet[string] | undefined> };
-  const own = bundle.tools;
-  const pick = (name: string, make: () => ToolSet[string]): ToolSet[string] => own[name] ?? make();
+  const selected = selectTools(FACTORY, options, { onByDefault: ON_BY_DEFAULT });
+  const on = new Set(selected.map(({ key }) => key));
+  // Every key explicit for the bundle: what the agent selected, with the bundle's own checks.
+  const keys = Object.fromEntries(TOOL_SETTINGS_KEYS.map((key) => [key, on.has(key) ? (options[key] ?? true) : false]));
+  let bundle: { readonly tools: Record<string, ToolSet[string] | undefined> };
+  try {
+    bundle = createAiSdkFsTools({ ...shared, ...keys } as AiSdkFsToolsOptions) as typeof bundle;
+  } catch (error) {
+    // The bundle's option errors, in the agent's name (the same option paths).
+    throw OptionError.isInstance(error) ? error.restate(FACTORY) : error;
+  }
   const tools: Record<string, ToolSet[string]> = {};
-  if (on("read")) tools["read"] = own["read"] as ToolSet[string];
-  if (on("list")) tools["list"] = pick("list", () => toAiSdkTool(createListTool(shared)) as ToolSet[string]);
-  if (on("glob")) tools["glob"] = pick("glob", () => toAiSdkTool(createGlobTool(shared)) as ToolSet[string]);
-  if (on("grep")) tools["grep"] = pick("grep", () => toAiSdkTool(createGrepTool(shared)) as ToolSet[string]);
-  if (on("write")) tools["write"] = own["write"] as ToolSet[string];
-  if (on("edit")) tools["edit"] = own["edit"] as ToolSet[string];
-  if (on("applyPatch")) tools["apply_patch"] = own["apply_patch"] as ToolSet[string];
-  if (bash !== undefined) tools["bash"] = own["bash"] as ToolSet[string];
+  for (const key of AGENT_ORDER) {
+    const chosen = selected.find((tool) => tool.key === key);
+    if (chosen === undefined) continue;
+    const name = chosen.signature?.name ?? BUNDLE_TOOL_KEYS[key];
+    tools[name] = bundle.tools[name] as ToolSet[string];
+  }
   return tools;
 }
 
@@ -320,16 +330,19 @@ interface Attempt {
  *
  * @param options - `model` and `fs` (required), the tools' shared options (`cwd`,
  *   `allowedRoots`, `permissions`, `state`, `locks`, `digest`, `clock`), `instructions`,
- *   `memoryFile`, `maxMemoryBytes`, `readOnly`, `tools`, `extraTools`, `maxToolRounds`,
+ *   `memoryFile`, `maxMemoryBytes`, `readOnly` and a key per file tool (`read`, `list`, `glob`,
+ *   `grep`, `write`, `edit`, `applyPatch`, `bash`: `false`, `true` or its options with an
+ *   optional `signature`; see {@link WorkspaceToolOptions}), `extraTools`, `maxToolRounds`,
  *   `expectedOutputFiles`, `validate`, `maxValidationRetries`, `cache`, `inputGlobs`.
  * @returns `{ generate, stream, tools, gate }`. `generate` resolves to a
  *   {@link WorkspaceAgentResult}; failed checks after the last retry are in `ok: false` and
  *   `failures`, not thrown. It rejects with what the model or provider throws, with FsError
  *   `EACCES` when the gate refuses the memory file, and with a TypeError when `input` is not JSON.
- * @throws TypeError ({@link OptionError}) at creation for an unknown option or scope, a bad
+ * @throws TypeError ({@link OptionError}) at creation for an unknown option or tool setting, a bad
  *   value (`maxToolRounds` not an integer ≥ 1, `maxValidationRetries` < 0, `memoryFile` not a
- *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash in a `readOnly`
- *   agent, an extra tool named like a file tool; and whatever the tool factories throw.
+ *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash beside `readOnly: true`,
+ *   edit or applyPatch beside `write: false`, `bash: true` (bash needs a runner and an env),
+ *   an extra tool named like a file tool; and whatever the tool factories throw.
  * @example
  * ```ts
  * const agent = createWorkspaceAgent({
@@ -370,15 +383,6 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     DEFAULT_MAX_VALIDATION_RETRIES,
     0,
   );
-  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
-    optionValueError(FACTORY, "readOnly", `must be a boolean, got ${JSON.stringify(options.readOnly)}`);
-  }
-  if (options.tools !== undefined) {
-    if (typeof options.tools !== "object" || options.tools === null) {
-      optionValueError(FACTORY, "tools", "must be an object of scopes ({ write: false, bash: { runner, env } })");
-    }
-    assertKnownOptions(FACTORY, options.tools, SCOPE_KEYS, "tools");
-  }
   functionOption("expectedOutputFiles", options.expectedOutputFiles);
   functionOption("validate", options.validate);
   if (cache !== undefined && (typeof cache?.get !== "function" || typeof cache?.set !== "function")) {

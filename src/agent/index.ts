@@ -28,7 +28,8 @@ export {
   type WorkspaceAgentResult,
   type WorkspaceAgentStream,
   type WorkspaceAgentStreamCall,
-  type WorkspaceToolScopes,
+  type WorkspaceToolOption,
+  type WorkspaceToolOptions,
 } from "./agent.js";
 export { DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MEMORY_FILE, type MemoryFile, systemPrompt } from "./memory-file.js";
 export {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createWorkspaceAgent, DEFAULT_MAX_TOOL_ROUNDS, fileRunCache, memoryRunCache } from "../../src/agent/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { offsetLimitPreset } from "../../src/tools/signature/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { policyModel, systemOf, toolNamesOf, userTextsOf } from "./mock-model.js";
 
@@ -143,8 +144,8 @@ describe("tool scopes", () => {
     expect({
       default: names({ model, fs }),
       readOnly: names({ model, fs, readOnly: true }),
-      noWrite: names({ model, fs, tools: { write: false } }),
-      noPatch: names({ model, fs, tools: { applyPatch: false, grep: false } }),
+      noWrite: names({ model, fs, write: false }),
+      noPatch: names({ model, fs, applyPatch: false, grep: false }),
     }).toEqual({
       default: ["read", "list", "glob", "grep", "write", "edit", "apply_patch"],
       readOnly: ["read", "list", "glob", "grep"],
@@ -157,9 +158,9 @@ describe("tool scopes", () => {
     const model = textModel();
     await createWorkspaceAgent({ model, fs, readOnly: true }).generate({ prompt: "x" });
     expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep"]);
-    expect(() => createWorkspaceAgent({ model, fs, readOnly: true, tools: { write: true } })).toThrow(
+    expect(() => createWorkspaceAgent({ model, fs, readOnly: true, write: true })).toThrow(
       new TypeError(
-        "createWorkspaceAgent tools.write cannot be on in a readOnly agent (it has read, list, glob, grep)",
+        "createWorkspaceAgent write cannot be set with readOnly: true (readOnly leaves out write, edit, apply_patch and bash)",
       ),
     );
   });
@@ -181,13 +182,72 @@ describe("tool scopes", () => {
     const agent = createWorkspaceAgent({
       model,
       fs,
-      tools: { write: false, bash: { runner, env: () => ({}) } },
+      write: false,
+      bash: { runner, env: () => ({}) },
       extraTools,
     });
     await agent.generate({ prompt: "x" });
     expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "bash", "weather"]);
     expect(() => createWorkspaceAgent({ model, fs, extraTools: { read: extraTools.weather } })).toThrow(
       "createWorkspaceAgent extraTools.read has the name of a file tool: give it another name",
+    );
+  });
+
+  it("speaks a preset's dialect with its settings: read_file over offsetLimitPreset with maxReadChars, read.maxBytes", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "alpha\nbeta\ngamma\n", "/w/big.txt": "x\n".repeat(100) } });
+    const model = policyModel((options, n) =>
+      n === 0
+        ? {
+            calls: [
+              { tool: "read_file", input: { path: "a.txt", offset: null, limit: null } },
+              { tool: "read_file", input: { path: "big.txt", offset: null, limit: null } },
+            ],
+          }
+        : { text: "read" },
+    );
+    const preset = offsetLimitPreset({ maxReadChars: 30 });
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      readOnly: true,
+      read: { signature: preset.read, maxBytes: 20 },
+      grep: { signature: preset.grep },
+      list: false,
+      glob: false,
+    });
+    expect(Object.keys(agent.tools)).toEqual(["read_file", "grep_files"]);
+    await agent.generate({ prompt: "read" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const texts = sent.map((part) =>
+      part.type === "tool-result" && part.output.type === "content" ? part.output.value : undefined,
+    );
+    expect(texts).toEqual([
+      // read.maxBytes (20) caps what the core read returns; maxReadChars (30) cuts read_file's output.
+      [
+        {
+          type: "text",
+          text: "     1\talpha\n     2\tbeta\n[Output capped at 20 bytes: showed lines 1-2 of 3. Continue with offset=3.]",
+        },
+      ],
+      [
+        {
+          type: "text",
+          text: "     1\tx\n     2\tx\n     3\tx\n[Output cut at 30 characters: showed lines 1-3 of 100. Continue with offset=4.]",
+        },
+      ],
+    ]);
+  });
+
+  it("bash: true is refused (bash needs a runner and an env); a signature that is not one is refused", () => {
+    const model = textModel();
+    expect(() => createWorkspaceAgent({ model, fs, bash: true } as never)).toThrow(
+      /^createWorkspaceAgent bash must be false or the bash tool's options with a runner and an env/,
+    );
+    expect(() => createWorkspaceAgent({ model, fs, read: { signature: { name: "x" } } } as never)).toThrow(
+      "createWorkspaceAgent read.signature must be a signature ({ name, inputSchema, toInput }), e.g. lineRangePreset().read",
     );
   });
 
@@ -199,7 +259,10 @@ describe("tool scopes", () => {
     expect(() => createWorkspaceAgent({ model, fs, memoryFile: "" })).toThrow(
       'createWorkspaceAgent memoryFile must be a non-empty path or false, got ""',
     );
-    expect(() => createWorkspaceAgent({ model, fs, tools: { writ: false } as never })).toThrow(TypeError);
+    expect(() => createWorkspaceAgent({ model, fs, writ: false } as never)).toThrow(TypeError);
+    expect(() => createWorkspaceAgent({ model, fs, tools: { write: false } } as never)).toThrow(
+      /^createWorkspaceAgent got an unknown option "tools"\. Known options: /,
+    );
     expect(() => createWorkspaceAgent({ model, fs, maxRounds: 3 } as never)).toThrow(TypeError);
   });
 });
