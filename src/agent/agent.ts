@@ -7,10 +7,12 @@
  */
 import {
   isStepCount,
+  NoObjectGeneratedError,
   ToolChoiceViolationError,
   ToolLoopAgent,
   type LanguageModel,
   type ModelMessage,
+  type OutputInterface,
   type StepResult,
   type TextStreamPart,
   type ToolSet,
@@ -91,9 +93,24 @@ export interface WorkspaceToolOptions {
   readonly bash?: BundleToolOptions<typeof createBashTool> | false;
 }
 
+/** The value an AI SDK output specification (`Output.object({ schema })`) gives: its complete output. */
+export type AgentOutputOf<Spec> = Spec extends { parseCompleteOutput(...args: never[]): Promise<infer Value> }
+  ? Value
+  : string;
+
 /** Options of {@link createWorkspaceAgent}. */
-export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue>
+export interface WorkspaceAgentOptions<
+  Input extends JsonValue = JsonValue,
+  Spec extends OutputInterface = OutputInterface<string, string, never>,
+>
   extends Omit<ToolContextOptions, "fs">, WorkspaceToolOptions {
+  /**
+   * Structured output: an AI SDK 7 output specification (`Output.object({ schema })`). The final
+   * answer is parsed into `result.output` (typed from the schema), given to `validate`, and
+   * stored with the run in the cache; an answer that does not parse is a failed check sent
+   * back to the model. The value must be JSON. @default text (`result.output` is the text)
+   */
+  readonly output?: Spec;
   /** The AI SDK language model (an object, or a gateway id). */
   readonly model: LanguageModel;
   /** The workspace backend (one object: the memory file, the cache key and the checks read it too). */
@@ -119,7 +136,7 @@ export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue>
   /** Files the run must leave behind (relative to the working directory): checked after every attempt and on a cache hit. */
   readonly expectedOutputFiles?: (input: Input) => readonly string[] | Promise<readonly string[]>;
   /** The host's check of a finished attempt: a string is feedback, and the model tries again. */
-  readonly validate?: Validate<Input, string>;
+  readonly validate?: Validate<Input, AgentOutputOf<Spec>>;
   /** Feedback rounds after failed checks, each a new user turn. @default DEFAULT_MAX_VALIDATION_RETRIES (2) */
   readonly maxValidationRetries?: number;
   /** Keep finished runs: `memoryRunCache()` or `fileRunCache(fs, dir)`. Without one, nothing is cached. */
@@ -167,11 +184,14 @@ export type WorkspaceAgentStreamCall<Input extends JsonValue = JsonValue> = Work
 };
 
 /** The outcome of one run. */
-export interface WorkspaceAgentResult {
+export interface WorkspaceAgentResult<Output = string> {
   /** The final text (of the last attempt, or the replayed run). */
   readonly text: string;
-  /** The run's output: the final text. */
-  readonly output: string;
+  /**
+   * The run's output: the final text, or with an `output` specification its parsed value
+   * (`undefined` when the last attempt's answer did not parse; `failures` says why).
+   */
+  readonly output: Output;
   /** Whether the run was replayed from the cache (then no model call was made). */
   readonly cached: boolean;
   /** The cache key the run was found under or stored under; `undefined` without a cache. */
@@ -203,19 +223,19 @@ export interface WorkspaceAgentResult {
 }
 
 /** What {@link WorkspaceAgent.stream} returns. */
-export interface WorkspaceAgentStream {
+export interface WorkspaceAgentStream<Output = string> {
   /** The text as the model writes it, attempt after attempt (a replay sends its text in one piece). */
   readonly textStream: ReadableStream<string> & AsyncIterable<string>;
   /** The run's outcome, once the stream ends. */
-  readonly result: Promise<WorkspaceAgentResult>;
+  readonly result: Promise<WorkspaceAgentResult<Output>>;
 }
 
 /** The agent {@link createWorkspaceAgent} returns. */
-export interface WorkspaceAgent<Input extends JsonValue = JsonValue> {
+export interface WorkspaceAgent<Input extends JsonValue = JsonValue, Output = string> {
   /** Run to the end and return the outcome. */
-  generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult>;
+  generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult<Output>>;
   /** Run, streaming the text (and every part to `onPart`); `result` resolves at the end. */
-  stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream>;
+  stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream<Output>>;
   /** The tools the model is given, in the order they are sent. */
   readonly tools: ToolSet;
   /** The gate every file access of the agent passes. */
@@ -237,6 +257,7 @@ const AGENT_KEYS = [
   "maxValidationRetries",
   "cache",
   "inputGlobs",
+  "output",
 ];
 /** The file tools on when their key is absent: all but bash. */
 const ON_BY_DEFAULT: readonly ToolSettingsKey[] = ["read", "list", "glob", "grep", "write", "edit", "applyPatch"];
@@ -258,7 +279,7 @@ function functionOption(name: string, value: unknown): void {
 }
 
 /** The file tools of the agent, in the order they are sent, built from the AI SDK bundle. */
-function fileTools(options: WorkspaceAgentOptions<never>, shared: ToolContextOptions): ToolSet {
+function fileTools(options: WorkspaceToolOptions, shared: ToolContextOptions): ToolSet {
   if ((options.bash as unknown) === true) {
     optionValueError(
       FACTORY,
@@ -287,6 +308,26 @@ function fileTools(options: WorkspaceAgentOptions<never>, shared: ToolContextOpt
   return tools;
 }
 
+/** A value, or the error reading it threw (the AI SDK's `output` throws when the answer does not parse). */
+function settle(read: () => unknown): { readonly value: unknown } | { readonly error: unknown } {
+  try {
+    return { value: read() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** {@link settle} for a promised value. */
+async function settleAsync(
+  read: () => PromiseLike<unknown>,
+): Promise<{ readonly value: unknown } | { readonly error: unknown }> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    return { error };
+  }
+}
+
 /** A push stream of text chunks. */
 function textChannel(): {
   stream: ReadableStream<string> & AsyncIterable<string>;
@@ -311,6 +352,8 @@ function textChannel(): {
 /** One attempt's outcome, however it ran. */
 interface Attempt {
   readonly text: string;
+  /** The parsed structured output, or the error parsing it threw (with an `output` specification). */
+  readonly output?: { readonly value: unknown } | { readonly error: unknown };
   readonly steps: readonly StepResult<ToolSet>[];
   readonly responseMessages: readonly ModelMessage[];
 }
@@ -353,9 +396,12 @@ interface Attempt {
  * result.cached; // false the first time; true (0 model calls) while src/ and AGENTS.md are unchanged
  * ```
  */
-export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
-  options: WorkspaceAgentOptions<Input>,
-): WorkspaceAgent<Input> {
+export function createWorkspaceAgent<
+  Input extends JsonValue = JsonValue,
+  Spec extends OutputInterface = OutputInterface<string, string, never>,
+>(options: WorkspaceAgentOptions<Input, Spec>): WorkspaceAgent<Input, AgentOutputOf<Spec>> {
+  type Out = AgentOutputOf<Spec>;
+  type Result = WorkspaceAgentResult<Out>;
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
   assertKnownOptions(FACTORY, options, AGENT_KEYS);
   const { model, fs, instructions, cache, extraTools } = options;
@@ -392,6 +438,13 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   if (!Array.isArray(inputGlobs) || inputGlobs.some((glob) => typeof glob !== "string" || glob === "")) {
     optionValueError(FACTORY, "inputGlobs", "must be an array of non-empty glob strings");
   }
+  const outputSpec = options.output;
+  if (
+    outputSpec !== undefined &&
+    (typeof outputSpec !== "object" || outputSpec === null || typeof outputSpec.parseCompleteOutput !== "function")
+  ) {
+    optionValueError(FACTORY, "output", "must be an AI SDK output specification, e.g. Output.object({ schema })");
+  }
   if (extraTools !== undefined && (typeof extraTools !== "object" || extraTools === null)) {
     optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
   }
@@ -407,7 +460,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   });
   const digest: Digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;
-  const files = fileTools(options as WorkspaceAgentOptions<never>, shared);
+  const files = fileTools(options, shared);
   for (const name of Object.keys(extraTools ?? {})) {
     if (name in files)
       optionValueError(FACTORY, `extraTools.${name}`, `has the name of a file tool: give it another name`);
@@ -430,6 +483,9 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         workspace: { backend: fs.name, cwd: gate.cwd, roots: gate.allowedRoots },
         tools: toolNames,
         files: inputGlobs.length === 0 ? null : await hashFiles(gate.fs, inputGlobs, { cwd: gate.cwd, digest }),
+        ...(outputSpec === undefined
+          ? {}
+          : { output: JSON.parse(canonicalJson((await outputSpec.responseFormat) ?? null)) as JsonValue }),
       },
       digest,
     );
@@ -446,6 +502,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   function loopAgent(system: string | undefined): ToolLoopAgent<never, ToolSet> {
     return new ToolLoopAgent({
       model,
+      ...(outputSpec === undefined ? {} : { output: outputSpec as OutputInterface }),
       ...(system === undefined ? {} : { instructions: system }),
       tools,
       toolOrder: toolNames,
@@ -459,7 +516,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     call: WorkspaceAgentCall<Input>,
     attempt: (agent: ToolLoopAgent<never, ToolSet>, messages: ModelMessage[]) => Promise<Attempt>,
     replay: (text: string) => void,
-  ): Promise<WorkspaceAgentResult> {
+  ): Promise<Result> {
     if (
       typeof call !== "object" ||
       call === null ||
@@ -481,7 +538,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         replay(hit.text);
         return {
           text: hit.text,
-          output: hit.text,
+          output: hit.output as Out,
           cached: true,
           key,
           modelCalls: 0,
@@ -505,6 +562,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     const feedback: string[] = [];
     let failures: ValidationFailure[] = [];
     let text = "";
+    let output: Out = (outputSpec === undefined ? "" : undefined) as Out;
     for (let attempts = 1; ; attempts += 1) {
       let outcome: Awaited<ReturnType<typeof attempt>>;
       try {
@@ -515,7 +573,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         const message = `The model called a tool after its ${maxToolRounds} tool rounds, when only a final answer was allowed.`;
         return {
           text,
-          output: text,
+          output,
           cached: false,
           key,
           modelCalls: steps.length + maxToolRounds + 1,
@@ -533,24 +591,45 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
       steps.push(...outcome.steps);
       messages.push(...outcome.responseMessages);
       text = outcome.text;
-      failures = await checkRun({
-        gate,
-        expected,
-        validate: options.validate,
-        context: { text, output: text, fs: gate.fs, input },
-      });
+      let parseFailure: ValidationFailure | undefined;
+      if (outputSpec === undefined) output = text as Out;
+      else if (outcome.output !== undefined && "value" in outcome.output) output = outcome.output.value as Out;
+      else {
+        output = undefined as Out;
+        const error = outcome.output === undefined ? undefined : outcome.output.error;
+        const why = error instanceof Error ? error.message : "no answer";
+        parseFailure = {
+          kind: "output",
+          message: `Your final answer is not the structured output asked for (${why}). Answer again with only JSON that matches the schema.`,
+        };
+      }
+      failures =
+        parseFailure !== undefined
+          ? [parseFailure]
+          : await checkRun({
+              gate,
+              expected,
+              validate: options.validate as Validate<Input, unknown> | undefined,
+              context: { text, output, fs: gate.fs, input },
+            });
       if (failures.length === 0 || attempts > maxRetries) {
         const rounds = steps.filter((step) => step.toolCalls.length > 0).length;
         const ok = failures.length === 0;
         if (ok && cache !== undefined) {
           // Again after the run: the memory file and the input files may have changed.
           key = await keyOf(systemPrompt(instructions, await readMemory(), maxMemoryBytes), call);
-          const stored: CachedRun = { text, output: text, modelCalls: steps.length, rounds, storedAtMs: clock() };
+          const stored: CachedRun = {
+            text,
+            output: output as JsonValue,
+            modelCalls: steps.length,
+            rounds,
+            storedAtMs: clock(),
+          };
           await cache.set(key, stored);
         }
         return {
           text,
-          output: text,
+          output,
           cached: false,
           key,
           modelCalls: steps.length,
@@ -575,17 +654,35 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   return Object.freeze({
     tools,
     gate,
-    generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult> {
+    generate(call: WorkspaceAgentCall<Input>): Promise<Result> {
       return run(
         call,
         async (agent, messages) => {
-          const result = await agent.generate({ messages, abortSignal: call.abortSignal });
-          return { text: result.text, steps: result.steps, responseMessages: result.responseMessages };
+          let result: Awaited<ReturnType<typeof agent.generate>>;
+          try {
+            result = await agent.generate({ messages, abortSignal: call.abortSignal });
+          } catch (error) {
+            // An answer that does not parse as the output: a failed check, sent back as feedback.
+            if (outputSpec === undefined || !NoObjectGeneratedError.isInstance(error)) throw error;
+            const said = error.text ?? "";
+            return {
+              text: said,
+              steps: [],
+              responseMessages: [{ role: "assistant", content: said }],
+              output: { error },
+            };
+          }
+          return {
+            text: result.text,
+            steps: result.steps,
+            responseMessages: result.responseMessages,
+            ...(outputSpec === undefined ? {} : { output: settle(() => result.output) }),
+          };
         },
         () => {},
       );
     },
-    async stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream> {
+    async stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream<Out>> {
       const channel = textChannel();
       const onPart = call.onPart;
       if (onPart !== undefined && typeof onPart !== "function")
@@ -607,6 +704,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
             text: await streamed.text,
             steps: await streamed.steps,
             responseMessages: await streamed.responseMessages,
+            ...(outputSpec === undefined ? {} : { output: await settleAsync(() => streamed.output) }),
           };
         },
         (text) => {

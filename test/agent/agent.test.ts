@@ -1,4 +1,4 @@
-import { tool } from "ai";
+import { Output, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createWorkspaceAgent, DEFAULT_MAX_TOOL_ROUNDS, fileRunCache, memoryRunCache } from "../../src/agent/index.js";
@@ -610,5 +610,63 @@ describe("conversations and the full stream", () => {
     const streamed = await agent.stream({ prompt: "p", onPart: (part) => parts.push(part.type) });
     await expect(streamed.result).rejects.toThrow(new Error("Incorrect API key provided"));
     expect(parts.includes("error")).toBe(true);
+  });
+});
+
+describe("structured output", () => {
+  const schema = z.object({ title: z.string(), count: z.number() });
+
+  it("parses the final answer into result.output, gives it to validate, and caches it with the run", async () => {
+    const fs = memoryFileSystem({ files: { "/notes.md": "a\nb\n" } });
+    const model = policyModel(() => ({ text: '{"title":"Notes","count":2}' }));
+    const seen: unknown[] = [];
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      output: Output.object({ schema }),
+      validate: ({ output }) => {
+        seen.push(output);
+        return output.count === 2 ? undefined : "count is wrong";
+      },
+      cache: memoryRunCache(),
+    });
+    const first = await agent.generate({ prompt: "Summarise." });
+    const title: string = first.output.title; // typed from the schema
+    expect([title, first.output, first.ok, first.cached]).toEqual(["Notes", { title: "Notes", count: 2 }, true, false]);
+    expect(seen).toEqual([{ title: "Notes", count: 2 }]);
+    const again = await agent.generate({ prompt: "Summarise." });
+    expect([again.output, again.cached, again.modelCalls]).toEqual([{ title: "Notes", count: 2 }, true, 0]);
+    // Another schema is another run: the key holds the response format.
+    const other = createWorkspaceAgent({
+      model,
+      fs,
+      output: Output.object({ schema: z.object({ title: z.string() }) }),
+      cache: memoryRunCache(),
+    });
+    expect((await other.generate({ prompt: "Summarise." })).key).not.toBe(first.key);
+  });
+
+  it("an answer that does not parse is a failed check sent back; the next answer is the output", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) => ({ text: n === 0 ? "Here you go: notes" : '{"title":"Notes","count":1}' }));
+    const feedback: string[] = [];
+    const result = await createWorkspaceAgent({ model, fs, output: Output.object({ schema }) }).generate({
+      prompt: "Summarise.",
+      onFeedback: (turn) => feedback.push(turn),
+    });
+    expect([result.ok, result.attempts, result.output]).toEqual([true, 2, { title: "Notes", count: 1 }]);
+    expect(feedback).toHaveLength(1);
+    expect(feedback[0]).toMatch(
+      /^.*Your final answer is not the structured output asked for \(.+\)\. Answer again with only JSON that matches the schema\./s,
+    );
+  });
+
+  it("streams the same way", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel(() => ({ text: '{"title":"S","count":3}' }));
+    const streamed = await createWorkspaceAgent({ model, fs, output: Output.object({ schema }) }).stream({
+      prompt: "go",
+    });
+    expect((await streamed.result).output).toEqual({ title: "S", count: 3 });
   });
 });
