@@ -42,7 +42,9 @@ import { TOOL_SETTINGS_KEYS, type ToolSettingsKey } from "../tools/kit/setting-k
 import { selectTools } from "../tools/kit/tool-selection.js";
 import type { createWriteTool } from "../tools/write/index.js";
 import type { JsonValue } from "../tools/kit/tool.js";
+import type { OffloadOptions } from "../tools/kit/offload.js";
 import { canonicalJson, modelName, runCacheKey } from "./cache-key.js";
+import { offloadExtraTools } from "./offload-extra-tools.js";
 import {
   DEFAULT_MAX_MEMORY_BYTES,
   DEFAULT_MEMORY_FILE,
@@ -127,6 +129,14 @@ export interface WorkspaceAgentOptions<
   readonly maxMemoryBytes?: number;
   /** More AI SDK tools, sent after the file tools. Their names must differ from the file tools'. */
   readonly extraTools?: ToolSet;
+  /**
+   * Large results of `extraTools`, as the file tools' own: a result over `thresholdBytes`
+   * (UTF-8; a non-string result measured as JSON) is saved to `tool-outputs/<call id>.txt` and
+   * the model gets `previewBytes` of it with the path, to read the rest with `read`. `false`
+   * sends every result whole.
+   * @default { thresholdBytes: DEFAULT_OFFLOAD_THRESHOLD_BYTES (32 KiB), previewBytes: DEFAULT_OFFLOAD_PREVIEW_BYTES (8 KiB) }
+   */
+  readonly extraToolsOffload?: OffloadOptions | false;
   /**
    * Most tool rounds (model responses that call tools) per request. When they are used up the
    * model is asked once more, with no tools, for its final answer: calls already made always
@@ -251,6 +261,7 @@ const AGENT_KEYS = [
   "readOnly",
   ...TOOL_SETTINGS_KEYS,
   "extraTools",
+  "extraToolsOffload",
   "maxToolRounds",
   "expectedOutputFiles",
   "validate",
@@ -465,7 +476,8 @@ export function createWorkspaceAgent<
     if (name in files)
       optionValueError(FACTORY, `extraTools.${name}`, `has the name of a file tool: give it another name`);
   }
-  const tools: ToolSet = Object.freeze({ ...files, ...extraTools });
+  const extra = offloadExtraTools(FACTORY, extraTools ?? {}, { gate, clock }, options.extraToolsOffload ?? {});
+  const tools: ToolSet = Object.freeze({ ...files, ...extra });
   const toolNames = Object.keys(tools);
   const lastStep = { activeTools: [] as string[], toolChoice: "none" as const };
 

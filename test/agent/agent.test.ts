@@ -670,3 +670,70 @@ describe("structured output", () => {
     expect((await streamed.result).output).toEqual({ title: "S", count: 3 });
   });
 });
+
+describe("extraTools results are offloaded like the file tools'", () => {
+  const big = Array.from({ length: 2000 }, (_, i) => `row ${i}`).join("\n"); // 15,889 bytes
+  const search = tool({
+    description: "Search the web",
+    inputSchema: z.object({ q: z.string() }),
+    execute: async () => big,
+  });
+  const small = tool({
+    description: "Small JSON",
+    inputSchema: z.object({}),
+    execute: async () => ({ answer: 42 }),
+  });
+
+  it("a result over the threshold is saved to tool-outputs/ and the model gets a preview; small ones pass", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) =>
+      n === 0
+        ? {
+            calls: [
+              { tool: "search", input: { q: "x" } },
+              { tool: "small", input: {} },
+            ],
+          }
+        : { text: "done" },
+    );
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      extraTools: { search, small },
+      extraToolsOffload: { thresholdBytes: 1024, previewBytes: 64 },
+    });
+    const result = await agent.generate({ prompt: "search" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const outputs = sent.map((part) => (part.type === "tool-result" ? part.output : undefined));
+    expect(outputs[1]).toEqual({ type: "json", value: { answer: 42 } });
+    const preview = outputs[0] as { type: string; value: string };
+    expect(preview.type).toBe("text");
+    expect(preview.value.startsWith("row 0\nrow 1\n")).toBe(true);
+    expect(preview.value).toContain("tool-outputs/call-0-0.txt");
+    expect(new TextDecoder().decode(await fs.readFile("/w/tool-outputs/call-0-0.txt"))).toBe(big);
+    // The host still sees the whole result in the steps.
+    expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([big, { answer: 42 }]);
+  });
+
+  it("extraToolsOffload: false sends every result whole; bad values throw", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) =>
+      n === 0 ? { calls: [{ tool: "search", input: { q: "x" } }] } : { text: "done" },
+    );
+    await createWorkspaceAgent({ model, fs, extraTools: { search }, extraToolsOffload: false }).generate({
+      prompt: "s",
+    });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    expect(sent.map((part) => (part.type === "tool-result" ? part.output : undefined))).toEqual([
+      { type: "text", value: big },
+    ]);
+    expect(() => createWorkspaceAgent({ model, fs, extraToolsOffload: { thresholdBytes: 0 } })).toThrow(
+      "createWorkspaceAgent extraToolsOffload.thresholdBytes must be a positive integer (bytes), got 0",
+    );
+  });
+});
