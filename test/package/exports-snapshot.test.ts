@@ -399,6 +399,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "systemPrompt",
     ],
     types: [
+      "AgentOutputOf",
       "CachedRun",
       "MemoryFile",
       "MemoryRunCacheOptions",
