@@ -193,7 +193,13 @@ export {
   DEFAULT_BASH_TIMEOUT_MS,
 } from "./tools/bash/index.js";
 export type { CommandOutput, CommandRunner, CommandRunOptions } from "./contract/runner.js";
-export { type ApplyPatchToolSettings, type FsTools, type FsToolsOptions } from "./tools/kit/fs-tools.js";
+export {
+  type ApplyPatchToolSettings,
+  type FsToolOption,
+  type FsTools,
+  type FsToolsOf,
+  type FsToolsOptions,
+} from "./tools/kit/fs-tools.js";
 export type { SearchSettings } from "./tools/kit/search-settings.js";
 export { DEFAULT_IGNORED_DIRECTORIES, DEFAULT_WALK_CONCURRENCY } from "./tools/kit/walk.js";
 export {

@@ -7,29 +7,44 @@
  */
 import {
   isStepCount,
+  NoObjectGeneratedError,
   ToolChoiceViolationError,
   ToolLoopAgent,
   type LanguageModel,
   type ModelMessage,
+  type OutputInterface,
   type StepResult,
   type TextStreamPart,
   type ToolSet,
 } from "ai";
-import { createAiSdkFsTools, type AiSdkFsToolsOptions, type BundleToolOptions } from "../ai-sdk/bundle.js";
-import { toAiSdkTool } from "../ai-sdk/tool.js";
+import {
+  BUNDLE_TOOL_KEYS,
+  createAiSdkFsTools,
+  type AiSdkFsToolsOptions,
+  type BundleToolOptions,
+} from "../ai-sdk/bundle.js";
+import type { adaptCoreFactory } from "../ai-sdk/single-tools.js";
 import { sha256Digest, type Digest } from "../contract/digest.js";
 import { systemClock } from "../contract/clock.js";
-import { assertKnownOptions, optionValueError } from "../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import type { FileSystem } from "../contract/types.js";
 import { createGate, type Gate } from "../gate/gate.js";
 import { hashFiles } from "../gate/hash-files.js";
+import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
 import { CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
-import { createGlobTool } from "../tools/glob/index.js";
-import { createGrepTool } from "../tools/grep/index.js";
-import { createListTool } from "../tools/list/index.js";
+import type { createEditTool } from "../tools/edit/index.js";
+import type { createGlobTool } from "../tools/glob/index.js";
+import type { createGrepTool } from "../tools/grep/index.js";
+import type { createListTool } from "../tools/list/index.js";
+import type { createReadTool } from "../tools/read/index.js";
+import { TOOL_SETTINGS_KEYS, type ToolSettingsKey } from "../tools/kit/setting-keys.js";
+import { selectTools } from "../tools/kit/tool-selection.js";
+import type { createWriteTool } from "../tools/write/index.js";
 import type { JsonValue } from "../tools/kit/tool.js";
+import type { OffloadOptions } from "../tools/kit/offload.js";
 import { canonicalJson, modelName, runCacheKey } from "./cache-key.js";
+import { offloadExtraTools } from "./offload-extra-tools.js";
 import {
   DEFAULT_MAX_MEMORY_BYTES,
   DEFAULT_MEMORY_FILE,
@@ -55,22 +70,49 @@ export const DEFAULT_MAX_TOOL_ROUNDS = 40;
 /** The tools a read-only agent has. */
 export const READ_ONLY_TOOLS = ["read", "list", "glob", "grep"] as const;
 
-/** Which tools the agent has. Every file tool is on unless set to `false`; bash is on only when given. */
-export interface WorkspaceToolScopes {
-  readonly read?: boolean;
-  readonly list?: boolean;
-  readonly glob?: boolean;
-  readonly grep?: boolean;
+/** A file tool's option on the agent: `false` leaves it out, `true` or its options (with an optional `signature`) put it in. */
+export type WorkspaceToolOption<F extends Parameters<typeof adaptCoreFactory>[2]> = boolean | BundleToolOptions<F>;
+
+/**
+ * The agent's file tools, in the one shape `createFsTools`, `createAiSdkFsTools` and
+ * `createMcpServer` take: every file tool is on unless its key is `false`; bash only with its
+ * options. `write: false` withholds edit and apply_patch; `readOnly: true` withholds write,
+ * edit, apply_patch and bash. A `signature` (a preset's: `lineRangePreset().read`) renames a
+ * tool and shapes its parameters; the tool's own settings (`read: { maxBytes }`) bound it.
+ */
+export interface WorkspaceToolOptions {
+  /** Only `read`, `list`, `glob` and `grep`. @default false */
+  readonly readOnly?: boolean;
+  readonly read?: WorkspaceToolOption<typeof createReadTool>;
+  readonly list?: WorkspaceToolOption<typeof createListTool>;
+  readonly glob?: WorkspaceToolOption<typeof createGlobTool>;
+  readonly grep?: WorkspaceToolOption<typeof createGrepTool>;
   /** `false` withholds `write`, and with it `edit` and `apply_patch`. */
-  readonly write?: boolean;
-  readonly edit?: boolean;
-  readonly applyPatch?: boolean;
+  readonly write?: WorkspaceToolOption<typeof createWriteTool>;
+  readonly edit?: WorkspaceToolOption<typeof createEditTool>;
+  readonly applyPatch?: WorkspaceToolOption<typeof createApplyPatchTool>;
   /** The bash tool's options (`{ runner, env }` at least), or `false`. @default false (no bash) */
   readonly bash?: BundleToolOptions<typeof createBashTool> | false;
 }
 
+/** The value an AI SDK output specification (`Output.object({ schema })`) gives: its complete output. */
+export type AgentOutputOf<Spec> = Spec extends { parseCompleteOutput(...args: never[]): Promise<infer Value> }
+  ? Value
+  : string;
+
 /** Options of {@link createWorkspaceAgent}. */
-export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> extends Omit<ToolContextOptions, "fs"> {
+export interface WorkspaceAgentOptions<
+  Input extends JsonValue = JsonValue,
+  Spec extends OutputInterface = OutputInterface<string, string, never>,
+>
+  extends Omit<ToolContextOptions, "fs">, WorkspaceToolOptions {
+  /**
+   * Structured output: an AI SDK 7 output specification (`Output.object({ schema })`). The final
+   * answer is parsed into `result.output` (typed from the schema), given to `validate`, and
+   * stored with the run in the cache; an answer that does not parse is a failed check sent
+   * back to the model. The value must be JSON. @default text (`result.output` is the text)
+   */
+  readonly output?: Spec;
   /** The AI SDK language model (an object, or a gateway id). */
   readonly model: LanguageModel;
   /** The workspace backend (one object: the memory file, the cache key and the checks read it too). */
@@ -85,12 +127,16 @@ export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> exte
   readonly memoryFile?: string | false;
   /** Most bytes of the memory file sent, in bytes. @default DEFAULT_MAX_MEMORY_BYTES (32 KiB) */
   readonly maxMemoryBytes?: number;
-  /** Only `read`, `list`, `glob` and `grep`. @default false */
-  readonly readOnly?: boolean;
-  /** Tool scopes: leave tools out (`write: false` withholds edit and apply_patch), add bash. */
-  readonly tools?: WorkspaceToolScopes;
   /** More AI SDK tools, sent after the file tools. Their names must differ from the file tools'. */
   readonly extraTools?: ToolSet;
+  /**
+   * Large results of `extraTools`, as the file tools' own: a result over `thresholdBytes`
+   * (UTF-8; a non-string result measured as JSON) is saved to `tool-outputs/<call id>.txt` and
+   * the model gets `previewBytes` of it with the path, to read the rest with `read`. `false`
+   * sends every result whole.
+   * @default { thresholdBytes: DEFAULT_OFFLOAD_THRESHOLD_BYTES (32 KiB), previewBytes: DEFAULT_OFFLOAD_PREVIEW_BYTES (8 KiB) }
+   */
+  readonly extraToolsOffload?: OffloadOptions | false;
   /**
    * Most tool rounds (model responses that call tools) per request. When they are used up the
    * model is asked once more, with no tools, for its final answer: calls already made always
@@ -100,7 +146,7 @@ export interface WorkspaceAgentOptions<Input extends JsonValue = JsonValue> exte
   /** Files the run must leave behind (relative to the working directory): checked after every attempt and on a cache hit. */
   readonly expectedOutputFiles?: (input: Input) => readonly string[] | Promise<readonly string[]>;
   /** The host's check of a finished attempt: a string is feedback, and the model tries again. */
-  readonly validate?: Validate<Input, string>;
+  readonly validate?: Validate<Input, AgentOutputOf<Spec>>;
   /** Feedback rounds after failed checks, each a new user turn. @default DEFAULT_MAX_VALIDATION_RETRIES (2) */
   readonly maxValidationRetries?: number;
   /** Keep finished runs: `memoryRunCache()` or `fileRunCache(fs, dir)`. Without one, nothing is cached. */
@@ -148,11 +194,14 @@ export type WorkspaceAgentStreamCall<Input extends JsonValue = JsonValue> = Work
 };
 
 /** The outcome of one run. */
-export interface WorkspaceAgentResult {
+export interface WorkspaceAgentResult<Output = string> {
   /** The final text (of the last attempt, or the replayed run). */
   readonly text: string;
-  /** The run's output: the final text. */
-  readonly output: string;
+  /**
+   * The run's output: the final text, or with an `output` specification its parsed value
+   * (`undefined` when the last attempt's answer did not parse; `failures` says why).
+   */
+  readonly output: Output;
   /** Whether the run was replayed from the cache (then no model call was made). */
   readonly cached: boolean;
   /** The cache key the run was found under or stored under; `undefined` without a cache. */
@@ -184,19 +233,19 @@ export interface WorkspaceAgentResult {
 }
 
 /** What {@link WorkspaceAgent.stream} returns. */
-export interface WorkspaceAgentStream {
+export interface WorkspaceAgentStream<Output = string> {
   /** The text as the model writes it, attempt after attempt (a replay sends its text in one piece). */
   readonly textStream: ReadableStream<string> & AsyncIterable<string>;
   /** The run's outcome, once the stream ends. */
-  readonly result: Promise<WorkspaceAgentResult>;
+  readonly result: Promise<WorkspaceAgentResult<Output>>;
 }
 
 /** The agent {@link createWorkspaceAgent} returns. */
-export interface WorkspaceAgent<Input extends JsonValue = JsonValue> {
+export interface WorkspaceAgent<Input extends JsonValue = JsonValue, Output = string> {
   /** Run to the end and return the outcome. */
-  generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult>;
+  generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult<Output>>;
   /** Run, streaming the text (and every part to `onPart`); `result` resolves at the end. */
-  stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream>;
+  stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream<Output>>;
   /** The tools the model is given, in the order they are sent. */
   readonly tools: ToolSet;
   /** The gate every file access of the agent passes. */
@@ -210,16 +259,21 @@ const AGENT_KEYS = [
   "memoryFile",
   "maxMemoryBytes",
   "readOnly",
-  "tools",
+  ...TOOL_SETTINGS_KEYS,
   "extraTools",
+  "extraToolsOffload",
   "maxToolRounds",
   "expectedOutputFiles",
   "validate",
   "maxValidationRetries",
   "cache",
   "inputGlobs",
+  "output",
 ];
-const SCOPE_KEYS = ["read", "list", "glob", "grep", "write", "edit", "applyPatch", "bash"];
+/** The file tools on when their key is absent: all but bash. */
+const ON_BY_DEFAULT: readonly ToolSettingsKey[] = ["read", "list", "glob", "grep", "write", "edit", "applyPatch"];
+/** The order the agent sends its file tools in. */
+const AGENT_ORDER: readonly ToolSettingsKey[] = [...ON_BY_DEFAULT, "bash"];
 
 function integerOption(name: string, value: unknown, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
@@ -236,45 +290,53 @@ function functionOption(name: string, value: unknown): void {
 }
 
 /** The file tools of the agent, in the order they are sent, built from the AI SDK bundle. */
-function fileTools(options: WorkspaceAgentOptions<never>, shared: ToolContextOptions): ToolSet {
-  const scopes = options.tools ?? {};
-  const readOnly = options.readOnly === true;
-  if (readOnly) {
-    const extra = (["write", "edit", "applyPatch", "bash"] as const).filter(
-      (key) => scopes[key] !== undefined && scopes[key] !== false,
+function fileTools(options: WorkspaceToolOptions, shared: ToolContextOptions): ToolSet {
+  if ((options.bash as unknown) === true) {
+    optionValueError(
+      FACTORY,
+      "bash",
+      "must be false or the bash tool's options with a runner and an env ({ runner: nodeCommandRunner(), env: shellEnv(...) } in Node, { runner: justBashCommandRunner(...), env } anywhere)",
     );
-    if (extra.length > 0) {
-      optionValueError(
-        FACTORY,
-        `tools.${extra[0]}`,
-        `cannot be on in a readOnly agent (it has ${READ_ONLY_TOOLS.join(", ")})`,
-      );
-    }
   }
-  const on = (key: "read" | "list" | "glob" | "grep" | "write" | "edit" | "applyPatch"): boolean => {
-    if (scopes[key] === false) return false;
-    if (key === "read" || key === "list" || key === "glob" || key === "grep") return true;
-    if (readOnly || scopes.write === false) return false;
-    return true;
-  };
-  const bash = readOnly || scopes.bash === undefined || scopes.bash === false ? undefined : scopes.bash;
-  const bundle = createAiSdkFsTools({
-    ...shared,
-    ...(on("applyPatch") ? { applyPatch: true } : {}),
-    ...(bash === undefined ? {} : { bash }),
-  } as AiSdkFsToolsOptions) as { readonly tools: Record<string, ToolSet[string] | undefined> };
-  const own = bundle.tools;
-  const pick = (name: string, make: () => ToolSet[string]): ToolSet[string] => own[name] ?? make();
+  const selected = selectTools(FACTORY, options, { onByDefault: ON_BY_DEFAULT });
+  const on = new Set(selected.map(({ key }) => key));
+  // Every key explicit for the bundle: what the agent selected, with the bundle's own checks.
+  const keys = Object.fromEntries(TOOL_SETTINGS_KEYS.map((key) => [key, on.has(key) ? (options[key] ?? true) : false]));
+  let bundle: { readonly tools: Record<string, ToolSet[string] | undefined> };
+  try {
+    bundle = createAiSdkFsTools({ ...shared, ...keys } as AiSdkFsToolsOptions) as typeof bundle;
+  } catch (error) {
+    // The bundle's option errors, in the agent's name (the same option paths).
+    throw OptionError.isInstance(error) ? error.restate(FACTORY) : error;
+  }
   const tools: Record<string, ToolSet[string]> = {};
-  if (on("read")) tools["read"] = own["read"] as ToolSet[string];
-  if (on("list")) tools["list"] = pick("list", () => toAiSdkTool(createListTool(shared)) as ToolSet[string]);
-  if (on("glob")) tools["glob"] = pick("glob", () => toAiSdkTool(createGlobTool(shared)) as ToolSet[string]);
-  if (on("grep")) tools["grep"] = pick("grep", () => toAiSdkTool(createGrepTool(shared)) as ToolSet[string]);
-  if (on("write")) tools["write"] = own["write"] as ToolSet[string];
-  if (on("edit")) tools["edit"] = own["edit"] as ToolSet[string];
-  if (on("applyPatch")) tools["apply_patch"] = own["apply_patch"] as ToolSet[string];
-  if (bash !== undefined) tools["bash"] = own["bash"] as ToolSet[string];
+  for (const key of AGENT_ORDER) {
+    const chosen = selected.find((tool) => tool.key === key);
+    if (chosen === undefined) continue;
+    const name = chosen.signature?.name ?? BUNDLE_TOOL_KEYS[key];
+    tools[name] = bundle.tools[name] as ToolSet[string];
+  }
   return tools;
+}
+
+/** A value, or the error reading it threw (the AI SDK's `output` throws when the answer does not parse). */
+function settle(read: () => unknown): { readonly value: unknown } | { readonly error: unknown } {
+  try {
+    return { value: read() };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** {@link settle} for a promised value. */
+async function settleAsync(
+  read: () => PromiseLike<unknown>,
+): Promise<{ readonly value: unknown } | { readonly error: unknown }> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    return { error };
+  }
 }
 
 /** A push stream of text chunks. */
@@ -301,6 +363,8 @@ function textChannel(): {
 /** One attempt's outcome, however it ran. */
 interface Attempt {
   readonly text: string;
+  /** The parsed structured output, or the error parsing it threw (with an `output` specification). */
+  readonly output?: { readonly value: unknown } | { readonly error: unknown };
   readonly steps: readonly StepResult<ToolSet>[];
   readonly responseMessages: readonly ModelMessage[];
 }
@@ -320,16 +384,19 @@ interface Attempt {
  *
  * @param options - `model` and `fs` (required), the tools' shared options (`cwd`,
  *   `allowedRoots`, `permissions`, `state`, `locks`, `digest`, `clock`), `instructions`,
- *   `memoryFile`, `maxMemoryBytes`, `readOnly`, `tools`, `extraTools`, `maxToolRounds`,
+ *   `memoryFile`, `maxMemoryBytes`, `readOnly` and a key per file tool (`read`, `list`, `glob`,
+ *   `grep`, `write`, `edit`, `applyPatch`, `bash`: `false`, `true` or its options with an
+ *   optional `signature`; see {@link WorkspaceToolOptions}), `extraTools`, `maxToolRounds`,
  *   `expectedOutputFiles`, `validate`, `maxValidationRetries`, `cache`, `inputGlobs`.
  * @returns `{ generate, stream, tools, gate }`. `generate` resolves to a
  *   {@link WorkspaceAgentResult}; failed checks after the last retry are in `ok: false` and
  *   `failures`, not thrown. It rejects with what the model or provider throws, with FsError
  *   `EACCES` when the gate refuses the memory file, and with a TypeError when `input` is not JSON.
- * @throws TypeError ({@link OptionError}) at creation for an unknown option or scope, a bad
+ * @throws TypeError ({@link OptionError}) at creation for an unknown option or tool setting, a bad
  *   value (`maxToolRounds` not an integer ≥ 1, `maxValidationRetries` < 0, `memoryFile` not a
- *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash in a `readOnly`
- *   agent, an extra tool named like a file tool; and whatever the tool factories throw.
+ *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash beside `readOnly: true`,
+ *   edit or applyPatch beside `write: false`, `bash: true` (bash needs a runner and an env),
+ *   an extra tool named like a file tool; and whatever the tool factories throw.
  * @example
  * ```ts
  * const agent = createWorkspaceAgent({
@@ -340,9 +407,12 @@ interface Attempt {
  * result.cached; // false the first time; true (0 model calls) while src/ and AGENTS.md are unchanged
  * ```
  */
-export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
-  options: WorkspaceAgentOptions<Input>,
-): WorkspaceAgent<Input> {
+export function createWorkspaceAgent<
+  Input extends JsonValue = JsonValue,
+  Spec extends OutputInterface = OutputInterface<string, string, never>,
+>(options: WorkspaceAgentOptions<Input, Spec>): WorkspaceAgent<Input, AgentOutputOf<Spec>> {
+  type Out = AgentOutputOf<Spec>;
+  type Result = WorkspaceAgentResult<Out>;
   if (typeof options !== "object" || options === null) throw new TypeError(`${FACTORY} needs an options object`);
   assertKnownOptions(FACTORY, options, AGENT_KEYS);
   const { model, fs, instructions, cache, extraTools } = options;
@@ -370,15 +440,6 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     DEFAULT_MAX_VALIDATION_RETRIES,
     0,
   );
-  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
-    optionValueError(FACTORY, "readOnly", `must be a boolean, got ${JSON.stringify(options.readOnly)}`);
-  }
-  if (options.tools !== undefined) {
-    if (typeof options.tools !== "object" || options.tools === null) {
-      optionValueError(FACTORY, "tools", "must be an object of scopes ({ write: false, bash: { runner, env } })");
-    }
-    assertKnownOptions(FACTORY, options.tools, SCOPE_KEYS, "tools");
-  }
   functionOption("expectedOutputFiles", options.expectedOutputFiles);
   functionOption("validate", options.validate);
   if (cache !== undefined && (typeof cache?.get !== "function" || typeof cache?.set !== "function")) {
@@ -387,6 +448,13 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   const inputGlobs = options.inputGlobs ?? [];
   if (!Array.isArray(inputGlobs) || inputGlobs.some((glob) => typeof glob !== "string" || glob === "")) {
     optionValueError(FACTORY, "inputGlobs", "must be an array of non-empty glob strings");
+  }
+  const outputSpec = options.output;
+  if (
+    outputSpec !== undefined &&
+    (typeof outputSpec !== "object" || outputSpec === null || typeof outputSpec.parseCompleteOutput !== "function")
+  ) {
+    optionValueError(FACTORY, "output", "must be an AI SDK output specification, e.g. Output.object({ schema })");
   }
   if (extraTools !== undefined && (typeof extraTools !== "object" || extraTools === null)) {
     optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
@@ -403,12 +471,13 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   });
   const digest: Digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;
-  const files = fileTools(options as WorkspaceAgentOptions<never>, shared);
+  const files = fileTools(options, shared);
   for (const name of Object.keys(extraTools ?? {})) {
     if (name in files)
       optionValueError(FACTORY, `extraTools.${name}`, `has the name of a file tool: give it another name`);
   }
-  const tools: ToolSet = Object.freeze({ ...files, ...extraTools });
+  const extra = offloadExtraTools(FACTORY, extraTools ?? {}, { gate, clock }, options.extraToolsOffload ?? {});
+  const tools: ToolSet = Object.freeze({ ...files, ...extra });
   const toolNames = Object.keys(tools);
   const lastStep = { activeTools: [] as string[], toolChoice: "none" as const };
 
@@ -426,6 +495,9 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         workspace: { backend: fs.name, cwd: gate.cwd, roots: gate.allowedRoots },
         tools: toolNames,
         files: inputGlobs.length === 0 ? null : await hashFiles(gate.fs, inputGlobs, { cwd: gate.cwd, digest }),
+        ...(outputSpec === undefined
+          ? {}
+          : { output: JSON.parse(canonicalJson((await outputSpec.responseFormat) ?? null)) as JsonValue }),
       },
       digest,
     );
@@ -442,6 +514,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   function loopAgent(system: string | undefined): ToolLoopAgent<never, ToolSet> {
     return new ToolLoopAgent({
       model,
+      ...(outputSpec === undefined ? {} : { output: outputSpec as OutputInterface }),
       ...(system === undefined ? {} : { instructions: system }),
       tools,
       toolOrder: toolNames,
@@ -455,7 +528,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     call: WorkspaceAgentCall<Input>,
     attempt: (agent: ToolLoopAgent<never, ToolSet>, messages: ModelMessage[]) => Promise<Attempt>,
     replay: (text: string) => void,
-  ): Promise<WorkspaceAgentResult> {
+  ): Promise<Result> {
     if (
       typeof call !== "object" ||
       call === null ||
@@ -477,7 +550,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         replay(hit.text);
         return {
           text: hit.text,
-          output: hit.text,
+          output: hit.output as Out,
           cached: true,
           key,
           modelCalls: 0,
@@ -501,6 +574,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
     const feedback: string[] = [];
     let failures: ValidationFailure[] = [];
     let text = "";
+    let output: Out = (outputSpec === undefined ? "" : undefined) as Out;
     for (let attempts = 1; ; attempts += 1) {
       let outcome: Awaited<ReturnType<typeof attempt>>;
       try {
@@ -511,7 +585,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
         const message = `The model called a tool after its ${maxToolRounds} tool rounds, when only a final answer was allowed.`;
         return {
           text,
-          output: text,
+          output,
           cached: false,
           key,
           modelCalls: steps.length + maxToolRounds + 1,
@@ -529,24 +603,45 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
       steps.push(...outcome.steps);
       messages.push(...outcome.responseMessages);
       text = outcome.text;
-      failures = await checkRun({
-        gate,
-        expected,
-        validate: options.validate,
-        context: { text, output: text, fs: gate.fs, input },
-      });
+      let parseFailure: ValidationFailure | undefined;
+      if (outputSpec === undefined) output = text as Out;
+      else if (outcome.output !== undefined && "value" in outcome.output) output = outcome.output.value as Out;
+      else {
+        output = undefined as Out;
+        const error = outcome.output === undefined ? undefined : outcome.output.error;
+        const why = error instanceof Error ? error.message : "no answer";
+        parseFailure = {
+          kind: "output",
+          message: `Your final answer is not the structured output asked for (${why}). Answer again with only JSON that matches the schema.`,
+        };
+      }
+      failures =
+        parseFailure !== undefined
+          ? [parseFailure]
+          : await checkRun({
+              gate,
+              expected,
+              validate: options.validate as Validate<Input, unknown> | undefined,
+              context: { text, output, fs: gate.fs, input },
+            });
       if (failures.length === 0 || attempts > maxRetries) {
         const rounds = steps.filter((step) => step.toolCalls.length > 0).length;
         const ok = failures.length === 0;
         if (ok && cache !== undefined) {
           // Again after the run: the memory file and the input files may have changed.
           key = await keyOf(systemPrompt(instructions, await readMemory(), maxMemoryBytes), call);
-          const stored: CachedRun = { text, output: text, modelCalls: steps.length, rounds, storedAtMs: clock() };
+          const stored: CachedRun = {
+            text,
+            output: output as JsonValue,
+            modelCalls: steps.length,
+            rounds,
+            storedAtMs: clock(),
+          };
           await cache.set(key, stored);
         }
         return {
           text,
-          output: text,
+          output,
           cached: false,
           key,
           modelCalls: steps.length,
@@ -571,17 +666,35 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
   return Object.freeze({
     tools,
     gate,
-    generate(call: WorkspaceAgentCall<Input>): Promise<WorkspaceAgentResult> {
+    generate(call: WorkspaceAgentCall<Input>): Promise<Result> {
       return run(
         call,
         async (agent, messages) => {
-          const result = await agent.generate({ messages, abortSignal: call.abortSignal });
-          return { text: result.text, steps: result.steps, responseMessages: result.responseMessages };
+          let result: Awaited<ReturnType<typeof agent.generate>>;
+          try {
+            result = await agent.generate({ messages, abortSignal: call.abortSignal });
+          } catch (error) {
+            // An answer that does not parse as the output: a failed check, sent back as feedback.
+            if (outputSpec === undefined || !NoObjectGeneratedError.isInstance(error)) throw error;
+            const said = error.text ?? "";
+            return {
+              text: said,
+              steps: [],
+              responseMessages: [{ role: "assistant", content: said }],
+              output: { error },
+            };
+          }
+          return {
+            text: result.text,
+            steps: result.steps,
+            responseMessages: result.responseMessages,
+            ...(outputSpec === undefined ? {} : { output: settle(() => result.output) }),
+          };
         },
         () => {},
       );
     },
-    async stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream> {
+    async stream(call: WorkspaceAgentStreamCall<Input>): Promise<WorkspaceAgentStream<Out>> {
       const channel = textChannel();
       const onPart = call.onPart;
       if (onPart !== undefined && typeof onPart !== "function")
@@ -603,6 +716,7 @@ export function createWorkspaceAgent<Input extends JsonValue = JsonValue>(
             text: await streamed.text,
             steps: await streamed.steps,
             responseMessages: await streamed.responseMessages,
+            ...(outputSpec === undefined ? {} : { output: await settleAsync(() => streamed.output) }),
           };
         },
         (text) => {

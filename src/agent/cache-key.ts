@@ -24,6 +24,8 @@ export interface RunKeyParts {
   readonly tools: readonly string[];
   /** `hashFiles(fs, inputGlobs)`, or `null` without `inputGlobs`. */
   readonly files: string | null;
+  /** The structured output's response format (its JSON Schema), absent for text (so text keys are unchanged). */
+  readonly output?: JsonValue;
 }
 
 /** Version of the key record: bump it when the record changes, so old entries stop matching. */

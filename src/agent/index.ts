@@ -1,7 +1,9 @@
 /**
  * better-fs-tools/agent: `createWorkspaceAgent`, an AI SDK 7 `ToolLoopAgent` over a workspace.
- * Its memory file (`AGENTS.md`) joins the system prompt on every run; tool scopes pick the file
- * tools (`readOnly`, `write: false`, bash); tool rounds are bounded with a last step that has no
+ * Its memory file (`AGENTS.md`) joins the system prompt on every run; the one shape of tool
+ * options picks and shapes the file tools (`readOnly`, `write: false`, `read: { signature }`,
+ * bash); structured `output` is typed, checked and cached; large `extraTools` results are
+ * offloaded; tool rounds are bounded with a last step that has no
  * tools; the expected output files and the host's `validate` send feedback to the model; and a
  * run cache (`memoryRunCache`, `fileRunCache`) replays runs whose inputs did not change. Imports
  * nothing from `node:`: it runs in pages, Workers and Node.
@@ -18,6 +20,7 @@
  * @module
  */
 export {
+  type AgentOutputOf,
   createWorkspaceAgent,
   DEFAULT_MAX_TOOL_ROUNDS,
   READ_ONLY_TOOLS,
@@ -28,7 +31,8 @@ export {
   type WorkspaceAgentResult,
   type WorkspaceAgentStream,
   type WorkspaceAgentStreamCall,
-  type WorkspaceToolScopes,
+  type WorkspaceToolOption,
+  type WorkspaceToolOptions,
 } from "./agent.js";
 export { DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MEMORY_FILE, type MemoryFile, systemPrompt } from "./memory-file.js";
 export {

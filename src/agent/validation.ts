@@ -32,7 +32,9 @@ export type ValidationFailure =
   | { readonly kind: "missing-output"; readonly path: string; readonly message: string }
   | { readonly kind: "validate"; readonly message: string }
   /** The model called a tool in the last step, where tools are disabled (after `maxToolRounds`). */
-  | { readonly kind: "rounds"; readonly message: string };
+  | { readonly kind: "rounds"; readonly message: string }
+  /** The final answer did not parse as the agent's structured `output`. */
+  | { readonly kind: "output"; readonly message: string };
 
 /**
  * The expected output files that do not exist (as files), checked through the gate.

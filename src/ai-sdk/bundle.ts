@@ -10,7 +10,13 @@ import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
 import { checkFsOption, CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
 import { assertKnownOptions, OptionError } from "../contract/options.js";
-import { assertNoSharedOptions, isContextOption, TOOL_SETTING_KEYS } from "../tools/kit/setting-keys.js";
+import {
+  assertNoSharedOptions,
+  isContextOption,
+  TOOL_SETTING_KEYS,
+  type ToolSettingsKey,
+} from "../tools/kit/setting-keys.js";
+import { selectTools } from "../tools/kit/tool-selection.js";
 import type { createEditTool } from "../tools/edit/index.js";
 import type { createGlobTool } from "../tools/glob/index.js";
 import type { createGrepTool } from "../tools/grep/index.js";
@@ -57,7 +63,7 @@ export const BUNDLE_TOOL_KEYS = {
 } as const;
 
 /** The tools the bundle has unless their key is `false`. */
-const ON_BY_DEFAULT = ["read", "edit", "write"] as const;
+const ON_BY_DEFAULT: readonly ToolSettingsKey[] = ["read", "edit", "write"];
 
 type SharedKey = (typeof CONTEXT_OPTION_KEYS)[number];
 type CoreFactory = Parameters<typeof adaptCoreFactory>[2];
@@ -87,15 +93,22 @@ export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<To
    * @default none (the check is opt-in)
    */
   readonly state?: AiSdkPerCall<FileStateStore, Context> | false;
-  /** The `read` tool's settings, or `false` to leave it out. */
-  readonly read?: BundleToolOptions<typeof createReadTool> | false;
-  /** The `edit` tool's settings, or `false` to leave it out. */
-  readonly edit?: BundleToolOptions<typeof createEditTool> | false;
   /**
-   * The `write` tool's settings, or `false` to leave out every tool that changes files: `write`,
-   * `edit` and `apply_patch` (setting `edit` or `applyPatch` beside it throws).
+   * Leave out every tool that changes files or runs commands (`write`, `edit`, `apply_patch`,
+   * `bash`; setting one of them beside it throws), as `createFsTools`, the agent and the MCP
+   * server take it. @default false
    */
-  readonly write?: BundleToolOptions<typeof createWriteTool> | false;
+  readonly readOnly?: boolean;
+  /** The `read` tool's settings, `true` (its defaults; on anyway), or `false` to leave it out. */
+  readonly read?: BundleToolOptions<typeof createReadTool> | boolean;
+  /** The `edit` tool's settings, `true` (its defaults; on anyway), or `false` to leave it out. */
+  readonly edit?: BundleToolOptions<typeof createEditTool> | boolean;
+  /**
+   * The `write` tool's settings, `true` (its defaults; on anyway), or `false` to leave out every
+   * tool that changes files: `write`, `edit` and `apply_patch` (setting `edit` or `applyPatch`
+   * beside it throws).
+   */
+  readonly write?: BundleToolOptions<typeof createWriteTool> | boolean;
   /** Adds `apply_patch`: `true` for the defaults, or its options. */
   readonly applyPatch?: true | false | BundleToolOptions<typeof createApplyPatchTool>;
   /** Adds `list`: `true` for the defaults, or its options. */
@@ -151,7 +164,9 @@ type OptionalEntry<T, F extends CoreFactory, Default extends string, Context> = 
 type ContextOf<O> = O extends { readonly contextSchema: FlexibleSchema<infer C> } ? C : AiSdkToolContext;
 type Field<O, K extends string> = K extends keyof O ? O[K] : undefined;
 /** A tool that changes files: left out with `write: false`. */
-type Mutating<O, T> = [Field<O, "write">] extends [false] ? false : T;
+type Mutating<O, T> = [Field<O, "write">] extends [false] ? false : Withheld<O, T>;
+/** A tool `readOnly: true` leaves out: those that change files, and bash. */
+type Withheld<O, T> = [Field<O, "readOnly">] extends [true] ? false : T;
 
 /**
  * The tools of {@link createAiSdkFsTools}, keyed by tool name.
@@ -166,12 +181,12 @@ export type AiSdkFsToolSet<O, Context = ContextOf<O>> = DefaultEntry<
   Context
 > &
   DefaultEntry<Mutating<O, Field<O, "edit">>, typeof createEditTool, "edit", Context> &
-  DefaultEntry<Field<O, "write">, typeof createWriteTool, "write", Context> &
+  DefaultEntry<Withheld<O, Field<O, "write">>, typeof createWriteTool, "write", Context> &
   OptionalEntry<Mutating<O, Field<O, "applyPatch">>, typeof createApplyPatchTool, "apply_patch", Context> &
   OptionalEntry<Field<O, "list">, typeof createListTool, "list", Context> &
   OptionalEntry<Field<O, "glob">, typeof createGlobTool, "glob", Context> &
   OptionalEntry<Field<O, "grep">, typeof createGrepTool, "grep", Context> &
-  OptionalEntry<Field<O, "bash">, typeof createBashTool, "bash", Context>;
+  OptionalEntry<Withheld<O, Field<O, "bash">>, typeof createBashTool, "bash", Context>;
 
 /** The runners to name when `bash` lacks one. */
 const RUNNERS =
@@ -254,6 +269,7 @@ export function createAiSdkFsTools<
 ): { readonly tools: AiSdkFsToolSet<O, unknown extends Context ? ContextOf<O> : Context> } {
   assertKnownOptions(FACTORY, options, [
     ...CONTEXT_OPTION_KEYS,
+    "readOnly",
     ...Object.keys(BUNDLE_TOOL_KEYS),
     ...ADAPTER_BUNDLE_KEYS,
   ]);
@@ -274,41 +290,17 @@ export function createAiSdkFsTools<
     digest: contextOptions.digest ?? sha256Digest(),
   };
   const keys = Object.keys(BUNDLE_TOOL_KEYS) as Array<keyof typeof BUNDLE_TOOL_KEYS>;
-  for (const key of keys) {
-    const value = given[key];
-    if (key === "bash") continue;
-    const flags = (ON_BY_DEFAULT as readonly string[]).includes(key) ? "false" : "true or false";
-    if (value !== undefined && typeof value !== "boolean" && (typeof value !== "object" || value === null)) {
-      throw new TypeError(`${FACTORY} ${key} must be an object of options or ${flags}`);
-    }
-    if (value === true && (ON_BY_DEFAULT as readonly string[]).includes(key)) {
-      throw new TypeError(`${FACTORY} ${key} must be an object of options or false (it is on by default)`);
-    }
-  }
   if (bash !== undefined && bash !== false) {
     const problem = bashOptionProblem(bash);
     if (problem !== undefined) throw new TypeError(problem);
   }
-  if (given.write === false) {
-    for (const key of ["edit", "applyPatch"] as const) {
-      const value = given[key];
-      if (value !== undefined && value !== false) {
-        throw new TypeError(
-          `${FACTORY} ${key} cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)`,
-        );
-      }
-    }
-  }
-  const isOn = (key: keyof typeof BUNDLE_TOOL_KEYS): boolean => {
-    const value = given[key];
-    if (value === false) return false;
-    if ((ON_BY_DEFAULT as readonly string[]).includes(key)) return key === "edit" ? given.write !== false : true;
-    return value !== undefined;
-  };
+  // The one shape: false | true | options per tool, write: false and readOnly: true withhold.
+  const selected = new Set(selectTools(FACTORY, given, { onByDefault: ON_BY_DEFAULT }).map(({ key }) => key));
+  const isOn = (key: keyof typeof BUNDLE_TOOL_KEYS): boolean => selected.has(key);
   const toolOptions = (key: keyof typeof BUNDLE_TOOL_KEYS): Record<string, unknown> => {
     const value = given[key];
     const own = typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
-    assertNoSharedOptions(FACTORY, key, own, [...CONTEXT_OPTION_KEYS, ...ADAPTER_BUNDLE_KEYS]);
+    assertNoSharedOptions(FACTORY, key, own, [...CONTEXT_OPTION_KEYS, "readOnly", ...ADAPTER_BUNDLE_KEYS]);
     assertKnownOptions(FACTORY, own, [...TOOL_SETTING_KEYS[key], "signature"], key);
     return { ...shared, ...own, contextSchema, needsApproval };
   };

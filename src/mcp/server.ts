@@ -46,11 +46,15 @@ function backendRoots(fs: FileSystem): readonly string[] | undefined {
  * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`).
  *
  * @param options - `fs` (required), the shared tool options (`cwd`, `allowedRoots`,
- *   `permissions`, `state`, `locks`, `digest`, `clock`), per-tool settings (`read`, `write`,
- *   `edit`, `list`, `glob`, `grep`, `applyPatch`, `bash`; bash is offered only with
- *   `bash.runner`), and `dialect`, `readOnly`, `clientRoots`, `name`, `version`.
+ *   `permissions`, `state`, `locks`, `digest`, `clock`), `readOnly`, a key per tool (`read`,
+ *   `write`, `edit`, `list`, `glob`, `grep`, `applyPatch`, `bash`) in the shape of
+ *   `createFsTools`: `false` leaves it out, `true` or settings (with an optional `signature`)
+ *   make it; every tool but bash is on by default, and bash needs `bash.runner`; these keys
+ *   are for the `better-fs-tools` dialect only. And `dialect`, `clientRoots`, `name`, `version`.
  * @returns the SDK's `McpServer`, not yet connected.
  * @throws TypeError at creation for an unknown option, a `dialect` not in {@link MCP_DIALECTS},
+ *   a tool key with the `filesystem-server` dialect, a tool set beside `readOnly: true` (write,
+ *   edit, applyPatch, bash) or `write: false` (edit, applyPatch), `bash` without a `runner`,
  *   a non-boolean `readOnly` or `clientRoots`, a missing `fs`, and whatever the tool factories
  *   throw for their options. Tool failures never throw: they are `isError` results.
  * @example
@@ -81,6 +85,17 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   for (const key of ["name", "version"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
       optionValueError(FACTORY, key, `must be a non-empty string, got ${JSON.stringify(options[key])}`);
+    }
+  }
+  if (dialect === "filesystem-server") {
+    // That dialect's tools are the official server's: per-tool options would be ignored.
+    const set = TOOL_SETTINGS_KEYS.find((key) => options[key] !== undefined);
+    if (set !== undefined) {
+      optionValueError(
+        FACTORY,
+        set,
+        'is not taken by the "filesystem-server" dialect (its tools are the official server\'s); per-tool options are for the "better-fs-tools" dialect',
+      );
     }
   }
   const readOnly = options.readOnly === true;

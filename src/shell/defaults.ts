@@ -12,7 +12,7 @@ import {
   type BashToolOptions,
   type FallbackRunner,
 } from "../tools/bash/index.js";
-import { createFsTools as createCoreFsTools, type FsTools, type FsToolsOptions } from "../tools/kit/fs-tools.js";
+import { createFsTools as createCoreFsTools, type FsToolsOf, type FsToolsOptions } from "../tools/kit/fs-tools.js";
 import type { ShellResult } from "../tools/kit/result.js";
 import type { CoreTool } from "../tools/kit/tool.js";
 import { describeJustBash, justBashCommandRunner } from "./just-bash-runner.js";
@@ -56,6 +56,6 @@ export function createBashTool(options: BashToolOptions): CoreTool<BashInput, Sh
  * await tools.read.execute({ path: "a.txt" });
  * ```
  */
-export function createFsTools(options: FsToolsOptions): FsTools {
+export function createFsTools<const O extends FsToolsOptions>(options: O): FsToolsOf<O> {
   return createCoreFsTools(options, JUST_BASH_FALLBACK);
 }

@@ -1,8 +1,9 @@
-import { tool } from "ai";
+import { Output, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createWorkspaceAgent, DEFAULT_MAX_TOOL_ROUNDS, fileRunCache, memoryRunCache } from "../../src/agent/index.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
+import { offsetLimitPreset } from "../../src/tools/signature/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
 import { policyModel, systemOf, toolNamesOf, userTextsOf } from "./mock-model.js";
 
@@ -143,8 +144,8 @@ describe("tool scopes", () => {
     expect({
       default: names({ model, fs }),
       readOnly: names({ model, fs, readOnly: true }),
-      noWrite: names({ model, fs, tools: { write: false } }),
-      noPatch: names({ model, fs, tools: { applyPatch: false, grep: false } }),
+      noWrite: names({ model, fs, write: false }),
+      noPatch: names({ model, fs, applyPatch: false, grep: false }),
     }).toEqual({
       default: ["read", "list", "glob", "grep", "write", "edit", "apply_patch"],
       readOnly: ["read", "list", "glob", "grep"],
@@ -157,9 +158,9 @@ describe("tool scopes", () => {
     const model = textModel();
     await createWorkspaceAgent({ model, fs, readOnly: true }).generate({ prompt: "x" });
     expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep"]);
-    expect(() => createWorkspaceAgent({ model, fs, readOnly: true, tools: { write: true } })).toThrow(
+    expect(() => createWorkspaceAgent({ model, fs, readOnly: true, write: true })).toThrow(
       new TypeError(
-        "createWorkspaceAgent tools.write cannot be on in a readOnly agent (it has read, list, glob, grep)",
+        "createWorkspaceAgent write cannot be set with readOnly: true (readOnly leaves out write, edit, apply_patch and bash)",
       ),
     );
   });
@@ -181,13 +182,72 @@ describe("tool scopes", () => {
     const agent = createWorkspaceAgent({
       model,
       fs,
-      tools: { write: false, bash: { runner, env: () => ({}) } },
+      write: false,
+      bash: { runner, env: () => ({}) },
       extraTools,
     });
     await agent.generate({ prompt: "x" });
     expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "bash", "weather"]);
     expect(() => createWorkspaceAgent({ model, fs, extraTools: { read: extraTools.weather } })).toThrow(
       "createWorkspaceAgent extraTools.read has the name of a file tool: give it another name",
+    );
+  });
+
+  it("speaks a preset's dialect with its settings: read_file over offsetLimitPreset with maxReadChars, read.maxBytes", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "alpha\nbeta\ngamma\n", "/w/big.txt": "x\n".repeat(100) } });
+    const model = policyModel((options, n) =>
+      n === 0
+        ? {
+            calls: [
+              { tool: "read_file", input: { path: "a.txt", offset: null, limit: null } },
+              { tool: "read_file", input: { path: "big.txt", offset: null, limit: null } },
+            ],
+          }
+        : { text: "read" },
+    );
+    const preset = offsetLimitPreset({ maxReadChars: 30 });
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      readOnly: true,
+      read: { signature: preset.read, maxBytes: 20 },
+      grep: { signature: preset.grep },
+      list: false,
+      glob: false,
+    });
+    expect(Object.keys(agent.tools)).toEqual(["read_file", "grep_files"]);
+    await agent.generate({ prompt: "read" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const texts = sent.map((part) =>
+      part.type === "tool-result" && part.output.type === "content" ? part.output.value : undefined,
+    );
+    expect(texts).toEqual([
+      // read.maxBytes (20) caps what the core read returns; maxReadChars (30) cuts read_file's output.
+      [
+        {
+          type: "text",
+          text: "     1\talpha\n     2\tbeta\n[Output capped at 20 bytes: showed lines 1-2 of 3. Continue with offset=3.]",
+        },
+      ],
+      [
+        {
+          type: "text",
+          text: "     1\tx\n     2\tx\n     3\tx\n[Output cut at 30 characters: showed lines 1-3 of 100. Continue with offset=4.]",
+        },
+      ],
+    ]);
+  });
+
+  it("bash: true is refused (bash needs a runner and an env); a signature that is not one is refused", () => {
+    const model = textModel();
+    expect(() => createWorkspaceAgent({ model, fs, bash: true } as never)).toThrow(
+      /^createWorkspaceAgent bash must be false or the bash tool's options with a runner and an env/,
+    );
+    expect(() => createWorkspaceAgent({ model, fs, read: { signature: { name: "x" } } } as never)).toThrow(
+      "createWorkspaceAgent read.signature must be a signature ({ name, inputSchema, toInput }), e.g. lineRangePreset().read",
     );
   });
 
@@ -199,7 +259,10 @@ describe("tool scopes", () => {
     expect(() => createWorkspaceAgent({ model, fs, memoryFile: "" })).toThrow(
       'createWorkspaceAgent memoryFile must be a non-empty path or false, got ""',
     );
-    expect(() => createWorkspaceAgent({ model, fs, tools: { writ: false } as never })).toThrow(TypeError);
+    expect(() => createWorkspaceAgent({ model, fs, writ: false } as never)).toThrow(TypeError);
+    expect(() => createWorkspaceAgent({ model, fs, tools: { write: false } } as never)).toThrow(
+      /^createWorkspaceAgent got an unknown option "tools"\. Known options: /,
+    );
     expect(() => createWorkspaceAgent({ model, fs, maxRounds: 3 } as never)).toThrow(TypeError);
   });
 });
@@ -547,5 +610,130 @@ describe("conversations and the full stream", () => {
     const streamed = await agent.stream({ prompt: "p", onPart: (part) => parts.push(part.type) });
     await expect(streamed.result).rejects.toThrow(new Error("Incorrect API key provided"));
     expect(parts.includes("error")).toBe(true);
+  });
+});
+
+describe("structured output", () => {
+  const schema = z.object({ title: z.string(), count: z.number() });
+
+  it("parses the final answer into result.output, gives it to validate, and caches it with the run", async () => {
+    const fs = memoryFileSystem({ files: { "/notes.md": "a\nb\n" } });
+    const model = policyModel(() => ({ text: '{"title":"Notes","count":2}' }));
+    const seen: unknown[] = [];
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      output: Output.object({ schema }),
+      validate: ({ output }) => {
+        seen.push(output);
+        return output.count === 2 ? undefined : "count is wrong";
+      },
+      cache: memoryRunCache(),
+    });
+    const first = await agent.generate({ prompt: "Summarise." });
+    const title: string = first.output.title; // typed from the schema
+    expect([title, first.output, first.ok, first.cached]).toEqual(["Notes", { title: "Notes", count: 2 }, true, false]);
+    expect(seen).toEqual([{ title: "Notes", count: 2 }]);
+    const again = await agent.generate({ prompt: "Summarise." });
+    expect([again.output, again.cached, again.modelCalls]).toEqual([{ title: "Notes", count: 2 }, true, 0]);
+    // Another schema is another run: the key holds the response format.
+    const other = createWorkspaceAgent({
+      model,
+      fs,
+      output: Output.object({ schema: z.object({ title: z.string() }) }),
+      cache: memoryRunCache(),
+    });
+    expect((await other.generate({ prompt: "Summarise." })).key).not.toBe(first.key);
+  });
+
+  it("an answer that does not parse is a failed check sent back; the next answer is the output", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) => ({ text: n === 0 ? "Here you go: notes" : '{"title":"Notes","count":1}' }));
+    const feedback: string[] = [];
+    const result = await createWorkspaceAgent({ model, fs, output: Output.object({ schema }) }).generate({
+      prompt: "Summarise.",
+      onFeedback: (turn) => feedback.push(turn),
+    });
+    expect([result.ok, result.attempts, result.output]).toEqual([true, 2, { title: "Notes", count: 1 }]);
+    expect(feedback).toHaveLength(1);
+    expect(feedback[0]).toMatch(
+      /^.*Your final answer is not the structured output asked for \(.+\)\. Answer again with only JSON that matches the schema\./s,
+    );
+  });
+
+  it("streams the same way", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel(() => ({ text: '{"title":"S","count":3}' }));
+    const streamed = await createWorkspaceAgent({ model, fs, output: Output.object({ schema }) }).stream({
+      prompt: "go",
+    });
+    expect((await streamed.result).output).toEqual({ title: "S", count: 3 });
+  });
+});
+
+describe("extraTools results are offloaded like the file tools'", () => {
+  const big = Array.from({ length: 2000 }, (_, i) => `row ${i}`).join("\n"); // 15,889 bytes
+  const search = tool({
+    description: "Search the web",
+    inputSchema: z.object({ q: z.string() }),
+    execute: async () => big,
+  });
+  const small = tool({
+    description: "Small JSON",
+    inputSchema: z.object({}),
+    execute: async () => ({ answer: 42 }),
+  });
+
+  it("a result over the threshold is saved to tool-outputs/ and the model gets a preview; small ones pass", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) =>
+      n === 0
+        ? {
+            calls: [
+              { tool: "search", input: { q: "x" } },
+              { tool: "small", input: {} },
+            ],
+          }
+        : { text: "done" },
+    );
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      extraTools: { search, small },
+      extraToolsOffload: { thresholdBytes: 1024, previewBytes: 64 },
+    });
+    const result = await agent.generate({ prompt: "search" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const outputs = sent.map((part) => (part.type === "tool-result" ? part.output : undefined));
+    expect(outputs[1]).toEqual({ type: "json", value: { answer: 42 } });
+    const preview = outputs[0] as { type: string; value: string };
+    expect(preview.type).toBe("text");
+    expect(preview.value.startsWith("row 0\nrow 1\n")).toBe(true);
+    expect(preview.value).toContain("tool-outputs/call-0-0.txt");
+    expect(new TextDecoder().decode(await fs.readFile("/w/tool-outputs/call-0-0.txt"))).toBe(big);
+    // The host still sees the whole result in the steps.
+    expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([big, { answer: 42 }]);
+  });
+
+  it("extraToolsOffload: false sends every result whole; bad values throw", async () => {
+    const fs = memoryFileSystem();
+    const model = policyModel((_, n) =>
+      n === 0 ? { calls: [{ tool: "search", input: { q: "x" } }] } : { text: "done" },
+    );
+    await createWorkspaceAgent({ model, fs, extraTools: { search }, extraToolsOffload: false }).generate({
+      prompt: "s",
+    });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    expect(sent.map((part) => (part.type === "tool-result" ? part.output : undefined))).toEqual([
+      { type: "text", value: big },
+    ]);
+    expect(() => createWorkspaceAgent({ model, fs, extraToolsOffload: { thresholdBytes: 0 } })).toThrow(
+      "createWorkspaceAgent extraToolsOffload.thresholdBytes must be a positive integer (bytes), got 0",
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   toAiSdkOutput,
 } from "../../src/ai-sdk/index.js";
 import { freeformPatchSignature } from "../../src/tools/signature/patch.js";
+import { lineRangePreset } from "../../src/tools/signature/line-range.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeFileSystem } from "../../src/backends/node/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
@@ -290,6 +291,33 @@ describe("createAiSdkFsTools tool scopes: any tool added or left out", () => {
   });
 });
 
+describe("createAiSdkFsTools takes the one shape of tool options", () => {
+  test("readOnly: true gives read and the search tools asked for; true is a tool's defaults; signatures rename", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\r\ntwo\r\n" } });
+    const readOnly = createAiSdkFsTools({ fs, cwd: "/w", readOnly: true, grep: true });
+    expect(Object.keys(readOnly.tools)).toStrictEqual(["read", "grep"]);
+    expect(Object.keys(createAiSdkFsTools({ fs, read: true, edit: true, write: true }).tools)).toStrictEqual([
+      "read",
+      "edit",
+      "write",
+    ]);
+    const preset = lineRangePreset();
+    const { tools } = createAiSdkFsTools({
+      fs,
+      cwd: "/w",
+      readOnly: true,
+      read: { signature: preset.read },
+      list: { signature: preset.list },
+    });
+    expect(Object.keys(tools)).toStrictEqual(["readFile", "listDir"]);
+    const call = { toolCallId: "c", messages: [], context: {} };
+    expect(await tools.readFile?.execute?.({ path: "a.txt" }, call)).toMatchObject({
+      ok: true,
+      parts: [{ type: "text", text: "one\r\ntwo\r\n" }],
+    });
+  });
+});
+
 describe("createAiSdkFsTools option errors", () => {
   const fs = memoryFileSystem();
   const cases: Array<{ name: string; options: unknown; message: string }> = [
@@ -297,7 +325,7 @@ describe("createAiSdkFsTools option errors", () => {
       name: "unknown option key",
       options: { fs, reed: {} },
       message:
-        'createAiSdkFsTools got an unknown option "reed". Known options: fs, cwd, allowedRoots, permissions, state, locks, digest, clock, read, edit, write, applyPatch, list, glob, grep, bash, contextSchema, needsApproval',
+        'createAiSdkFsTools got an unknown option "reed". Known options: fs, cwd, allowedRoots, permissions, state, locks, digest, clock, readOnly, read, edit, write, applyPatch, list, glob, grep, bash, contextSchema, needsApproval',
     },
     {
       name: "a shared key inside one tool's options",
@@ -344,17 +372,18 @@ describe("createAiSdkFsTools option errors", () => {
     {
       name: "read that is not an object",
       options: { fs, read: 1 },
-      message: "createAiSdkFsTools read must be an object of options or false",
+      message: "createAiSdkFsTools read must be false, true or an object of read settings, got 1",
     },
     {
-      name: "read: true (it is on by default)",
-      options: { fs, read: true },
-      message: "createAiSdkFsTools read must be an object of options or false (it is on by default)",
+      name: "write beside readOnly: true",
+      options: { fs, readOnly: true, write: {} },
+      message:
+        "createAiSdkFsTools write cannot be set with readOnly: true (readOnly leaves out write, edit, apply_patch and bash)",
     },
     {
       name: "grep that is not an object or a boolean",
       options: { fs, grep: "yes" },
-      message: "createAiSdkFsTools grep must be an object of options or true or false",
+      message: 'createAiSdkFsTools grep must be false, true or an object of grep settings, got "yes"',
     },
     {
       name: "edit beside write: false",

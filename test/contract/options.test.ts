@@ -108,11 +108,11 @@ describe("OptionError", () => {
     expect(fields(thrown(() => createFsTools({ fs, read: { maxbytes: 1 } } as never)))).toEqual({
       factory: "createFsTools",
       option: "read.maxbytes",
-      known: ["maxBytes", "maxLineLength", "converters"],
+      known: ["maxBytes", "maxLineLength", "converters", "signature"],
       within: "read",
       problem: undefined,
       message:
-        'createFsTools read got an unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters',
+        'createFsTools read got an unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters, signature',
     });
     expect(fields(thrown(() => createFsTools({ fs, grep: { offload: { foo: 1 } } } as never)))).toEqual({
       factory: "createFsTools",

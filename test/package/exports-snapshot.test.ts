@@ -158,7 +158,9 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "ForwardedFileSystem",
       "FsErrorCode",
       "FsErrorOptions",
+      "FsToolOption",
       "FsTools",
+      "FsToolsOf",
       "FsToolsOptions",
       "Gate",
       "GateCheck",
@@ -426,6 +428,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "systemPrompt",
     ],
     types: [
+      "AgentOutputOf",
       "CachedRun",
       "MemoryFile",
       "MemoryRunCacheOptions",
@@ -441,7 +444,8 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "WorkspaceAgentResult",
       "WorkspaceAgentStream",
       "WorkspaceAgentStreamCall",
-      "WorkspaceToolScopes",
+      "WorkspaceToolOption",
+      "WorkspaceToolOptions",
     ],
   },
   "src/sandbox/index.ts": {

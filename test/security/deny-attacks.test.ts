@@ -17,6 +17,7 @@ import type { FileSystem } from "../../src/contract/types.js";
 import { createGate, type AllowRule } from "../../src/gate/gate.js";
 import { createWorkspace } from "../../src/gate/workspace.js";
 import { createFsTools } from "../../src/shell/defaults.js";
+import type { FsTools } from "../../src/tools/kit/fs-tools.js";
 import { resultText, type ToolResult } from "../../src/tools/kit/result.js";
 import { connect } from "../mcp/client.js";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
@@ -57,7 +58,7 @@ interface Outcome {
 
 /** The ways in, built over one backend; MCP servers only when a row asks. */
 interface Ways {
-  readonly tools: ReturnType<typeof createFsTools>;
+  readonly tools: FsTools;
   bash(command: string): Promise<Outcome>;
   tool(result: Promise<ToolResult>): Promise<Outcome>;
   patch(body: string): Promise<Outcome>;

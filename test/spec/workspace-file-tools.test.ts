@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import {
   createFsTools,
   DEFAULT_MAX_READ_CHARS,
+  type FsTools,
   hashFiles,
   offsetLimitPreset,
   resultText,
@@ -45,16 +46,16 @@ interface MakeFileToolsOptions {
 function makeFileTools(root: string, options: MakeFileToolsOptions = {}): FileTool[] {
   const core = createFsTools({
     fs: nodeFileSystem({ cwd: root }),
+    readOnly: options.readOnly === true,
     ...(options.maxListEntries === undefined ? {} : { list: { maxEntries: options.maxListEntries } }),
     grep: {
       ...(options.maxGrepMatches === undefined ? {} : { maxMatches: options.maxGrepMatches }),
       ...(options.maxGrepLineChars === undefined ? {} : { maxLineLength: options.maxGrepLineChars }),
     },
   });
-  const preset = offsetLimitPreset({
-    ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-    ...(options.maxReadChars === undefined ? {} : { maxReadChars: options.maxReadChars }),
-  });
+  const preset = offsetLimitPreset(options.maxReadChars === undefined ? {} : { maxReadChars: options.maxReadChars });
+  // Typed wide (readOnly is a boolean here), so the writers are looked up as maybe absent.
+  const writers: Partial<FsTools> = core;
   const tool = <I, M, R extends ToolResult>(
     core: { execute(input: I): Promise<R> },
     signature: ToolSignature<I, M, R>,
@@ -74,8 +75,9 @@ function makeFileTools(root: string, options: MakeFileToolsOptions = {}): FileTo
   });
   return [
     tool(core.read, preset.read),
-    ...(preset.write === undefined ? [] : [tool(core.write, preset.write)]),
-    ...(preset.edit === undefined ? [] : [tool(core.edit, preset.edit)]),
+    // read_only is the tool set's readOnly, as at every entry point.
+    ...(writers.write === undefined ? [] : [tool(writers.write, preset.write)]),
+    ...(writers.edit === undefined ? [] : [tool(writers.edit, preset.edit)]),
     tool(core.list, preset.list),
     tool(core.grep, preset.grep),
   ];

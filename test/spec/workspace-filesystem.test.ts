@@ -216,9 +216,37 @@ describe("The five agent-facing tools", () => {
   it("denying writeFile in a route's tool scope also withholds editFile; a route can deny runBash", async () => {
     const fs = memoryFileSystem({ files });
     const model = policyModel(() => ({ text: "ok" }));
-    const agent = createWorkspaceAgent({ model, fs, cwd: "/w", tools: { write: false, bash: false } });
+    const agent = createWorkspaceAgent({ model, fs, cwd: "/w", write: false, bash: false });
     await agent.generate({ prompt: "hi" });
     expect(toolNamesOf(model.doGenerateCalls[0]!)).toEqual(["read", "list", "glob", "grep"]);
+  });
+
+  it("the agent speaks this specification's tool names through lineRangePreset(): listDir, readFile, writeFile, editFile", async () => {
+    const fs = memoryFileSystem({ files });
+    const model = policyModel(() => ({ text: "ok" }));
+    const preset = lineRangePreset();
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      read: { signature: preset.read },
+      list: { signature: preset.list },
+      write: { signature: preset.write },
+      edit: { signature: preset.edit },
+      glob: false,
+      grep: false,
+      applyPatch: false,
+    });
+    await agent.generate({ prompt: "hi" });
+    expect(toolNamesOf(model.doGenerateCalls[0]!)).toEqual(["readFile", "listDir", "writeFile", "editFile"]);
+    const withWriteDenied = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      write: false,
+      read: { signature: preset.read },
+    });
+    expect(Object.keys(withWriteDenied.tools)).toEqual(["readFile", "list", "glob", "grep"]);
   });
 });
 

@@ -6,17 +6,13 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { createApplyPatchTool } from "../../tools/apply-patch/index.js";
+import { optionValueError } from "../../contract/options.js";
 import { createBashTool } from "../../tools/bash/index.js";
-import type { ToolContextOptions } from "../../tools/kit/context.js";
-import { createEditTool } from "../../tools/edit/index.js";
-import { createGlobTool } from "../../tools/glob/index.js";
-import { createGrepTool } from "../../tools/grep/index.js";
-import { createListTool } from "../../tools/list/index.js";
-import { createReadTool } from "../../tools/read/index.js";
-import { createWriteTool } from "../../tools/write/index.js";
+import { createFsTools } from "../../tools/kit/fs-tools.js";
 import type { ToolResult } from "../../tools/kit/result.js";
-import type { CoreTool } from "../../tools/kit/tool.js";
+import type { ToolSettingsKey } from "../../tools/kit/setting-keys.js";
+import { withSignature, type CoreTool } from "../../tools/kit/tool.js";
+import { selectTools } from "../../tools/kit/tool-selection.js";
 import { noRootsResult, type DialectContext } from "../options.js";
 
 /** The tool names of the `better-fs-tools` dialect, in the order `tools/list` gives them. */
@@ -26,31 +22,73 @@ export const BETTER_FS_TOOLS_NAMES = ["read", "write", "edit", "apply_patch", "l
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["read", "list", "glob", "grep"]);
 
 type ToolName = (typeof BETTER_FS_TOOLS_NAMES)[number];
-type Tools = Partial<Record<ToolName, CoreTool<unknown>>>;
+/** The tools by the name the client calls (a signature's name replaces the default). */
+type Tools = Readonly<Record<string, CoreTool<unknown>>>;
+
+/** Every tool but bash, which needs a runner. */
+const ON_BY_DEFAULT: readonly ToolSettingsKey[] = ["read", "write", "edit", "applyPatch", "list", "glob", "grep"];
+
+/** Each option key's tool name in this dialect. */
+const NAMES: Readonly<Record<ToolSettingsKey, ToolName>> = {
+  read: "read",
+  write: "write",
+  edit: "edit",
+  applyPatch: "apply_patch",
+  list: "list",
+  glob: "glob",
+  grep: "grep",
+  bash: "bash",
+};
 
 /**
- * The dialect's core tools over one scope: one per name the server offers, sharing the store,
- * locks, digest and clock of `options`; each tool's settings come from its key (`applyPatch`
- * for apply_patch).
+ * The dialect's core tools over one scope: the tools the options select (the one shape of
+ * `createFsTools`: `false`, `true` or settings with an optional `signature`), sharing the store,
+ * locks, digest and clock of `options`, keyed by the name the client calls, in the order of
+ * {@link BETTER_FS_TOOLS_NAMES}, each with its option key.
  */
 function buildTools(
   options: DialectContext["options"],
   scope: { readonly cwd?: string; readonly allowedRoots?: readonly string[] },
-  names: readonly ToolName[],
-): Tools {
+  readOnly: boolean,
+): { readonly tools: Tools; readonly keys: Readonly<Record<string, ToolSettingsKey>> } {
   const { read, write, edit, list, glob, grep, applyPatch, bash, ...rest } = options;
-  const shared: ToolContextOptions = { ...rest, ...scope };
-  const make: Record<ToolName, () => object> = {
-    read: () => createReadTool({ ...shared, ...read }),
-    write: () => createWriteTool({ ...shared, ...write }),
-    edit: () => createEditTool({ ...shared, ...edit }),
-    apply_patch: () => createApplyPatchTool({ ...shared, ...(applyPatch === true ? {} : applyPatch) }),
-    list: () => createListTool({ ...shared, ...list }),
-    glob: () => createGlobTool({ ...shared, ...glob }),
-    grep: () => createGrepTool({ ...shared, ...grep }),
-    bash: () => createBashTool({ ...shared, ...bash }),
-  };
-  return Object.fromEntries(names.map((name) => [name, make[name]() as CoreTool<unknown>])) as Tools;
+  const given = { read, write, edit, list, glob, grep, applyPatch, bash };
+  const selected = selectTools("createMcpServer", { ...given, readOnly }, { onByDefault: ON_BY_DEFAULT }).sort(
+    (a, b) => BETTER_FS_TOOLS_NAMES.indexOf(NAMES[a.key]) - BETTER_FS_TOOLS_NAMES.indexOf(NAMES[b.key]),
+  );
+  // Bash is made below, with its runner; the rest as createFsTools makes them.
+  const core = createFsTools({ ...rest, ...scope, ...given, readOnly, bash: false }) as Readonly<
+    Record<string, CoreTool<unknown> | undefined>
+  >;
+  const tools: Record<string, CoreTool<unknown>> = {};
+  const keys: Record<string, ToolSettingsKey> = {};
+  for (const { key, settings, signature } of selected) {
+    let made: CoreTool<unknown>;
+    if (key === "bash") {
+      // Without a runner bash would not be offered: `bash: true` or settings without one throw.
+      if (settings["runner"] === undefined) {
+        optionValueError(
+          "createMcpServer",
+          "bash",
+          "needs a runner (nodeCommandRunner() from better-fs-tools/node, or justBashCommandRunner() from better-fs-tools/shell)",
+        );
+      }
+      const bashTool = createBashTool({ ...rest, ...scope, ...settings });
+      made = (signature === undefined ? bashTool : withSignature(bashTool, signature)) as CoreTool<unknown>;
+    } else {
+      made = core[NAMES[key]]!;
+    }
+    if (Object.hasOwn(tools, made.name)) {
+      optionValueError(
+        "createMcpServer",
+        `${key}.signature`,
+        `names a second tool "${made.name}": give it another name`,
+      );
+    }
+    tools[made.name] = made;
+    keys[made.name] = key;
+  }
+  return { tools, keys };
 }
 
 /**
@@ -80,10 +118,6 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
 /** Register the dialect's tools on the context's server. */
 export function registerBetterFsTools(context: DialectContext): void {
   const { server, options, readOnly } = context;
-  const withRunner = options.bash?.runner !== undefined;
-  const names = BETTER_FS_TOOLS_NAMES.filter((name) =>
-    name === "bash" ? withRunner && !readOnly : !readOnly || READ_ONLY_TOOLS.has(name),
-  );
   let cache: { generation: number; tools: Tools } | undefined;
   const toolsNow = async (): Promise<Tools | undefined> => {
     const scope = await context.scope();
@@ -91,24 +125,25 @@ export function registerBetterFsTools(context: DialectContext): void {
     if (cache?.generation !== scope.generation) {
       cache = {
         generation: scope.generation,
-        tools: buildTools(options, { cwd: scope.cwd, allowedRoots: scope.roots }, names),
+        tools: buildTools(options, { cwd: scope.cwd, allowedRoots: scope.roots }, readOnly).tools,
       };
     }
     return cache.tools;
   };
   // Built once now so option errors throw at creation, and for the names and schemas.
-  const first = buildTools(options, {}, names);
-  for (const name of names) {
-    const tool = first[name]!;
+  const first = buildTools(options, {}, readOnly);
+  for (const [name, tool] of Object.entries(first.tools)) {
+    // The annotations follow the core tool (a signature renames it; what it does stays).
+    const coreName = NAMES[first.keys[name]!];
     server.registerTool(
       name,
       {
         description: tool.description,
         inputSchema: z.fromJSONSchema(tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]),
         annotations: {
-          readOnlyHint: READ_ONLY_TOOLS.has(name),
-          ...(READ_ONLY_TOOLS.has(name) ? {} : { destructiveHint: true }),
-          openWorldHint: name === "bash",
+          readOnlyHint: READ_ONLY_TOOLS.has(coreName),
+          ...(READ_ONLY_TOOLS.has(coreName) ? {} : { destructiveHint: true }),
+          openWorldHint: coreName === "bash",
         },
       },
       async (args: unknown, extra): Promise<CallToolResult> => {

@@ -17,6 +17,11 @@ export interface FieldSpec {
   readonly nonEmpty?: boolean;
   /** Shown to the model in the JSON Schema. */
   readonly description: string;
+  /**
+   * Accepted by {@link checkInput} but left out of {@link specSchema} and of the key lists in
+   * messages: a field a signature's `toInput` sets, which the model never sees.
+   */
+  readonly hidden?: boolean;
 }
 
 /** The fields of a tool's input, in the order the model should see them. */
@@ -42,7 +47,7 @@ function typeName(value: unknown): string {
  *   (`read input offset must be ≥ 1, got 0`) or an empty string where one is not allowed.
  */
 export function checkInput<T>(tool: string, input: unknown, spec: InputSpec): T {
-  const keys = Object.keys(spec);
+  const keys = Object.keys(spec).filter((key) => spec[key]?.hidden !== true);
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new ToolInputError(`${tool} input must be an object with ${keys.join(", ")}, got ${typeName(input)}`);
   }
@@ -89,6 +94,7 @@ export function checkInput<T>(tool: string, input: unknown, spec: InputSpec): T 
 export function specSchema(spec: InputSpec): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const [key, field] of Object.entries(spec)) {
+    if (field.hidden === true) continue;
     properties[key] = {
       type: field.type,
       description: field.description,
@@ -100,7 +106,7 @@ export function specSchema(spec: InputSpec): JsonSchema {
     type: "object",
     properties,
     required: Object.entries(spec)
-      .filter(([, field]) => field.required)
+      .filter(([, field]) => field.required && field.hidden !== true)
       .map(([key]) => key),
     additionalProperties: false,
   };

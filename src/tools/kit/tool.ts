@@ -195,3 +195,59 @@ export function guardExecute<Input, Result extends ToolResult>(
     }
   };
 }
+
+/** The result kind of each core tool, by core name. */
+const RESULT_KINDS: Readonly<Record<string, ToolResult["kind"]>> = {
+  read: "read",
+  write: "mutation",
+  edit: "mutation",
+  apply_patch: "mutation",
+  list: "search",
+  glob: "search",
+  grep: "search",
+  bash: "shell",
+};
+
+/**
+ * A core tool spoken in a signature's dialect: the signature's name, description (else the
+ * core's) and schema; `validate` checks the model input through `toInput` and the core rules;
+ * `execute` maps the input with `toInput`, runs the core tool and renders the result with
+ * `toResult`. What `createFsTools` and the MCP server make of `read: { signature }`.
+ *
+ * @param core - the core tool.
+ * @param signature - a signature over that tool's input (`lineRangePreset().read`).
+ * @returns a {@link CoreTool} taking the signature's model input. Like every core tool it never
+ *   throws for a bad input: `toInput`'s {@link ToolInputError} is an `EINPUT` result.
+ * @example
+ * ```ts
+ * const readFile = withSignature(createReadTool({ fs, cwd: "/w" }), lineRangePreset().read);
+ * await readFile({ path: "a.ts", startLine: 2, endLine: 3 }); // "[a.ts lines 2-3 of 9]\n..."
+ * ```
+ */
+export function withSignature<Input, ModelInput, Result extends ToolResult>(
+  core: CoreTool<Input, Result>,
+  signature: ToolSignature<Input, ModelInput, Result>,
+): CoreTool<ModelInput, Result> {
+  const validate = (input: unknown): ModelInput => {
+    core.validate(signature.toInput(input as ModelInput));
+    return input as ModelInput;
+  };
+  return coreTool<ModelInput, Result>({
+    name: signature.name,
+    description: signature.description ?? core.description,
+    inputSchema: signature.inputSchema,
+    validate,
+    execute: async (input, call) => {
+      let coreInput: Input;
+      try {
+        coreInput = core.validate(signature.toInput(input));
+      } catch (error) {
+        if (!ToolInputError.isInstance(error)) throw error;
+        const failed = errorResult(RESULT_KINDS[core.name] ?? "read", { code: "EINPUT", message: error.message });
+        return (signature.toResult ? signature.toResult(failed as Result, input) : failed) as Result;
+      }
+      const result = await core.execute(coreInput, call);
+      return signature.toResult ? signature.toResult(result, input) : result;
+    },
+  });
+}

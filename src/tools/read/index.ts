@@ -74,6 +74,15 @@ export interface ReadInput {
   readonly offset?: number;
   /** Most lines to return. @default all (up to the read cap) */
   readonly limit?: number;
+  /**
+   * Text without line numbers, for signatures that show files as they are (`lineRangePreset`).
+   * Without `offset`/`limit`, the file's text exactly: its BOM, line endings (CRLF, CR) and long
+   * lines as they are, nothing added, nothing cut (the read cap still applies to the whole file).
+   * With a range, the lines without numbers (cut at `maxLineLength`, line endings not shown),
+   * and a note on a cap as a second text part. Not in the model's schema: a signature's
+   * `toInput` sets it. @default false
+   */
+  readonly exact?: boolean;
 }
 
 /** The keys of {@link ReadToolSettings}. */
@@ -89,6 +98,11 @@ export const READ_INPUT_SPEC: InputSpec = {
   },
   offset: { type: "integer", min: 1, description: "First line to read, 1-based. Omit to start at line 1." },
   limit: { type: "integer", min: 1, description: "Most lines to read. Omit to read to the end (within the read cap)." },
+  exact: {
+    type: "boolean",
+    hidden: true,
+    description: "Text without line numbers; without a range, the file exactly as it is.",
+  },
 };
 
 /** The default description of the `read` tool. */
@@ -203,7 +217,13 @@ const readTool = defineCoreTool({
     // Fast path: the whole file, within the cap, no line near maxLineLength: numbered in bytes and
     // decoded once (strictly; invalid UTF-8 falls through to the report below).
     const loneCr = hasLoneCr(bytes);
-    if (input.offset === undefined && input.limit === undefined && bytes.length <= cap && !loneCr) {
+    if (
+      input.exact !== true &&
+      input.offset === undefined &&
+      input.limit === undefined &&
+      bytes.length <= cap &&
+      !loneCr
+    ) {
       const fast = numberLines(bytes, hasUtf8Bom(bytes) ? 3 : 0, maxLineLength);
       // The cap bounds what the model receives: the file's bytes plus the `N|` prefixes.
       if (fast !== undefined && bytes.length + prefixBytes(1, fast.lines) <= cap) {
@@ -251,6 +271,25 @@ const readTool = defineCoreTool({
       return { ...errorResult("read", { code: "EFBIG", path, message }), path, totalLines };
     }
 
+    if (input.exact === true && !ranged) {
+      // The file exactly: BOM, line endings and long lines as they are (within the cap, checked above).
+      await recordSeen(ctx, path, bytes);
+      // Counted as a ranged read counts them: a lone CR ends a line too.
+      const totalLines = loneCr
+        ? text.split(/\r\n|\r|\n/).length - (/[\r\n]$/.test(text) ? 1 : 0)
+        : scanLines(text).count;
+      return {
+        kind: "read",
+        ok: true,
+        path,
+        parts: textParts(decoded.bom ? `\uFEFF${text}` : text),
+        totalLines,
+        ...(totalLines === 0 ? {} : { startLine: 1, endLine: totalLines }),
+        truncated: false,
+        finalNewline: bytes[bytes.length - 1] === 10 || (loneCr && bytes[bytes.length - 1] === 13),
+      };
+    }
+
     // One native split; the numbered lines are then written over the array in place.
     // A lone `\r` ends a line too (as in apply_patch), so it is never shown inside one.
     const lines = text === "" ? [] : loneCr ? text.split(/\r\n|\r|\n/) : text.split("\n");
@@ -276,22 +315,26 @@ const readTool = defineCoreTool({
     // Count bytes only when the output might not fit: every byte of the file is at most one byte
     // out, plus each line's `N|` prefix (cut markers are counted line by line below).
     const budget = bytes.length + prefixBytes(startLine, lastWanted) > cap ? cap : Infinity;
-    const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"));
+    const numbered = input.exact !== true;
+    const page = formatLines(lines, startLine, lastWanted, maxLineLength, budget, text.includes("\r"), numbered);
     await recordSeen(ctx, path, bytes);
 
     let out = page.text;
+    let note: string | undefined;
     if (page.truncated) {
-      out += page.cutFirst
-        ? `\n[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
-        : `\n[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
-    } else if (ranged && page.endLine < totalLines) {
-      out += `\n[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+      note = page.cutFirst
+        ? `[Line ${startLine} alone is over the read cap of ${formatBytes(maxBytes)}; it was cut. Search the file's content for what you need${startLine < totalLines ? `, or continue with offset=${startLine + 1}` : ""}.]`
+        : `[Output capped at ${formatBytes(maxBytes)}: showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
+    } else if (ranged && numbered && page.endLine < totalLines) {
+      // Exact (unnumbered) reads leave this to the signature's header, made from the fields.
+      note = `[Showed lines ${startLine}-${page.endLine} of ${formatCount(totalLines)}. Continue with offset=${page.endLine + 1}.]`;
     }
+    if (note !== undefined && numbered) out += `\n${note}`;
     return {
       kind: "read",
       ok: true,
       path,
-      parts: textParts(out),
+      parts: note !== undefined && !numbered ? [...textParts(out), ...textParts(note)] : textParts(out),
       totalLines,
       startLine,
       endLine: page.endLine,
@@ -358,16 +401,16 @@ function formatLines(
   maxLineLength: number,
   budget: number,
   stripCr: boolean,
+  numbered = true,
 ): { text: string; endLine: number; truncated: boolean; cutFirst: boolean } {
   let used = 0;
   for (let index = first - 1; index < last; index++) {
     let body = lines[index]!;
     if (stripCr && body.charCodeAt(body.length - 1) === 13) body = body.slice(0, -1);
     let keep = body.length > maxLineLength ? cutIndexByChars(body, maxLineLength) : body.length;
+    const prefix = numbered ? `${index + 1}|` : "";
     const line =
-      keep < body.length
-        ? `${index + 1}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`
-        : `${index + 1}|${body}`;
+      keep < body.length ? `${prefix}${body.slice(0, keep)}${cutMarker(body.length - keep)}` : `${prefix}${body}`;
     if (budget !== Infinity) {
       // What the model receives: the prefixed (and possibly cut) line and its newline, in UTF-8.
       const size = utf8Length(line) + 1;
@@ -375,10 +418,10 @@ function formatLines(
         if (index >= first)
           return { text: joinRange(lines, first - 1, index), endLine: index, truncated: true, cutFirst: false };
         // Room for the text: the cap less the prefix, the newline and the longest marker it could need.
-        const room = budget - `${first}|`.length - 1 - utf8Length(cutMarker(body.length));
+        const room = budget - prefix.length - 1 - utf8Length(cutMarker(body.length));
         keep = cutIndexByBytes(body.slice(0, keep), Math.max(0, room));
         return {
-          text: `${first}|${body.slice(0, keep)}${cutMarker(body.length - keep)}`,
+          text: `${prefix}${body.slice(0, keep)}${cutMarker(body.length - keep)}`,
           endLine: first,
           truncated: true,
           cutFirst: true,

@@ -13,7 +13,7 @@ import type { WriteInput } from "../write/index.js";
 import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../kit/result.js";
 import { ToolInputError, type ToolSignature } from "../kit/tool.js";
-import { hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
+import { hasMedia, renameWords, withText } from "./common.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
 /** Parameter names of {@link lineRangeSignature}. */
@@ -55,10 +55,13 @@ function checkName(option: string, value: unknown): string {
  * `endLine` past the end of the file is allowed (the output stops at the last line);
  * `startLine > endLine` is refused. Output is the file's text without line numbers; with a
  * range it starts with the header `[PATH lines A-B of N]` (PATH as the model wrote it, B the
- * last line shown); without a range there is no header.
+ * last line shown; made from the result's fields); without a range there is no header and the
+ * text is the file exactly, as `workspace-filesystem.txt` says: its BOM, CRLF or CR line
+ * endings, long lines and final line break as they are, so a model that reads a file and
+ * writes it back changes nothing it did not touch.
  *
  * @param options - `name` (default `readFile`) and `names` of the three parameters.
- * @returns a signature whose `toInput` gives the core `{ path, offset, limit }` and throws
+ * @returns a signature whose `toInput` gives the core `{ path, offset, limit, exact: true }` and throws
  *   `ToolInputError` for `startLine > endLine` (`startLine (9) must not be greater than endLine (3)`).
  * @throws TypeError at creation for an unknown option key or a name that is not an identifier,
  *   or two parameters with one name.
@@ -116,9 +119,9 @@ export function lineRangeSignature(
         throw new ToolInputError(`${startName} (${start}) must not be greater than ${endName} (${end})`);
       }
       const path = checked[pathName] as string;
-      if (start === undefined && end === undefined) return { path };
+      if (start === undefined && end === undefined) return { path, exact: true };
       const offset = start ?? 1;
-      return end === undefined ? { path, offset } : { path, offset, limit: end - offset + 1 };
+      return end === undefined ? { path, offset, exact: true } : { path, offset, limit: end - offset + 1, exact: true };
     },
     toResult(result, input) {
       if (!result.ok) {
@@ -131,21 +134,13 @@ export function lineRangeSignature(
         return withText(result, renameWords(message, rename));
       }
       if (hasMedia(result)) return result;
-      const text = result.parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-      const { lines, notes } = parseNumberedLines(text);
-      if (lines.length === 0) return result;
       const ranged = input[startName] !== undefined || input[endName] !== undefined;
-      const kept = notes
-        .filter((note) => !(ranged && note.startsWith("[Showed lines ")))
-        .map((note) => renameWords(note, rename));
-      // Unranged and whole: the file as it is, its final line break included.
-      const whole =
-        !ranged && kept.length === 0 && result.endLine === result.totalLines && result.finalNewline === true;
-      const body = lines.map((line) => line.text).join("\n") + (whole ? "\n" : "");
-      const header = ranged
-        ? `[${String(input[pathName])} lines ${result.startLine}-${result.endLine} of ${result.totalLines}]\n`
-        : "";
-      return withText(result, `${header}${body}${kept.length > 0 ? `\n${kept.join("\n")}` : ""}`);
+      // Unranged: the core read gave the file exactly (toInput asks for `exact`); nothing to add.
+      if (!ranged || result.totalLines === undefined || result.totalLines === 0) return result;
+      const [body, ...notes] = result.parts.map((part) => (part.type === "text" ? part.text : ""));
+      const header = `[${String(input[pathName])} lines ${result.startLine}-${result.endLine} of ${result.totalLines}]\n`;
+      const tail = notes.map((note) => `\n${renameWords(note, rename)}`).join("");
+      return withText(result, `${header}${body ?? ""}${tail}`);
     },
   };
 }

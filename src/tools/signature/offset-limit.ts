@@ -2,7 +2,7 @@
  * The offset/limit preset with `cat -n` output: `read_file(path, offset, limit)`,
  * `write_file(path, content)`, `edit_file(path, old_string, new_string, replace_all)`,
  * `list_files(path, pattern)` (recursive) and `grep_files(pattern, path, glob)`. Failures come
- * back as `Error: ...` strings; `readOnly: true` leaves out `write_file` and `edit_file`.
+ * back as `Error: ...` strings. Read-only is the entry point's `readOnly: true`, not the preset's.
  *
  * @module
  */
@@ -18,15 +18,13 @@ import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../ki
 import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 import type { WriteInput } from "../write/index.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
-import { assertKnownOptions } from "../../contract/options.js";
+import { assertKnownOptions, optionValueError } from "../../contract/options.js";
 
 /** Default most characters of `read_file` output: 100,000; longer output is cut at a line end with a note saying where to continue. */
 export const DEFAULT_MAX_READ_CHARS = 100_000;
 
 /** Options of {@link offsetLimitPreset}. */
 export interface OffsetLimitPresetOptions {
-  /** Leave out the writing tools (`write_file`, `edit_file`). @default false */
-  readonly readOnly?: boolean;
   /**
    * Most characters (UTF-16 code units) of `read_file` output, numbering included: longer output
    * is cut at the last line end that fits (inside the line when the first one alone is longer),
@@ -115,8 +113,8 @@ export interface OffsetLimitPreset {
   readonly read: ToolSignature<ReadInput, { path: string; offset?: number; limit?: number }, ReadResult>;
   readonly list: ToolSignature<ListInput, { path?: string; pattern?: string }, SearchResult>;
   readonly grep: ToolSignature<GrepInput, { pattern: string; path?: string; glob?: string }, SearchResult>;
-  readonly write?: ToolSignature<WriteInput, { path: string; content: string }, MutationResult>;
-  readonly edit?: ToolSignature<
+  readonly write: ToolSignature<WriteInput, { path: string; content: string }, MutationResult>;
+  readonly edit: ToolSignature<
     EditInput,
     { path: string; old_string: string; new_string: string; replace_all?: boolean },
     MutationResult
@@ -141,23 +139,29 @@ export interface OffsetLimitPreset {
  *
  * Every failure's text is `Error: <message>` with the parameter names of this dialect.
  *
- * @param options - `readOnly: true` leaves out `write` and `edit`; `maxReadChars` (characters,
+ * @param options - `maxReadChars` (characters,
  *   default {@link DEFAULT_MAX_READ_CHARS}) bounds `read_file` output.
  * @returns the signatures keyed by core tool.
- * @throws TypeError for an unknown option key, a non-boolean `readOnly`, or a `maxReadChars`
+ * @throws TypeError ({@link OptionError}) for an unknown option key, `readOnly` (set it on the
+ *   entry point: `createFsTools({ readOnly: true, read: { signature: preset.read } })`), or a `maxReadChars`
  *   that is not a positive integer or `Infinity`.
  * @example
  * ```ts
- * const preset = offsetLimitPreset({ readOnly: true });
- * Object.keys(preset); // ["read", "list", "grep"]
+ * const preset = offsetLimitPreset({ maxReadChars: 20_000 });
+ * Object.keys(preset); // ["read", "list", "grep", "write", "edit"]
  * ```
  */
 export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): OffsetLimitPreset {
   if (typeof options !== "object" || options === null) throw new TypeError("offsetLimitPreset needs an options object");
-  assertKnownOptions("offsetLimitPreset", options, ["readOnly", "maxReadChars"]);
-  if (options.readOnly !== undefined && typeof options.readOnly !== "boolean") {
-    throw new TypeError(`offsetLimitPreset readOnly must be a boolean, got ${JSON.stringify(options.readOnly)}`);
+  if (Object.hasOwn(options, "readOnly")) {
+    // One way to be read-only: the entry point's option, not a second one in a preset.
+    optionValueError(
+      "offsetLimitPreset",
+      "readOnly",
+      "is not a preset option: set readOnly: true where the tools are made (createFsTools, createAiSdkFsTools, createWorkspaceAgent, createMcpServer)",
+    );
   }
+  assertKnownOptions("offsetLimitPreset", options, ["maxReadChars"]);
   const maxReadChars = options.maxReadChars ?? DEFAULT_MAX_READ_CHARS;
   if (
     maxReadChars !== Number.POSITIVE_INFINITY &&
@@ -245,9 +249,7 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     toResult: (result) => (result.ok ? result : errorOut(result)),
   };
 
-  if (options.readOnly === true) return { read, list, grep };
-
-  const write: NonNullable<OffsetLimitPreset["write"]> = {
+  const write: OffsetLimitPreset["write"] = {
     name: "write_file",
     description:
       "Write a file, replacing its whole content; missing directories are created. To change part of an existing file, use edit_file.",
@@ -256,7 +258,7 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     toResult: (result) => (result.ok ? result : errorOut(result)),
   };
 
-  const edit: NonNullable<OffsetLimitPreset["edit"]> = {
+  const edit: OffsetLimitPreset["edit"] = {
     name: "edit_file",
     description:
       "Replace old_string with new_string in a file. old_string must match exactly, whitespace included, " +

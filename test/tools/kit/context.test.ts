@@ -75,10 +75,10 @@ describe("shared options checked at creation", () => {
 
   it("createFsTools names a tool's setting under the bundle", () => {
     expect(creationError({ read: { maxbytes: 1 } })).toBe(
-      'createFsTools read got an unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters',
+      'createFsTools read got an unknown option "maxbytes". Known options: maxBytes, maxLineLength, converters, signature',
     );
     expect(creationError({ write: { mode: 1 } })).toBe(
-      'createFsTools write got an unknown option "mode". Known options: none',
+      'createFsTools write got an unknown option "mode". Known options: signature',
     );
     expect(creationError({ read: { maxBytes: 0 } })).toBe(
       "createFsTools read.maxBytes must be a positive integer, got 0",

@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import type { FileSystem } from "../../../src/contract/types.js";
 import { createEditTool } from "../../../src/tools/edit/index.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
-import type { FsToolsOptions } from "../../../src/tools/kit/fs-tools.js";
+import type { FsTools, FsToolsOptions } from "../../../src/tools/kit/fs-tools.js";
 import { createGlobTool } from "../../../src/tools/glob/index.js";
 import { createGrepTool } from "../../../src/tools/grep/index.js";
 import { createListTool } from "../../../src/tools/list/index.js";
@@ -41,7 +41,7 @@ async function setup(
   createFs: CreateFs,
   files: Record<string, string | Uint8Array> = {},
   options: Omit<FsToolsOptions, "fs"> = {},
-): Promise<{ fs: FileSystem; tools: ReturnType<typeof createFsTools> }> {
+): Promise<{ fs: FileSystem; tools: FsTools }> {
   const fs = await backend(createFs, files);
   return { fs, tools: createFsTools({ fs, cwd: "/w", ...options }) };
 }
@@ -987,11 +987,11 @@ export function testFsToolsBundle(createFs: CreateFs): void {
       );
       expect(() => createFsTools({ fs, grep: { maxMatch: 1 } } as never)).toThrow(
         new TypeError(
-          'createFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload',
+          'createFsTools grep got an unknown option "maxMatch". Known options: maxMatches, maxLineLength, maxScanLineLength, concurrency, ignoreDirectories, offload, signature',
         ),
       );
-      expect(() => createFsTools({ fs, read: true } as never)).toThrow(
-        new TypeError("createFsTools read must be an object of read settings"),
+      expect(() => createFsTools({ fs, read: 1 } as never)).toThrow(
+        new TypeError("createFsTools read must be false, true or an object of read settings, got 1"),
       );
     });
 

@@ -1,4 +1,5 @@
 import { generateText, isStepCount } from "ai";
+import { MockLanguageModelV4 } from "ai/test";
 import { describe, expect, test } from "vitest";
 import {
   createAiSdkBashTool,
@@ -47,10 +48,11 @@ describe("lineRangeSignature", () => {
       path: "a.ts",
       offset: 1200,
       limit: 61,
+      exact: true,
     });
-    expect(signature.toInput({ path: "a.ts", startLine: 5 })).toEqual({ path: "a.ts", offset: 5 });
-    expect(signature.toInput({ path: "a.ts", endLine: 5 })).toEqual({ path: "a.ts", offset: 1, limit: 5 });
-    expect(signature.toInput({ path: "a.ts" })).toEqual({ path: "a.ts" });
+    expect(signature.toInput({ path: "a.ts", startLine: 5 })).toEqual({ path: "a.ts", offset: 5, exact: true });
+    expect(signature.toInput({ path: "a.ts", endLine: 5 })).toEqual({ path: "a.ts", offset: 1, limit: 5, exact: true });
+    expect(signature.toInput({ path: "a.ts" })).toEqual({ path: "a.ts", exact: true });
     expect(() => signature.toInput({ path: "a.ts", startLine: 9, endLine: 3 })).toThrow(
       new ToolInputError("startLine (9) must not be greater than endLine (3)"),
     );
@@ -63,7 +65,12 @@ describe("lineRangeSignature", () => {
     const signature = lineRangeSignature({ name: "view", names: { path: "file", start: "from", end: "to" } });
     expect(signature.name).toBe("view");
     expect(Object.keys(signature.inputSchema["properties"] as object)).toEqual(["file", "from", "to"]);
-    expect(signature.toInput({ file: "a.ts", from: 2, to: 3 })).toEqual({ path: "a.ts", offset: 2, limit: 2 });
+    expect(signature.toInput({ file: "a.ts", from: 2, to: 3 })).toEqual({
+      path: "a.ts",
+      offset: 2,
+      limit: 2,
+      exact: true,
+    });
     expect(() => signature.toInput({ file: "a.ts", from: 3, to: 2 })).toThrow(
       new ToolInputError("from (3) must not be greater than to (2)"),
     );
@@ -157,5 +164,100 @@ describe("line-range read errors speak the dialect", () => {
     expect(await run({ path: "big.txt", startLine: 101 })).toEqual([
       { type: "text", text: "startLine 101 is past the end of big.txt, which has 100 lines." },
     ]);
+  });
+});
+
+/** A file with every trait an unranged read must keep: a BOM, CRLF and lone-CR line endings, a long line, no final newline. */
+const TRICKY =
+  "\uFEFFconst retries = 3;\r\n" + `const long = "${"x".repeat(5000)}";\r\n` + "legacy\rline\r\n\r\n  tail\twith tab";
+
+describe("line-range readFile without a range is the file exactly (workspace-filesystem.txt)", () => {
+  test("BOM, CRLF, lone CR, a 5,000-character line and a missing final newline come back as they are", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.ts": TRICKY, "/w/empty.txt": "" } });
+    const read = createReadTool({ fs, cwd: "/w" });
+    const signature = lineRangeSignature();
+    const run = async (input: Record<string, string | number | undefined>) =>
+      signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input);
+    const whole = await run({ path: "a.ts" });
+    expect(whole?.parts).toEqual([{ type: "text", text: TRICKY }]);
+    expect(whole).toMatchObject({ ok: true, totalLines: 6, startLine: 1, endLine: 6, finalNewline: false });
+    expect((await run({ path: "empty.txt" }))?.parts).toEqual([{ type: "text", text: "" }]);
+    // A range shows lines without their endings or the BOM, long lines cut, under the header.
+    const ranged = await run({ path: "a.ts", startLine: 1, endLine: 1 });
+    expect(ranged?.parts).toEqual([{ type: "text", text: "[a.ts lines 1-1 of 6]\nconst retries = 3;" }]);
+  });
+
+  test("a ranged read stopped by the cap keeps its note, in the dialect's words, after the lines", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "0123456789\n".repeat(10) } });
+    const read = createReadTool({ fs, cwd: "/w", maxBytes: 30 });
+    const signature = lineRangeSignature();
+    const input = { path: "a.txt", startLine: 2, endLine: 9 };
+    const result = signature.toResult?.(await read.execute(read.validate(signature.toInput(input))), input);
+    expect(result?.parts).toEqual([
+      {
+        type: "text",
+        text:
+          "[a.txt lines 2-3 of 10]\n0123456789\n0123456789\n" +
+          "[Output capped at 30 bytes: showed lines 2-3 of 10. Continue with startLine=4.]",
+      },
+    ]);
+  });
+
+  test("a model that reads a file and writes it back with one change changes nothing else (generateText)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.ts": TRICKY } });
+    const preset = lineRangePreset();
+    const read = createAiSdkReadTool({ fs, cwd: "/w", signature: preset.read });
+    const write = createAiSdkWriteTool({ fs, cwd: "/w", signature: preset.write });
+    let step = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async ({ prompt }) => {
+        step += 1;
+        const usage = {
+          inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+          outputTokens: { total: 1, text: 1, reasoning: undefined },
+        };
+        if (step === 1) {
+          const input = JSON.stringify({ path: "a.ts" });
+          return {
+            content: [{ type: "tool-call", toolCallId: "r", toolName: "readFile", input }],
+            finishReason: { unified: "tool-calls", raw: undefined },
+            usage,
+            warnings: [],
+          };
+        }
+        if (step === 2) {
+          // What the model was sent, edited in one place and written back whole.
+          const sent = prompt.flatMap((message) => (message.role === "tool" ? message.content : []));
+          const output = sent[0]?.type === "tool-result" ? sent[0].output : undefined;
+          const seen = output?.type === "content" && output.value[0]?.type === "text" ? output.value[0].text : "";
+          const input = JSON.stringify({ path: "a.ts", content: seen.replace("retries = 3", "retries = 5") });
+          return {
+            content: [{ type: "tool-call", toolCallId: "w", toolName: "writeFile", input }],
+            finishReason: { unified: "tool-calls", raw: undefined },
+            usage,
+            warnings: [],
+          };
+        }
+        return {
+          content: [{ type: "text", text: "done" }],
+          finishReason: { unified: "stop", raw: undefined },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+    const before = await fs.readFile("/w/a.ts");
+    await generateText({
+      model,
+      tools: { readFile: read, writeFile: write },
+      prompt: "Set retries to 5.",
+      stopWhen: isStepCount(5),
+    });
+    const after = await fs.readFile("/w/a.ts");
+    const expected = new TextEncoder().encode(TRICKY.replace("retries = 3", "retries = 5"));
+    expect(Array.from(after)).toEqual(Array.from(expected));
+    // Byte for byte the same outside the one changed character.
+    expect(after.length).toBe(before.length);
+    expect(Array.from(after).filter((byte, i) => byte !== before[i])).toEqual([0x35]);
   });
 });

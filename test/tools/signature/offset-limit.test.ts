@@ -20,8 +20,12 @@ const text = (value: string) => ({ type: "content", value: [{ type: "text", text
 const errorText = (value: string) => ({ type: "error-text", value });
 
 describe("offsetLimitPreset", () => {
-  test("readOnly leaves out the writing tools; names are the dialect's", () => {
-    expect(Object.keys(offsetLimitPreset({ readOnly: true }))).toEqual(["read", "list", "grep"]);
+  test("readOnly is the entry point's, not the preset's; names are the dialect's", () => {
+    expect(() => offsetLimitPreset({ readOnly: true } as never)).toThrow(
+      new TypeError(
+        "offsetLimitPreset readOnly is not a preset option: set readOnly: true where the tools are made (createFsTools, createAiSdkFsTools, createWorkspaceAgent, createMcpServer)",
+      ),
+    );
     const preset = offsetLimitPreset();
     expect(Object.keys(preset)).toEqual(["read", "list", "grep", "write", "edit"]);
     expect([preset.read, preset.list, preset.grep, preset.write, preset.edit].map((s) => s?.name)).toEqual([
@@ -44,7 +48,7 @@ describe("offsetLimitPreset", () => {
       replaceAll: true,
     });
     expect(() => offsetLimitPreset({ readonly: true } as never)).toThrow(
-      new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: readOnly, maxReadChars'),
+      new TypeError('offsetLimitPreset got an unknown option "readonly". Known options: maxReadChars'),
     );
   });
 
