@@ -160,7 +160,14 @@ interface DocumentExample extends Example {
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const examples: DocumentExample[] = DOCUMENTS.flatMap((document) =>
-  extractExamples(readFileSync(join(ROOT, document), "utf8")).map((example) => ({ ...example, document })),
+  extractExamples(readFileSync(join(ROOT, document), "utf8")).map((example) => ({
+    ...example,
+    // Unnamed blocks are named by their line: prefix the document so two documents never clash.
+    name: /^line-\d+$/.test(example.name)
+      ? `${document.replace(/\.md$/, "").replace(/[^a-z0-9]+/gi, "-")}-${example.name}`
+      : example.name,
+    document,
+  })),
 );
 
 /** The longest the README may be, in lines: a newcomer reads it in five minutes; the rest is in docs/. */
