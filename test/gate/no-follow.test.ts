@@ -62,9 +62,9 @@ describe("memory no-follow form", () => {
     expect(createGate({ fs: placed }).noFollow).not.toBe(placed);
     const { readFile: _readFile, ...partial } = fs;
     // A copy that only leaves a method out is called by name; the missing method fails naming it.
-    await expect(createGate({ fs: partial as FileSystem, cwd: "/w" }).fs.readFile("/w/a.txt")).rejects.toThrow(
-      /^The backend "memory" has no readFile method/,
-    );
+    await expect(
+      createGate({ fs: partial as unknown as FileSystem, cwd: "/w" }).fs.readFile("/w/a.txt"),
+    ).rejects.toThrow(/^The backend "memory" has no readFile method/);
     const lines: string[] = [];
     const stacked = withFilesystemLogging({ destination: (entry) => lines.push(formatFilesystemLogEntry(entry)) })(
       readOnly()(fs),

@@ -122,9 +122,10 @@ type Armed = { method?: string; swap?: () => Promise<void> };
 /** The safe styles: each makes an async wrapper that keeps the backend's no-follow form. */
 const SAFE_STYLES: Record<string, (raw: FileSystem, armed: Armed) => FileSystem> = {
   "forwardFileSystem(backend, (target) => overrides)": (raw, armed) =>
-    forwardFileSystem(raw, (target) => pausing(target, armed)),
+    forwardFileSystem(raw, (target) => pausing(target, armed)) as FileSystem,
   "a middleware written with the function form, composed with logging and a quota": (raw, armed) => {
-    const pause: FileSystemMiddleware = (next) => forwardFileSystem(next, (target) => pausing(target, armed));
+    const pause: FileSystemMiddleware = (next) =>
+      forwardFileSystem(next, (target) => pausing(target, armed)) as FileSystem;
     return compose(withFilesystemLogging({ destination: () => {} }), pause, withQuota({ maxBytes: 1 << 20 }))(raw);
   },
 };
@@ -135,7 +136,8 @@ const UNSAFE_STYLES: Record<string, (raw: FileSystem, armed: Armed) => FileSyste
     ...raw,
     writeFile: pausing(raw, armed).writeFile!,
   }),
-  "forwardFileSystem(backend, { ...plain overrides })": (raw, armed) => forwardFileSystem(raw, pausing(raw, armed)),
+  "forwardFileSystem(backend, { ...plain overrides })": (raw, armed) =>
+    forwardFileSystem(raw, pausing(raw, armed)) as FileSystem,
   "a middleware that spreads its next backend": (raw, armed) => {
     const spreading: FileSystemMiddleware = (next) => ({ ...next, readFile: pausing(next, armed).readFile! });
     return compose(withFilesystemLogging({ destination: () => {} }), spreading)(raw);
