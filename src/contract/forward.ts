@@ -33,10 +33,16 @@ export const PROMISE_METHODS = [
   "readlink",
 ] as const satisfies ReadonlyArray<keyof FileSystem>;
 
-/** The fields that are not methods: carried as they are (`locks`, `noFollow`, `cwd`, `allowedRoots` only when present). */
-const FIELDS = ["name", "capabilities", "locks", "noFollow", "cwd", "allowedRoots"] as const satisfies ReadonlyArray<
-  keyof FileSystem
->;
+/** The fields that are not methods: carried as they are (`locks`, `noFollow`, `cwd`, `allowedRoots`, `durability` only when present). */
+const FIELDS = [
+  "name",
+  "capabilities",
+  "locks",
+  "noFollow",
+  "cwd",
+  "allowedRoots",
+  "durability",
+] as const satisfies ReadonlyArray<keyof FileSystem>;
 
 type OptionalMethod = (typeof OPTIONAL_METHODS)[number];
 type Listed = (typeof REQUIRED_METHODS)[number] | OptionalMethod | (typeof FIELDS)[number];
@@ -165,6 +171,7 @@ function forwardObject<N extends FileSystem, O extends FileSystemOverrides>(
   if (next.locks !== undefined) wrapped.locks = next.locks;
   if (next.cwd !== undefined) wrapped.cwd = next.cwd;
   if (next.allowedRoots !== undefined) wrapped.allowedRoots = next.allowedRoots;
+  if (next.durability !== undefined) wrapped.durability = next.durability;
   for (const method of [...REQUIRED_METHODS, ...OPTIONAL_METHODS]) {
     const own: unknown = next[method];
     if (typeof own === "function") wrapped[method] = own.bind(next);

@@ -714,7 +714,13 @@ export function createGate(givenOptions: GateOptions): Gate {
     denies,
     denied,
     // The checked backend declares the gate's place, so a tool or shell over it starts there too.
-    fs: Object.freeze({ ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }), cwd, allowedRoots }),
+    fs: Object.freeze({
+      ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }),
+      cwd,
+      allowedRoots,
+      // The tools say so in their results when the backend may still lose a change (relaxed).
+      ...(given.durability === "relaxed" ? { durability: "relaxed" as const } : {}),
+    }),
   };
   return Object.freeze(gate);
 }
