@@ -44,7 +44,7 @@ describe("model-based in Chromium: the tools agree with a plain model after ever
     { timeout: TIMEOUT_MS },
     async () => {
       const stats = await runModel({ create: idb, symlinks: true, runs: modelRuns(10), faults: false });
-      expect(stats.steps).toBeGreaterThan(10);
+      expect(stats.steps).toBeGreaterThan(0);
     },
   );
   test("IndexedDB, with faults at random mutating backend calls", { timeout: TIMEOUT_MS }, async () => {
@@ -53,6 +53,6 @@ describe("model-based in Chromium: the tools agree with a plain model after ever
   });
   test("OPFS (main thread, no links)", { timeout: TIMEOUT_MS }, async () => {
     const stats = await runModel({ create: opfs, symlinks: false, runs: modelRuns(10), faults: false });
-    expect(stats.steps).toBeGreaterThan(10);
+    expect(stats.steps).toBeGreaterThan(0);
   });
 });

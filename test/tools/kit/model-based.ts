@@ -69,6 +69,9 @@ const ancestorsOf = (path: string): string[] => {
   return parts.slice(0, -1).map((_, index) => parts.slice(0, index + 1).join("/"));
 };
 const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(`${dir}/`);
+/** The parent of `path` is a directory (the root always is). */
+const parentIsDirectory = (tree: Tree, path: string): boolean =>
+  parentOf(path) === "" || tree.get(parentOf(path))?.kind === "directory";
 
 /** Every ancestor is a directory or missing (none is a file or a link). */
 function parentsPlain(tree: Tree, path: string): boolean {
@@ -80,6 +83,16 @@ function parentsPlain(tree: Tree, path: string): boolean {
 
 function addParents(tree: Tree, path: string): void {
   for (const ancestor of ancestorsOf(path)) if (!tree.has(ancestor)) tree.set(ancestor, { kind: "directory" });
+}
+
+/** `path` is a link whose target (followed through links) is not there. */
+function dangling(tree: Tree, path: string, seen = 0): boolean {
+  const entry = tree.get(path);
+  if (entry?.kind !== "symlink") return false;
+  // Targets are absolute, under the root (which ends in /w; no name here contains a "w" directory).
+  const target = entry.target.replace(/^.*\/w\//, "");
+  if (seen > 8 || !tree.has(target)) return true;
+  return dangling(tree, target, seen + 1);
 }
 
 const countOf = (text: string, needle: string): number => text.split(needle).length - 1;
@@ -199,7 +212,9 @@ function rmCommand(path: string): Command {
   return {
     label: `rm -rf ${path}`,
     [fc.toStringMethod]: () => `rm -rf ${path}`,
-    runnable: (tree) => parentsPlain(tree, path),
+    // Found by this test: just-bash's rm stats (follows) its operand first, so `rm -rf` of a
+    // dangling link answers "absent" and leaves the link (GNU rm removes it). Not generated.
+    runnable: (tree) => parentsPlain(tree, path) && !dangling(tree, path),
     apply: (tree) => new Map([...tree].filter(([key]) => !isUnder(key, path))),
     run: (tools) => bash(tools, `rm -rf ${path}`),
     touches: [path],
@@ -211,12 +226,15 @@ function mvCommand(from: string, to: string): Command {
   return {
     label: `mv ${from} ${to}`,
     [fc.toStringMethod]: () => `mv ${from} ${to}`,
+    // As for rm: a dangling or looping link is not generated as mv's source (just-bash's mv
+    // follows it first, and fails with ENOENT or ELOOP where GNU mv moves the link).
     runnable: (tree) =>
       tree.has(from) &&
+      !dangling(tree, from) &&
       !tree.has(to) &&
       parentsPlain(tree, from) &&
       parentsPlain(tree, to) &&
-      tree.get(parentOf(to))?.kind === "directory" &&
+      parentIsDirectory(tree, to) &&
       !isUnder(to, from),
     apply: (tree) => {
       const next: Tree = new Map();
@@ -233,7 +251,7 @@ function lnCommand(root: string, target: string, path: string): Command {
   return {
     label: `ln -s ${target} ${path}`,
     [fc.toStringMethod]: () => `ln -s ${target} ${path}`,
-    runnable: (tree) => !tree.has(path) && parentsPlain(tree, path) && tree.get(parentOf(path))?.kind === "directory",
+    runnable: (tree) => !tree.has(path) && parentsPlain(tree, path) && parentIsDirectory(tree, path),
     apply: (tree) => new Map(tree).set(path, { kind: "symlink", target: `${root}/${target}` }),
     run: (tools) => bash(tools, `ln -s ${root}/${target} ${path}`),
     touches: [path],
