@@ -19,7 +19,7 @@ import { forwardFileSystem } from "../../../src/contract/forward.js";
 import type { FileSystem } from "../../../src/contract/types.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
 import type { FsTools } from "../../../src/tools/kit/fs-tools.js";
-import { resultText } from "../../../src/tools/kit/result.js";
+import { resultText, type ToolResult } from "../../../src/tools/kit/result.js";
 
 /** One entry of a tree, by path relative to the root. */
 export type Entry =
@@ -114,10 +114,7 @@ interface Command {
   readonly faultable: boolean;
 }
 
-const toolResult = (result: { ok: boolean; parts: readonly { type: string }[] }) => ({
-  ok: result.ok,
-  text: resultText(result as Parameters<typeof resultText>[0]),
-});
+const toolResult = (result: ToolResult) => ({ ok: result.ok, text: resultText(result) });
 
 function writeCommand(path: string, text: string): Command {
   return {
@@ -263,7 +260,6 @@ function lnCommand(root: string, target: string, path: string): Command {
 function pairCommand(first: Command, second: Command): Command {
   return {
     label: `together: [${first.label}] and [${second.label}]`,
-    [fc.toStringMethod]: () => `together: [${first.label}] and [${second.label}]`,
     [fc.toStringMethod]: () => `together: [${first.label}] and [${second.label}]`,
     runnable: (tree) =>
       first.runnable(tree) &&
