@@ -218,6 +218,11 @@ export {
 export type { ContentConverter, ConversionInput, ConversionOutcome } from "./tools/read/converter.js";
 export { BINARY_SNIFF_BYTES } from "./tools/kit/text.js";
 export type { FieldSpec, InputSpec } from "./tools/kit/input.js";
-export { forwardFileSystem, type FileSystemOverrides, type ForwardedFileSystem } from "./contract/forward.js";
+export {
+  forwardFileSystem,
+  type FileSystemOverrides,
+  type FileSystemOverridesOf,
+  type ForwardedFileSystem,
+} from "./contract/forward.js";
 export { defineCoreTool, type CoreToolDefinition, type CustomInput } from "./tools/kit/define.js";
 export { OptionError, type OptionErrorFields } from "./contract/options.js";

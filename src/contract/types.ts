@@ -112,6 +112,12 @@ export interface FileSystem {
    * Tools and the gate use them when their own `allowedRoots` option is not given. Absent: `[cwd]`.
    */
   readonly allowedRoots?: readonly string[];
+  /**
+   * `"relaxed"` when a change may still be lost after its call resolved (a crash within the
+   * backend's save window, e.g. `idbFileSystem({ durability: "relaxed" })`); the tools then say
+   * so in each mutation result. Absent: a change is kept once its call resolves.
+   */
+  readonly durability?: "relaxed";
   /** Watch for changes under `path`; returns a function that stops watching (capability `watch`). */
   watch?(path: string, listener: (event: WatchEvent) => void): () => void;
   /**

@@ -21,7 +21,7 @@ import {
 } from "../contract/path.js";
 import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
 import { assertKnownOptions } from "../contract/options.js";
-import { trustedNoFollow } from "../contract/no-follow.js";
+import { lostNoFollow, trustedNoFollow } from "../contract/no-follow.js";
 import { normalizeCommand, plainCommand, splitCommandLine } from "./command-line.js";
 
 export { splitCommandLine } from "./command-line.js";
@@ -350,6 +350,16 @@ function toolError(
 }
 
 /**
+ * Why the gate refuses a wrapper that lost its backend's no-follow form, and the way to wrap.
+ */
+export const LOST_NO_FOLLOW_MESSAGE =
+  "createGate fs: this wrapper lost its backend's no-follow form (a spread copy with a method replaced, " +
+  "or forwardFileSystem with a plain object of overrides), so a symlink planted between the gate's check " +
+  "and the call would be followed outside the roots. Write the overrides as a function of the target, " +
+  "applied to the backend and to its no-follow form alike: " +
+  "forwardFileSystem(backend, (target) => ({ writeFile: (path, data) => target.writeFile(path, data) }))";
+
+/**
  * Create the gate over a backend: paths are checked (input rules, lexical `..`, symlinks resolved
  * through the backend, confinement to `allowedRoots` name by name), then access outside the roots
  * is admitted by an allow rule, else by `approve`, else refused (fail closed).
@@ -392,7 +402,10 @@ function toolError(
  * @throws TypeError at creation for an unknown option or `permissions` key (an `OptionError`:
  *   `createGate permissions got an unknown option "dney". Known options: allow, deny, approve`),
  *   or when `fs` is missing or has no `realpath`, `cwd` or a root is not absolute, `allowedRoots`
- *   is empty, or a rule is malformed (the message names the option). A backend lacking another
+ *   is empty, or a rule is malformed (the message names the option); and when `fs` has symlinks
+ *   and is a wrapper that lost its backend's no-follow form ({@link LOST_NO_FOLLOW_MESSAGE}: a
+ *   spread copy with a method replaced, or `forwardFileSystem` with plain-object overrides), since
+ *   a link swapped in between the check and the call would be followed. A backend lacking another
  *   required method is accepted; a call that needs the method rejects with a TypeError naming it
  *   and how to add it.
  * @example
@@ -489,6 +502,9 @@ export function createGate(givenOptions: GateOptions): Gate {
   // Checked paths are used through the no-follow form; lookups use its lstat and readlink too
   // (the names walked are real), and the backend's own realpath for the one-call fast path.
   const declaredForm = trustedNoFollow(given);
+  if (declaredForm === undefined && given.capabilities?.symlink === true && lostNoFollow(given)) {
+    throw new TypeError(LOST_NO_FOLLOW_MESSAGE);
+  }
   const declared = declaredForm === undefined ? undefined : withMissingMethods(declaredForm);
   const noFollow = declared ?? backend;
   const lookupFs: FileSystem =
@@ -698,7 +714,13 @@ export function createGate(givenOptions: GateOptions): Gate {
     denies,
     denied,
     // The checked backend declares the gate's place, so a tool or shell over it starts there too.
-    fs: Object.freeze({ ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }), cwd, allowedRoots }),
+    fs: Object.freeze({
+      ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }),
+      cwd,
+      allowedRoots,
+      // The tools say so in their results when the backend may still lose a change (relaxed).
+      ...(given.durability === "relaxed" ? { durability: "relaxed" as const } : {}),
+    }),
   };
   return Object.freeze(gate);
 }

@@ -61,9 +61,10 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
   const statOf = (syscall: string, path: string): FileStat =>
     path === VIRTUAL_DEV_DIRECTORY ? DIRECTORY_STAT : FILES.has(path) ? DEVICE_STAT : missing(syscall, path);
 
-  return forwardFileSystem(fs, {
+  // A function of the target: a no-follow form `fs` has gets /dev too.
+  return forwardFileSystem(fs, (target) => ({
     readFile(path) {
-      if (!isVirtualDevPath(path)) return fs.readFile(path);
+      if (!isVirtualDevPath(path)) return target.readFile(path);
       return virtual(() => {
         if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
         if (path === ZERO_PATH) return new Uint8Array(DEV_ZERO_BYTES);
@@ -71,20 +72,20 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
       });
     },
     writeFile(path, data) {
-      if (!isVirtualDevPath(path)) return fs.writeFile(path, data);
+      if (!isVirtualDevPath(path)) return target.writeFile(path, data);
       return virtual(() => {
         if (path === VIRTUAL_DEV_DIRECTORY) throw new FsError("EISDIR", { syscall: "open", path });
         if (!FILES.has(path)) denied("open", path);
       });
     },
     stat(path) {
-      return isVirtualDevPath(path) ? virtual(() => statOf("stat", path)) : fs.stat(path);
+      return isVirtualDevPath(path) ? virtual(() => statOf("stat", path)) : target.stat(path);
     },
     lstat(path) {
-      return isVirtualDevPath(path) ? virtual(() => statOf("lstat", path)) : fs.lstat(path);
+      return isVirtualDevPath(path) ? virtual(() => statOf("lstat", path)) : target.lstat(path);
     },
     readdir(path) {
-      if (!isVirtualDevPath(path)) return fs.readdir(path);
+      if (!isVirtualDevPath(path)) return target.readdir(path);
       return virtual(() => {
         if (path !== VIRTUAL_DEV_DIRECTORY) {
           if (FILES.has(path)) throw new FsError("ENOTDIR", { syscall: "scandir", path });
@@ -94,33 +95,33 @@ export function withVirtualDev(fs: FileSystem): FileSystem {
       });
     },
     async mkdir(path, options) {
-      if (!isVirtualDevPath(path)) return fs.mkdir(path, options);
+      if (!isVirtualDevPath(path)) return target.mkdir(path, options);
       if (path === VIRTUAL_DEV_DIRECTORY && options?.recursive === true) return;
       if (path === VIRTUAL_DEV_DIRECTORY || FILES.has(path)) throw new FsError("EEXIST", { syscall: "mkdir", path });
       denied("mkdir", path);
     },
     async rm(path, options) {
-      if (!isVirtualDevPath(path)) return fs.rm(path, options);
+      if (!isVirtualDevPath(path)) return target.rm(path, options);
       denied("rm", path);
     },
     async rename(from, to) {
-      if (!isVirtualDevPath(from) && !isVirtualDevPath(to)) return fs.rename(from, to);
+      if (!isVirtualDevPath(from) && !isVirtualDevPath(to)) return target.rename(from, to);
       denied("rename", from, to);
     },
     async realpath(path) {
-      if (!isVirtualDevPath(path)) return fs.realpath(path);
+      if (!isVirtualDevPath(path)) return target.realpath(path);
       statOf("realpath", path);
       return path;
     },
     // Kept only where `fs` has them (forwardFileSystem drops an optional method the backend lacks).
-    async symlink(target, path) {
-      if (isVirtualDevPath(path)) denied("symlink", target, path);
-      return fs.symlink!(target, path);
+    async symlink(linkTarget, path) {
+      if (isVirtualDevPath(path)) denied("symlink", linkTarget, path);
+      return target.symlink!(linkTarget, path);
     },
     async readlink(path) {
-      if (!isVirtualDevPath(path)) return fs.readlink!(path);
+      if (!isVirtualDevPath(path)) return target.readlink!(path);
       statOf("readlink", path);
       throw new FsError("EINVAL", { syscall: "readlink", path });
     },
-  });
+  }));
 }

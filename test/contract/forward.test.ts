@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { forwardFileSystem } from "../../src/contract/forward.js";
+import { lostNoFollow, trustedNoFollow } from "../../src/contract/no-follow.js";
 import { memoryLocks } from "../../src/contract/locks.js";
 import type { FileSystem, WatchEvent } from "../../src/contract/types.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
@@ -136,6 +137,43 @@ describe("forwardFileSystem", () => {
     }).toEqual({ carried: 3, replaced: false, both: 5 });
   });
 
+  it("overrides as a function of the target wrap the backend and its no-follow form alike, and the form stays trusted", async () => {
+    const backend = memoryFileSystem({ files: { "/w/a.txt": "a" } });
+    const seen: string[] = [];
+    const fs = forwardFileSystem(backend, (target) => ({
+      writeFile: async (path: string, data: Uint8Array) => {
+        seen.push(`${target === backend ? "backend" : "noFollow"} ${path}`);
+        return target.writeFile(path, data);
+      },
+    }));
+    await fs.writeFile("/w/b.txt", encode("b"));
+    await fs.noFollow!.writeFile("/w/c.txt", encode("c"));
+    expect(seen).toEqual(["backend /w/b.txt", "noFollow /w/c.txt"]);
+    expect(trustedNoFollow(fs)).toBe(fs.noFollow);
+    expect(fs.noFollow).not.toBe(backend.noFollow);
+    expect(lostNoFollow(fs)).toBe(false);
+    // A backend without a form: the function is applied once, and no form appears.
+    const { backend: plain } = recordingBackend({ optional: false });
+    let applied = 0;
+    const wrapped = forwardFileSystem(plain, (target) => (applied++, { readFile: target.readFile }));
+    expect({ applied, noFollow: "noFollow" in wrapped, lost: lostNoFollow(wrapped) }).toEqual({
+      applied: 1,
+      noFollow: false,
+      lost: false,
+    });
+  });
+
+  it("plain-object overrides of a method drop the no-follow form and mark the wrapper as having lost it", () => {
+    const backend = memoryFileSystem();
+    const logged = forwardFileSystem(backend, { writeFile: (path, data) => backend.writeFile(path, data) });
+    expect({ noFollow: "noFollow" in logged, lost: lostNoFollow(logged) }).toEqual({ noFollow: false, lost: true });
+    const fieldsOnly = forwardFileSystem(backend, { cwd: "/w" });
+    expect({ trusted: trustedNoFollow(fieldsOnly) === backend.noFollow, lost: lostNoFollow(fieldsOnly) }).toEqual({
+      trusted: true,
+      lost: false,
+    });
+  });
+
   it("lets overrides win, and keeps the forwarded member for an undefined override", async () => {
     const { backend, calls } = recordingBackend({ optional: true });
     const otherLocks = memoryLocks();
@@ -233,7 +271,15 @@ describe("forwardFileSystem", () => {
       new TypeError("forwardFileSystem: next must be a FileSystem object"),
     );
     expect(() => forwardFileSystem(backend, null as unknown as object)).toThrow(
-      new TypeError("forwardFileSystem: overrides must be an object"),
+      new TypeError("forwardFileSystem: overrides must be an object, or a function of the target returning one"),
+    );
+    expect(() => forwardFileSystem(backend, (() => null) as unknown as () => object)).toThrow(
+      new TypeError("forwardFileSystem: the overrides function must return an object of overrides"),
+    );
+    expect(() => forwardFileSystem(backend, (target) => ({ noFollow: target }))).toThrow(
+      new TypeError(
+        "forwardFileSystem: an overrides function must not give noFollow (it is applied to the no-follow form itself)",
+      ),
     );
     expect(() => forwardFileSystem(backend, { stat: "no" } as unknown as object)).toThrow(
       new TypeError('forwardFileSystem: override "stat" must be a function, got string'),

@@ -593,11 +593,12 @@ describe("createGate: a backend whose realpath says how far a missing path resol
   function backend(prefix: (path: string) => ResolvedPrefix | undefined, errorPath = (path: string) => path) {
     const memory = memoryFileSystem({ files: { "/w/real/a.txt": "a" } });
     const calls: string[] = [];
-    const fs = forwardFileSystem(memory, {
+    // A function of the target: the no-follow form records its calls too.
+    const fs = forwardFileSystem(memory, (target) => ({
       realpath: async (path) => {
         calls.push(`realpath ${path}`);
         try {
-          return await memory.realpath(path);
+          return await target.realpath(path);
         } catch (error) {
           const resolvedPrefix = prefix(path);
           if (resolvedPrefix === undefined) throw error;
@@ -606,9 +607,9 @@ describe("createGate: a backend whose realpath says how far a missing path resol
       },
       lstat: async (path) => {
         calls.push(`lstat ${path}`);
-        return memory.lstat(path);
+        return target.lstat(path);
       },
-    });
+    }));
     return { fs, calls };
   }
   /** The names of `path` below /w, said to lie under /w/real (the gate takes the backend's word, as for realpath). */
@@ -1028,6 +1029,8 @@ describe("createGate: deny rules", () => {
     let emit: ((event: { type: "write"; path: string }) => void) | undefined;
     const watched: FileSystem = {
       ...memory,
+      // Called by name (check-then-use): this test is about what watch reports, not about swaps.
+      noFollow: undefined,
       capabilities: { ...memory.capabilities, watch: true },
       watch: (_path, listener) => ((emit = listener), () => undefined),
     };

@@ -8,7 +8,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import { createGate } from "../../src/gate/gate.js";
+import { LOST_NO_FOLLOW_MESSAGE, createGate } from "../../src/gate/gate.js";
 import { createWorkspace } from "../../src/gate/workspace.js";
 import { formatFilesystemLogEntry, readOnly, withFilesystemLogging } from "../../src/gate/middleware.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
@@ -54,10 +54,17 @@ describe("memory no-follow form", () => {
     expect(fs.volume.toJSON()["/out/new.txt"]).toBeUndefined();
   });
 
-  test("a spread copy is not trusted (its own methods are used); middleware carries a wrapped form", async () => {
+  test("a spread copy that replaces a method is refused at creation; one that only adds fields keeps the form; middleware carries a wrapped form", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a" } });
     const copy: FileSystem = { ...fs, readFile: async () => encode("copy") };
-    expect(createGate({ fs: copy, cwd: "/w" }).noFollow).toBe(copy);
+    expect(() => createGate({ fs: copy, cwd: "/w" })).toThrow(new TypeError(LOST_NO_FOLLOW_MESSAGE));
+    const placed: FileSystem = { ...fs, cwd: "/w", allowedRoots: ["/w"] };
+    expect(createGate({ fs: placed }).noFollow).not.toBe(placed);
+    const { readFile: _readFile, ...partial } = fs;
+    // A copy that only leaves a method out is called by name; the missing method fails naming it.
+    await expect(
+      createGate({ fs: partial as unknown as FileSystem, cwd: "/w" }).fs.readFile("/w/a.txt"),
+    ).rejects.toThrow(/^The backend "memory" has no readFile method/);
     const lines: string[] = [];
     const stacked = withFilesystemLogging({ destination: (entry) => lines.push(formatFilesystemLogEntry(entry)) })(
       readOnly()(fs),

@@ -150,6 +150,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "FileSystemFactory",
       "FileSystemMiddleware",
       "FileSystemOverrides",
+      "FileSystemOverridesOf",
       "FileType",
       "FilesystemLogArgument",
       "FilesystemLogEntry",
@@ -274,7 +275,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
   "src/backends/idb/index.ts": {
     subpath: "./idb",
     values: ["DEFAULT_IDB_DATABASE", "DEFAULT_IDB_DEBOUNCE_MS", "DEFAULT_IDB_STORE", "idbFileSystem"],
-    types: ["CreateStore", "IdbFileSystem", "IdbFileSystemOptions", "IdbRecord"],
+    types: ["CreateStore", "IdbDurability", "IdbFileSystem", "IdbFileSystemOptions", "IdbRecord"],
   },
   "src/node-fs/index.ts": {
     subpath: "./node-fs",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { forwardFileSystem } from "../../src/contract/forward.js";
 import { createGate } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { justBashCommandRunner } from "../../src/shell/just-bash-runner.js";
@@ -145,15 +146,12 @@ describe("justBashCommandRunner", () => {
 
   it("a backend error that just-bash lets escape ends the run with a clear result", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
-    const readOnly = {
-      ...fs,
-      name: fs.name,
-      capabilities: fs.capabilities,
+    const readOnly = forwardFileSystem(fs, () => ({
       writeFile: async () => {
         const { FsError } = await import("../../src/contract/errors.js");
         throw new FsError("EROFS", { syscall: "open", path: "/w/new.txt" });
       },
-    };
+    }));
     const out = await justBashCommandRunner({ fs: readOnly, cwd: "/w" }).run({
       command: "echo a; echo b > new.txt; echo c",
       cwd: "/w",

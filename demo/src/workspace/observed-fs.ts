@@ -48,19 +48,21 @@ export function observeFileSystem(inner: FileSystem): {
   };
   // Reads, `readlink`, `watch`, the name, capabilities and the storage's own locks (OPFS: Web
   // Locks) pass through unchanged; `symlink` is observed only where `inner` has it.
-  const fs: FileSystem = forwardFileSystem(inner, {
+  // The overrides are a function of the target: they wrap `inner` and its no-follow form alike,
+  // so the gate keeps calling checked paths through a form that follows no swapped-in link.
+  const fs: FileSystem = forwardFileSystem(inner, (target) => ({
     async writeFile(path, data) {
       let before: Uint8Array | undefined;
       let created = false;
       if (listeners.size > 0 && quietDepth === 0) {
         try {
-          const stat = await inner.stat(path);
-          if (stat.type === "file" && stat.size <= MAX_DIFF_BYTES) before = await inner.readFile(path);
+          const stat = await target.stat(path);
+          if (stat.type === "file" && stat.size <= MAX_DIFF_BYTES) before = await target.readFile(path);
         } catch {
           created = true;
         }
       }
-      await inner.writeFile(path, data);
+      await target.writeFile(path, data);
       emit({
         type: "write",
         path,
@@ -70,22 +72,22 @@ export function observeFileSystem(inner: FileSystem): {
       });
     },
     async mkdir(path, options) {
-      await inner.mkdir(path, options);
+      await target.mkdir(path, options);
       emit({ type: "mkdir", path });
     },
     async rm(path, options) {
-      await inner.rm(path, options);
+      await target.rm(path, options);
       emit({ type: "remove", path });
     },
     async rename(from, to) {
-      await inner.rename(from, to);
+      await target.rename(from, to);
       emit({ type: "rename", path: to, from });
     },
-    async symlink(target, path) {
-      await inner.symlink!(target, path);
+    async symlink(linkTarget, path) {
+      await target.symlink!(linkTarget, path);
       emit({ type: "write", path });
     },
-  });
+  }));
   return {
     fs,
     onChange(listener) {

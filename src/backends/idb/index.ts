@@ -1,7 +1,9 @@
 /**
  * `better-fs-tools/idb`: a memory workspace persisted in IndexedDB (through idb-keyval), for
- * browsers and private modes without OPFS. It restores itself on load and saves changes,
- * debounced and on `flush()`, as per-path records: binary files and symlinks survive.
+ * browsers and private modes without OPFS. It restores itself on load and saves changes as
+ * per-path records (binary files and symlinks survive): each change before its call resolves
+ * (concurrent calls share one transaction), or with `durability: "relaxed"` debounced and on
+ * `flush()`.
  *
  * @module
  */
@@ -23,10 +25,19 @@ export const DEFAULT_IDB_DATABASE = "better-fs-tools";
 /** Default object store name. */
 export const DEFAULT_IDB_STORE = "files";
 /**
- * Changes are saved at most this long after the first unsaved one, in milliseconds: the most
- * a crash can lose. Not reset by later changes, so a busy workspace still saves.
+ * With `durability: "relaxed"`, changes are saved at most this long after the first unsaved one,
+ * in milliseconds: the most a crash can lose. Not reset by later changes, so a busy workspace
+ * still saves.
  */
 export const DEFAULT_IDB_DEBOUNCE_MS = 250;
+
+/**
+ * When a change is in IndexedDB: `"committed"` (the default) before its call resolves, the
+ * calls in flight together sharing one transaction; `"relaxed"` debounced
+ * ({@link DEFAULT_IDB_DEBOUNCE_MS}), on `flush()` and when the page is hidden, so a crash or a
+ * killed browser loses what was written in the last window (the tools say so in each result).
+ */
+export type IdbDurability = "committed" | "relaxed";
 
 /** Options of {@link idbFileSystem}. */
 export interface IdbFileSystemOptions {
@@ -34,7 +45,12 @@ export interface IdbFileSystemOptions {
   readonly name?: string;
   /** Object store name inside the database. @default DEFAULT_IDB_STORE */
   readonly store?: string;
-  /** Save delay after the first unsaved change, in milliseconds. @default DEFAULT_IDB_DEBOUNCE_MS */
+  /**
+   * When a change is saved: before its call resolves (`"committed"`), or debounced
+   * (`"relaxed"`: faster, but a crash loses the last `debounceMs`). @default "committed"
+   */
+  readonly durability?: IdbDurability;
+  /** With `durability: "relaxed"`: save delay after the first unsaved change, in milliseconds. @default DEFAULT_IDB_DEBOUNCE_MS */
   readonly debounceMs?: number;
   /** idb-keyval's `createStore` (or a stand-in for tests). Default: `import("idb-keyval")` on first use. */
   readonly createStore?: CreateStore;
@@ -45,6 +61,8 @@ export interface IdbFileSystemOptions {
 /** The IndexedDB-persisted workspace: a {@link FileSystem} with symlinks, plus `ready`, `flush()` and `close()`. */
 export interface IdbFileSystem extends FileSystem {
   readonly name: "idb";
+  /** `"relaxed"` when made with that option (the tools then say so in each result); absent when committed. */
+  readonly durability?: "relaxed";
   readonly capabilities: { readonly symlink: true };
   symlink(target: string, path: string): Promise<void>;
   readlink(path: string): Promise<string>;
@@ -58,7 +76,7 @@ export interface IdbFileSystem extends FileSystem {
   close(): Promise<void>;
 }
 
-const OPTION_KEYS = ["name", "store", "debounceMs", "createStore", "onError"] as const;
+const OPTION_KEYS = ["name", "store", "durability", "debounceMs", "createStore", "onError"] as const;
 
 function checkOptions(options: IdbFileSystemOptions): void {
   if (typeof options !== "object" || options === null) throw new TypeError("idbFileSystem: options must be an object");
@@ -68,6 +86,12 @@ function checkOptions(options: IdbFileSystemOptions): void {
     if (value !== undefined && (typeof value !== "string" || value === "")) {
       throw new TypeError(`idbFileSystem: option "${key}" must be a non-empty string, got ${JSON.stringify(value)}`);
     }
+  }
+  const { durability } = options;
+  if (durability !== undefined && durability !== "committed" && durability !== "relaxed") {
+    throw new TypeError(
+      `idbFileSystem: option "durability" must be "committed" or "relaxed", got ${JSON.stringify(durability)}`,
+    );
   }
   const { debounceMs } = options;
   if (debounceMs !== undefined && (typeof debounceMs !== "number" || !Number.isFinite(debounceMs) || debounceMs < 0)) {
@@ -100,9 +124,14 @@ function physical(volume: Volume, path: string): string {
  * - Load: every record is read in one transaction and the workspace rebuilt (files with their
  *   bytes, mode and mtime; directories; symlinks). Calls made before that wait for it.
  * - Save: changed paths are collected synchronously (a consistent snapshot) and written in one
- *   read-write transaction: a crash or a quota error between saves loses at most the unsaved
- *   window and never leaves a half-written store. Saves run {@link DEFAULT_IDB_DEBOUNCE_MS}
- *   after the first unsaved change, on `flush()`, and when the page is hidden.
+ *   read-write transaction, which never leaves a half-written store. By default
+ *   (`durability: "committed"`) a change is saved before its call resolves: calls in flight
+ *   together (and those made while a save runs) share the next transaction, so what a call
+ *   reported written survives a killed browser. A failed save (quota: `ENOSPC`, else `EIO`)
+ *   rejects every call of its batch; a `writeFile` whose save failed is taken back in memory
+ *   (the file as it was), other changes stay pending for the next save. With
+ *   `durability: "relaxed"`, saves run {@link DEFAULT_IDB_DEBOUNCE_MS} after the first unsaved
+ *   change, on `flush()`, and when the page is hidden: a crash loses at most that window.
  * - Symlinks, and the memory backend's no-follow form (`noFollow`): the gate calls it with the
  *   paths it checked, and a name swapped for a link since (through this object or its memory
  *   copy) is refused with `ELOOP`, not followed. Another tab's changes reach this instance only
@@ -111,7 +140,7 @@ function physical(volume: Volume, path: string): string {
  *   changes are seen on the next load, and two tabs changing the same path keep the last save.
  *   Use OPFS (`better-fs-tools/opfs` with `webLocks()`) where several tabs share a workspace.
  *
- * @param options - database, store, debounce, an injected `createStore`.
+ * @param options - database, store, durability, debounce (ms), an injected `createStore`.
  * @returns the workspace; calls reject with `FsError` as the memory backend does. Where the
  *   optional peer idb-keyval is not installed (and no `createStore` is given), `ready` and every
  *   call reject with `EIO` whose message says to install it.
@@ -131,6 +160,7 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   const dbName = options.name ?? DEFAULT_IDB_DATABASE;
   const storeName = options.store ?? DEFAULT_IDB_STORE;
   const debounceMs = options.debounceMs ?? DEFAULT_IDB_DEBOUNCE_MS;
+  const relaxed = options.durability === "relaxed";
   const label = `${dbName}/${storeName}`;
   if (options.createStore === undefined && typeof indexedDB === "undefined") {
     throw new FsError("ENOTSUP", {
@@ -214,8 +244,32 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     return run;
   }
 
+  /** The save the next changes join: queued behind the one running, started when that one ends. */
+  let queued: Promise<void> | undefined;
+  /**
+   * Committed durability: resolve once the changes marked so far are in IndexedDB. Calls in
+   * flight together join one save; a call made while a save runs joins the next.
+   */
+  function commitSoon(): Promise<void> {
+    if (closed) return Promise.resolve();
+    if (queued !== undefined) return queued;
+    const run = chain.then(() => {
+      queued = undefined;
+      return save();
+    });
+    queued = run;
+    chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** After a change: committed, wait for its save; relaxed, schedule one. */
+  function settle(): Promise<void> {
+    if (relaxed) return Promise.resolve();
+    return commitSoon();
+  }
+
   function schedule(): void {
-    if (closed || timer !== undefined) return;
+    if (!relaxed || closed || timer !== undefined) return;
     timer = setTimeout(() => {
       timer = undefined;
       saveNow().catch((error: unknown) => options.onError?.(error as FsError));
@@ -239,6 +293,37 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   const target = typeof globalThis.addEventListener === "function" ? globalThis : undefined;
   target?.addEventListener("visibilitychange", onHidden);
   target?.addEventListener("pagehide", onHidden);
+
+  /**
+   * Committed durability: the bytes at `path` before a write (`null`: no file there), to take the
+   * write back if its save fails. Relaxed: nothing (a failed save is retried, not taken back).
+   */
+  function committedBefore(path: string): Uint8Array | null | undefined {
+    if (relaxed) return undefined;
+    try {
+      const real = String(volume.realpathSync(path));
+      return volume.statSync(real).isFile() ? new Uint8Array(volume.readFileSync(real) as Uint8Array) : undefined;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * A write whose save failed: put the file back as it was, unless another call changed it
+   * since (then that call's own save decides). The path stays marked, so the next save writes
+   * whatever the memory copy holds.
+   */
+  function takeBack(real: string, written: Uint8Array, before: Uint8Array | null | undefined): void {
+    if (before === undefined) return;
+    try {
+      const now = volume.readFileSync(real) as Uint8Array;
+      if (now.byteLength !== written.byteLength || !now.every((byte, index) => byte === written[index])) return;
+      if (before === null) volume.unlinkSync(real);
+      else volume.writeFileSync(real, before);
+    } catch {
+      // gone or replaced since: nothing to take back
+    }
+  }
 
   /** A read of the memory copy, once the stored workspace is loaded. */
   const loaded =
@@ -266,6 +351,7 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
       readlink: loaded((path: string) => target.readlink!(path)),
       async writeFile(path: string, data: Uint8Array) {
         await ready;
+        const before = committedBefore(path);
         await target.writeFile(path, data);
         // The entry written (a link's target, when the path names a link) and the name itself.
         const where = physical(volume, path);
@@ -276,18 +362,26 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
           // keep the physical path
         }
         mark("entry", where, real);
+        try {
+          await settle();
+        } catch (error) {
+          takeBack(real, data, before);
+          throw error;
+        }
       },
       async mkdir(path: string, mkdirOptions?: { recursive?: boolean }) {
         await ready;
         await target.mkdir(path, mkdirOptions);
         // A new directory is empty, and `mkdir -p` of an existing one changes nothing below it.
         mark("entry", physical(volume, path));
+        await settle();
       },
       async rm(path: string, rmOptions?: { recursive?: boolean; force?: boolean }) {
         await ready;
         const where = physical(volume, path);
         await target.rm(path, rmOptions);
         mark("tree", where);
+        await settle();
       },
       async rename(from: string, to: string) {
         await ready;
@@ -295,11 +389,13 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
         const dest = physical(volume, to);
         await target.rename(from, to);
         mark("tree", source, dest);
+        await settle();
       },
       async symlink(linkTarget: string, path: string) {
         await ready;
         await target.symlink!(linkTarget, path);
         mark("entry", physical(volume, path));
+        await settle();
       },
     };
   }
@@ -369,6 +465,7 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   const noFollow = forwardFileSystem(memoryNoFollow, {
     name: "idb" as const,
     capabilities,
+    ...(relaxed ? { durability: "relaxed" as const } : {}),
     ...persisted(memoryNoFollow),
   });
 
@@ -376,6 +473,7 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
   return forwardFileSystem(memory, {
     name: "idb" as const,
     capabilities,
+    ...(relaxed ? { durability: "relaxed" as const } : {}),
     ready,
     noFollow,
     sync,

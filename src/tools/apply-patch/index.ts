@@ -14,7 +14,7 @@
  *   taking the first.
  * - **Line endings and BOM are kept** per line: untouched lines and context lines keep their own
  *   bytes and terminators (`\r\n`, `\n` or a lone `\r`), also when they matched only with
- *   whitespace folded; added lines take the file's dominant terminator.
+ *   whitespace folded; added lines take the file's dominant terminator (on a tie, the one that ends a line first).
  * - A hunk with only `+` lines after an `@@ context` line is inserted right after that line
  *   (the reference appends it at the end of the file); without context it is appended. Either
  *   way the next hunk is searched from where the previous one ended.

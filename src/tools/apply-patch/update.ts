@@ -27,7 +27,11 @@ interface SplitText {
   readonly ends: readonly number[];
   /** False when the last line has no terminator. */
   readonly terminated: boolean;
-  /** The dominant terminator: the most frequent of `\n`, `\r\n` and a lone `\r` (ties: that order). */
+  /**
+   * The dominant terminator: the most frequent of `\n`, `\r\n` and a lone `\r`; on a tie, the one
+   * of the tied that ends a line first (as the reference tool does: a file with as many CRLF as LF
+   * lines whose first line ends in CRLF takes CRLF).
+   */
   readonly eol: "\n" | "\r\n" | "\r";
   /** True when the body holds a CR anywhere (then lines are not split on `\n` alone). */
   readonly hasCr: boolean;
@@ -43,24 +47,33 @@ function splitText(text: string): SplitText {
   let lf = 0;
   let crlf = 0;
   let cr = 0;
+  // The line index where each kind first ends a line (Infinity: never), to break ties.
+  let firstLf = Infinity;
+  let firstCrlf = Infinity;
+  let firstCr = Infinity;
   if (!hasCr) {
     for (let at = body.indexOf("\n"); at !== -1; at = body.indexOf("\n", at + 1)) {
       ends.push(at);
       starts.push(at + 1);
     }
     lf = ends.length;
+    if (lf > 0) firstLf = 0;
   } else {
     for (let at = 0; at < body.length; at += 1) {
       const char = body.charCodeAt(at);
       if (char !== 10 && char !== 13) continue;
+      const line = ends.length;
       ends.push(at);
       if (char === 10) {
         lf += 1;
+        if (firstLf === Infinity) firstLf = line;
       } else if (body.charCodeAt(at + 1) === 10) {
         crlf += 1;
+        if (firstCrlf === Infinity) firstCrlf = line;
         at += 1;
       } else {
         cr += 1;
+        if (firstCr === Infinity) firstCr = line;
       }
       starts.push(at + 1);
     }
@@ -71,9 +84,19 @@ function splitText(text: string): SplitText {
     starts.push(body.length);
   }
   const count = starts.length - 1;
+  const most = Math.max(lf, crlf, cr);
+  const tied: { readonly eol: SplitText["eol"]; readonly first: number }[] = [];
+  if (lf === most) tied.push({ eol: "\n", first: firstLf });
+  if (crlf === most) tied.push({ eol: "\r\n", first: firstCrlf });
+  if (cr === most) tied.push({ eol: "\r", first: firstCr });
   let eol: SplitText["eol"] = "\n";
-  if (crlf > lf) eol = "\r\n";
-  if (cr > Math.max(lf, crlf)) eol = "\r";
+  let earliest = Infinity;
+  for (const candidate of tied) {
+    if (candidate.first < earliest) {
+      earliest = candidate.first;
+      eol = candidate.eol;
+    }
+  }
   let lines: string[] | undefined;
   return {
     bom,
@@ -203,7 +226,7 @@ export type AppliedChunks =
  * The file's own text is kept wherever the patch does not change it: untouched lines and the
  * hunks' context lines keep their bytes and their own line terminators (also when they were
  * matched with whitespace or punctuation folded); only added lines take the patch's text and the
- * file's dominant terminator. `\r\n`, `\n` and a lone `\r` all end a line. When anything
+ * file's dominant terminator (the most frequent; on a tie, the one that ends a line first). `\r\n`, `\n` and a lone `\r` all end a line. When anything
  * changed, the result ends with a line break (as the reference tool's does).
  *
  * @param text - the file's current text (decoded, BOM included if present).
@@ -215,8 +238,8 @@ export type AppliedChunks =
  * ```ts
  * // The hunk " a" / "-b" / "+B": the context line keeps its CRLF, the added line takes LF.
  * const chunk = { contexts: [], oldLines: ["a", "b"], newLines: ["a", "B"], sources: [0, -1], endOfFile: false, line: 3 };
- * applyChunks("a\r\nb\n", [chunk], "f.txt");
- * // { ok: true, text: "a\r\nB\n", firstLine: 1, changed: true }
+ * applyChunks("a\r\nb\nc\n", [chunk], "f.txt");
+ * // { ok: true, text: "a\r\nB\nc\n", firstLine: 1, changed: true }
  * ```
  */
 export function applyChunks(text: string, chunks: readonly PatchChunk[], displayPath: string): AppliedChunks {

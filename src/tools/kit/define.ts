@@ -9,7 +9,7 @@
 import { assertKnownOptions } from "../../contract/options.js";
 import { CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
-import type { ToolResult } from "./result.js";
+import { RELAXED_DURABILITY_NOTE, type ToolResult } from "./result.js";
 import { coreTool, guardExecute, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 
 /** A tool input described by its own check and schema instead of an {@link InputSpec}. */
@@ -89,6 +89,16 @@ function isCustom<Input>(spec: InputSpec | CustomInput<Input>): spec is CustomIn
  * await shout({ text: "hi" }); // the same
  * ```
  */
+/** A successful mutation on a backend whose durability is relaxed says so, in a field and in its text. */
+function withDurability<Result extends ToolResult>(result: Result, durability: "relaxed" | undefined): Result {
+  if (durability !== "relaxed" || result.kind !== "mutation" || !result.ok) return result;
+  return {
+    ...result,
+    durability,
+    parts: [...result.parts, { type: "text", text: RELAXED_DURABILITY_NOTE }],
+  };
+}
+
 export function defineCoreTool<Options extends ToolContextOptions, Input, Result extends ToolResult, Setup = undefined>(
   definition: CoreToolDefinition<Options, Input, Result, Setup>,
 ): (options: Options) => CoreTool<Input, Result> {
@@ -113,9 +123,10 @@ export function defineCoreTool<Options extends ToolContextOptions, Input, Result
       description,
       inputSchema: definition.schema === undefined ? baseSchema : definition.schema(baseSchema, setup),
       validate,
-      execute: guardExecute<Input, Result>(kind, validate, async (input: Input, call?: ToolCall): Promise<Result> =>
-        definition.run(input, await resolve(call), setup),
-      ),
+      execute: guardExecute<Input, Result>(kind, validate, async (input: Input, call?: ToolCall): Promise<Result> => {
+        const context = await resolve(call);
+        return withDurability(await definition.run(input, context, setup), context.gate.fs.durability);
+      }),
     });
   };
 }

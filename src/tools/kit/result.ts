@@ -76,7 +76,16 @@ export interface FileChange {
 export interface MutationResult extends ResultBase {
   readonly kind: "mutation";
   readonly changes: readonly FileChange[];
+  /**
+   * `"relaxed"` when the backend's durability is relaxed (`FileSystem.durability`): the change is
+   * made but a crash soon after may lose it; the text ends with {@link RELAXED_DURABILITY_NOTE}.
+   */
+  readonly durability?: "relaxed";
 }
+
+/** The line a successful mutation result ends with on a backend whose durability is relaxed. */
+export const RELAXED_DURABILITY_NOTE =
+  "Note: this backend saves changes after a short delay (durability: relaxed); a crash before the save loses them.";
 
 /** Result of `bash`. */
 export interface ShellResult extends ResultBase {

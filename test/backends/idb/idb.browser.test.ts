@@ -80,7 +80,9 @@ describe("idb persistence", () => {
 
   it("a 2,000-directory chain is saved and a second instance on the same database loads the same tree", async () => {
     const name = uniqueName();
-    const first = await open({ name });
+    // Relaxed: one save of the whole chain (committed saves each call, and a directory's mtime
+    // changed by a later call below it is not saved again).
+    const first = await open({ name, durability: "relaxed" });
     const chain = (count: number) => `/w/${Array.from({ length: count }, () => "d").join("/")}`;
     const deep = chain(2000);
     await first.writeFile(`${deep}/x.txt`, encoder.encode("deep"));
@@ -117,9 +119,9 @@ describe("idb persistence", () => {
     expect((await second.lstat("/alias")).type).toBe("symlink");
   });
 
-  it("saves on its own after debounceMs", async () => {
+  it("relaxed: saves on its own after debounceMs", async () => {
     const name = uniqueName();
-    const first = await open({ name, debounceMs: 10 });
+    const first = await open({ name, durability: "relaxed", debounceMs: 10 });
     await first.writeFile("/auto.txt", encoder.encode("saved"));
     await vi.waitFor(async () => {
       const second = await open({ name });
@@ -127,9 +129,9 @@ describe("idb persistence", () => {
     });
   });
 
-  it("unsaved changes are not in the store (the window a crash may lose)", async () => {
+  it("relaxed: unsaved changes are not in the store (the window a crash may lose)", async () => {
     const name = uniqueName();
-    const first = await open({ name, debounceMs: 60_000 });
+    const first = await open({ name, durability: "relaxed", debounceMs: 60_000 });
     await first.writeFile("/kept.txt", encoder.encode("kept"));
     await first.flush();
     await first.writeFile("/unsaved.txt", encoder.encode("unsaved"));
@@ -138,9 +140,9 @@ describe("idb persistence", () => {
     await first.close();
   });
 
-  it("a save that fails midway changes nothing in the store, and is retried by the next flush", async () => {
+  it("relaxed: a save that fails midway changes nothing in the store, and is retried by the next flush", async () => {
     const name = uniqueName();
-    const first = await open({ name, debounceMs: 60_000 });
+    const first = await open({ name, durability: "relaxed", debounceMs: 60_000 });
     await first.writeFile("/a.txt", encoder.encode("old a"));
     await first.writeFile("/b.txt", encoder.encode("old b"));
     await first.flush();
@@ -172,6 +174,36 @@ describe("idb persistence", () => {
     expect(decoder.decode(await recovered.readFile("/b.txt"))).toBe("new b");
   });
 
+  it("committed (the default): a write is in the store when it resolves, with no flush", async () => {
+    const name = uniqueName();
+    const first = await open({ name });
+    await Promise.all([
+      first.writeFile("/one.txt", encoder.encode("1")),
+      first.writeFile("/two.txt", encoder.encode("2")),
+    ]);
+    await first.mkdir("/dir");
+    const second = await open({ name });
+    expect((await second.readdir("/")).map((entry) => entry.name).sort()).toEqual(["dir", "one.txt", "two.txt"]);
+    expect(decoder.decode(await second.readFile("/two.txt"))).toBe("2");
+  });
+
+  it("committed: a write whose save fails rejects with ENOSPC and the file is as it was", async () => {
+    const name = uniqueName();
+    const first = await open({ name });
+    await first.writeFile("/a.txt", encoder.encode("old"));
+    vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(() => {
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+    const error = await rejection(first.writeFile("/a.txt", encoder.encode("new")));
+    expect(error.message).toBe(
+      `ENOSPC: no space left on device, flush '${name}/files' (IndexedDB: QuotaExceededError: The quota has been exceeded.)`,
+    );
+    vi.restoreAllMocks();
+    expect(decoder.decode(await first.readFile("/a.txt"))).toBe("old");
+    const second = await open({ name });
+    expect(decoder.decode(await second.readFile("/a.txt"))).toBe("old");
+  });
+
   it("calls made before the load finishes wait for it", async () => {
     const name = uniqueName();
     const first = await open({ name });
@@ -200,7 +232,7 @@ describe("idb persistence", () => {
   it("rejects unknown options and bad values with TypeError naming the option", () => {
     expect(() => idbFileSystem({ debounce: 1 } as never)).toThrow(
       new TypeError(
-        'idbFileSystem got an unknown option "debounce". Known options: name, store, debounceMs, createStore, onError',
+        'idbFileSystem got an unknown option "debounce". Known options: name, store, durability, debounceMs, createStore, onError',
       ),
     );
     expect(() => idbFileSystem({ debounceMs: Number.NaN })).toThrow(

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { UseStore } from "idb-keyval";
 import { idbFileSystem, type IdbRecord } from "../../../src/backends/idb/index.js";
 import { createGate } from "../../../src/gate/gate.js";
+import { createFsTools } from "../../../src/shell/defaults.js";
+import { RELAXED_DURABILITY_NOTE, resultText } from "../../../src/tools/kit/result.js";
 
 const encoder = new TextEncoder();
 
@@ -111,7 +113,7 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("a save writes one record per path, parents included, in one transaction", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.writeFile("/a/b/c.txt", encoder.encode("c"));
     await fs.symlink("/a/b/c.txt", "/link");
     await fs.mkdir("/empty");
@@ -128,7 +130,7 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("a save after a rename deletes the old subtree and writes the new one; unchanged paths are not rewritten", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.writeFile("/d/one.txt", encoder.encode("1"));
     await fs.writeFile("/d/sub/two.txt", encoder.encode("2"));
     await fs.writeFile("/other.txt", encoder.encode("o"));
@@ -148,7 +150,7 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("a flush with nothing changed opens no transaction", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.flush();
     await fs.readFile("/missing").catch(() => undefined);
     await fs.flush();
@@ -157,7 +159,7 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("a failed save leaves the store as it was and keeps the changes pending", async () => {
     const store = fakeStore({ failOnPut: "/b.txt" });
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.writeFile("/a.txt", encoder.encode("a"));
     await fs.writeFile("/b.txt", encoder.encode("b"));
     await expect(fs.flush()).rejects.toThrow(
@@ -169,7 +171,12 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("restores what it saved", async () => {
     const store = fakeStore();
-    const first = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const first = idbFileSystem({
+      name: "db",
+      createStore: store.createStore,
+      durability: "relaxed",
+      debounceMs: 60_000,
+    });
     await first.writeFile("/x/bytes.bin", Uint8Array.of(0, 1, 254, 255));
     await first.symlink("bytes.bin", "/x/rel-link");
     await first.flush();
@@ -186,7 +193,7 @@ describe("idbFileSystem records (Node, stand-in store)", () => {
 
   it("has a no-follow form: a leaf or parent swapped for a link after the check is refused; its writes persist, nothing is stored through a link", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.writeFile("/w/d/a.txt", encoder.encode("inside"));
     await fs.writeFile("/out/a.txt", encoder.encode("SECRET"));
     const gate = createGate({ fs, cwd: "/w" });
@@ -236,7 +243,12 @@ function chain(count: number): string {
 describe("idbFileSystem saves and loads deep trees in one walk per changed path", () => {
   it("a 2,000-directory chain is saved as one record per path, and a second instance restores the same tree", async () => {
     const store = fakeStore();
-    const first = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const first = idbFileSystem({
+      name: "db",
+      createStore: store.createStore,
+      durability: "relaxed",
+      debounceMs: 60_000,
+    });
     const deep = chain(2000);
     await first.writeFile(`${deep}/x.txt`, encoder.encode("deep"));
     await first.mkdir(`${deep}/e`);
@@ -251,7 +263,12 @@ describe("idbFileSystem saves and loads deep trees in one walk per changed path"
     expect(store.transactions).toEqual(["readwrite:2004"]);
 
     // The whole tree round trip, record by record, is in snapshot.test.ts; here the ends of the chain.
-    const second = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const second = idbFileSystem({
+      name: "db",
+      createStore: store.createStore,
+      durability: "relaxed",
+      debounceMs: 60_000,
+    });
     for (const path of ["/w", chain(1), chain(1000), deep, `${deep}/x.txt`, `${deep}/e`]) {
       expect({ path, stat: await second.lstat(path) }).toEqual({ path, stat: await first.lstat(path) });
     }
@@ -268,7 +285,7 @@ describe("idbFileSystem saves and loads deep trees in one walk per changed path"
 
   it("a link swapped into the chain before a save does not redirect a record: nothing is saved through it", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     const deep = chain(2000);
     const middle = chain(1000);
     const below = deep.slice(middle.length); // `/d/d/...` (1,000 names)
@@ -303,7 +320,7 @@ describe("idbFileSystem saves and loads deep trees in one walk per changed path"
 
   it("mkdir -p of a stored directory saves that directory alone, not what is below it", async () => {
     const store = fakeStore();
-    const fs = idbFileSystem({ name: "db", createStore: store.createStore, debounceMs: 60_000 });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
     await fs.writeFile("/a/one.txt", encoder.encode("1"));
     await fs.writeFile("/a/sub/two.txt", encoder.encode("2"));
     await fs.flush();
@@ -333,6 +350,87 @@ describe("idbFileSystem saves and loads deep trees in one walk per changed path"
     notNormal.data.set("/a/../b", { kind: "directory", mode: 0o755, mtimeMs: 0 });
     await expect(idbFileSystem({ name: "db", createStore: notNormal.createStore }).ready).rejects.toThrow(
       "EINVAL: invalid argument, restore '/a/../b' (a stored key is not an absolute normal path)",
+    );
+  });
+});
+
+describe("idbFileSystem durability (Node, stand-in store)", () => {
+  it("committed by default: each change is in the store when its call resolves", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.writeFile("/a.txt", encoder.encode("a"));
+    expect(summary(store.data)).toEqual({ "/a.txt": "file:a" });
+    await fs.mkdir("/d");
+    await fs.rename("/a.txt", "/d/a.txt");
+    await fs.symlink("/d/a.txt", "/l");
+    expect(summary(store.data)).toEqual({ "/d": "directory", "/d/a.txt": "file:a", "/l": "symlink:/d/a.txt" });
+    await fs.rm("/l");
+    expect(summary(store.data)).toEqual({ "/d": "directory", "/d/a.txt": "file:a" });
+    expect(store.transactions).toEqual(["readwrite:1", "readwrite:1", "readwrite:2", "readwrite:1", "readwrite:1"]);
+    expect(fs.durability).toBeUndefined();
+  });
+
+  it("calls in flight together share one transaction; those made while it runs share the next", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.ready;
+    const first = Array.from({ length: 5 }, (_, index) => fs.writeFile(`/f${index}.txt`, encoder.encode(`${index}`)));
+    // Started once the first five are marked: they wait for the running save, then share one.
+    await Promise.resolve();
+    const second = Array.from({ length: 3 }, (_, index) => fs.writeFile(`/g${index}.txt`, encoder.encode("g")));
+    await Promise.all([...first, ...second]);
+    expect(store.transactions).toEqual(["readwrite:5", "readwrite:3"]);
+    expect(Object.keys(summary(store.data)).length).toBe(8);
+  });
+
+  it("a failed save rejects the write and takes it back: the file is as it was, in memory and in the store", async () => {
+    const store = fakeStore({ failOnPut: "/b.txt" });
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.writeFile("/a.txt", encoder.encode("old"));
+    await expect(fs.writeFile("/b.txt", encoder.encode("new"))).rejects.toThrow(
+      "ENOSPC: no space left on device, flush 'db/files' (IndexedDB: QuotaExceededError: quota)",
+    );
+    await expect(fs.readFile("/b.txt")).rejects.toThrow(/^ENOENT/);
+    expect(summary(store.data)).toEqual({ "/a.txt": "file:old" });
+  });
+
+  it("an overwrite whose save fails keeps the old bytes", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.writeFile("/a.txt", encoder.encode("old"));
+    const failing = fakeStore({ failOnPut: "/a.txt" });
+    failing.data.set("/a.txt", store.data.get("/a.txt")!);
+    const again = idbFileSystem({ name: "db", createStore: failing.createStore });
+    await expect(again.writeFile("/a.txt", encoder.encode("new"))).rejects.toThrow(/^ENOSPC/);
+    expect(new TextDecoder().decode(await again.readFile("/a.txt"))).toBe("old");
+    expect(summary(failing.data)).toEqual({ "/a.txt": "file:old" });
+  });
+
+  it('durability: "relaxed" saves later, and every successful mutation result of the tools says so', async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
+    expect(fs.durability).toBe("relaxed");
+    const tools = createFsTools({ fs, cwd: "/w" });
+    const wrote = await tools.write.execute({ path: "a.txt", content: "hi\n" });
+    expect(wrote.durability).toBe("relaxed");
+    expect(resultText(wrote)).toBe(`wrote 3 bytes to a.txt\n${RELAXED_DURABILITY_NOTE}`);
+    expect(summary(store.data)).toEqual({});
+    const missed = await tools.edit.execute({ path: "a.txt", oldText: "nope", newText: "x" });
+    expect({ ok: missed.ok, durability: missed.durability }).toEqual({ ok: false, durability: undefined });
+    const committed = createFsTools({
+      fs: idbFileSystem({ name: "db2", createStore: fakeStore().createStore }),
+      cwd: "/w",
+    });
+    const plain = await committed.write.execute({ path: "a.txt", content: "hi\n" });
+    expect({ durability: plain.durability, text: resultText(plain) }).toEqual({
+      durability: undefined,
+      text: "wrote 3 bytes to a.txt",
+    });
+  });
+
+  it("refuses an unknown durability at creation, naming the option", () => {
+    expect(() => idbFileSystem({ durability: "fast" as never, createStore: fakeStore().createStore })).toThrow(
+      new TypeError('idbFileSystem: option "durability" must be "committed" or "relaxed", got "fast"'),
     );
   });
 });

@@ -495,7 +495,9 @@ function countCalls(fs: FileSystem): { fs: FileSystem; calls: string[] } {
       },
     ]),
   );
-  return { fs: forwardFileSystem(fs, overrides as Pick<FileSystem, "realpath">) as FileSystem, calls };
+  // Without the no-follow form: called by name (check, then use), so every use is counted here.
+  const counted = forwardFileSystem(fs, overrides as Pick<FileSystem, "realpath">) as FileSystem;
+  return { fs: { ...counted, noFollow: undefined }, calls };
 }
 
 const deep = (count: number, name: string) => Array.from({ length: count }, () => name).join("/");

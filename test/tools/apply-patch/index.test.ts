@@ -252,6 +252,8 @@ describe("apply_patch failures change nothing", () => {
     const memory = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/z.txt": "z\n", "/w/gone.txt": "g\n" } });
     const failing: FileSystem = {
       ...memory,
+      // Called by name (check, then use): this test injects a fault, it is not about swaps.
+      noFollow: undefined,
       async writeFile(path, data) {
         if (path === "/w/z.txt") throw new FsError("ENOSPC", { syscall: "write", path });
         return memory.writeFile(path, data);
@@ -358,7 +360,8 @@ describe("apply_patch checks and lookups", () => {
   /** The backend calls made, as `method path` (failures marked `!`), in order. */
   function counting(fs: FileSystem): { fs: FileSystem; calls: string[] } {
     const calls: string[] = [];
-    const wrapped: FileSystem = { ...fs };
+    // Called by name (check, then use), so every call is counted here.
+    const wrapped: FileSystem = { ...fs, noFollow: undefined };
     for (const method of PROMISE_METHODS) {
       const original = fs[method] as ((...args: unknown[]) => Promise<unknown>) | undefined;
       if (original === undefined) continue;
@@ -521,6 +524,8 @@ describe("apply_patch guarded execute", () => {
     const base = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n", "/w/c.txt": "c\n" } });
     const fs: FileSystem = {
       ...base,
+      // Called by name (check, then use): this test injects a fault, it is not about swaps.
+      noFollow: undefined,
       readFile: (path, ...rest) => base.readFile(path, ...rest),
       readdir: (path, ...rest) => base.readdir(path, ...rest),
       stat: (path) => base.stat(path),
@@ -556,6 +561,8 @@ describe("apply_patch guarded execute", () => {
     const base = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/w/b.txt": "b\n" } });
     const fs: FileSystem = {
       ...base,
+      // Called by name (check, then use): this test injects a fault, it is not about swaps.
+      noFollow: undefined,
       readFile: async (path, ...rest) => {
         if (path === "/w/b.txt") throw new Error("connection reset");
         return base.readFile(path, ...rest);

@@ -19,9 +19,9 @@ describe("applyChunks", () => {
       endOfFile: false,
       line: 3,
     };
-    expect(applyChunks("a\r\nb\n", [chunk], "f.txt")).toEqual({
+    expect(applyChunks("a\r\nb\nc\n", [chunk], "f.txt")).toEqual({
       ok: true,
-      text: "a\r\nB\n",
+      text: "a\r\nB\nc\n",
       firstLine: 1,
       changed: true,
     });
@@ -30,7 +30,36 @@ describe("applyChunks", () => {
   test("the dominant ending is the most frequent; CRLF wins over LF only when more frequent", () => {
     expect(applyChunks("a\r\nb\r\nc\n", chunks("@@\n c\n+d"), "f.txt")).toMatchObject({ text: "a\r\nb\r\nc\nd\r\n" });
     expect(applyChunks("a\rb\rc\n", chunks("@@\n c\n+d"), "f.txt")).toMatchObject({ text: "a\rb\rc\nd\r" });
-    expect(applyChunks("a\r\nb\n", chunks("@@\n b\n+c"), "f.txt")).toMatchObject({ text: "a\r\nb\nc\n" });
+    expect(applyChunks("a\nb\r\nc\n", chunks("@@\n c\n+d"), "f.txt")).toMatchObject({ text: "a\nb\r\nc\nd\n" });
+  });
+
+  // The reference tool (Codex) takes the first line's ending when CRLF and LF lines tie; these two
+  // cases failed when ties went to LF.
+  test("a tie between CRLF and LF goes to the first line's ending: CRLF first", () => {
+    expect(applyChunks("a\r\nb\n", chunks("@@\n b\n+c"), "f.txt")).toEqual({
+      ok: true,
+      text: "a\r\nb\nc\r\n",
+      firstLine: 2,
+      changed: true,
+    });
+    expect(applyChunks("a\r\nb\nc\r\nd\n", chunks("@@\n a\n-b\n+B"), "f.txt")).toMatchObject({
+      text: "a\r\nB\r\nc\r\nd\n",
+    });
+  });
+
+  test("a tie between CRLF and LF goes to the first line's ending: LF first", () => {
+    expect(applyChunks("a\nb\r\n", chunks("@@\n b\n+c"), "f.txt")).toMatchObject({ text: "a\nb\r\nc\n" });
+    expect(applyChunks("a\nb\r\nc\nd\r\n", chunks("@@\n a\n-b\n+B"), "f.txt")).toMatchObject({
+      text: "a\nB\nc\nd\r\n",
+    });
+  });
+
+  test("a three-way tie goes to whichever ending ends a line first, also a lone CR", () => {
+    expect(applyChunks("a\rb\r\nc\n", chunks("@@\n c\n+d"), "f.txt")).toMatchObject({ text: "a\rb\r\nc\nd\r" });
+    // The first line's CR is outnumbered: the tie is between the later CRLF and LF lines.
+    expect(applyChunks("a\rb\nc\r\nd\ne\r\n", chunks("@@\n e\n+f"), "f.txt")).toMatchObject({
+      text: "a\rb\nc\r\nd\ne\r\nf\n",
+    });
   });
 
   test("an unterminated last line kept as context is ended before an added line", () => {
@@ -44,9 +73,9 @@ describe("applyChunks", () => {
 
   test("a removed line and a context line swapped in by the patch: the kept line keeps its bytes", () => {
     // Old lines: "x" (context), "y" (removed); new lines: "y" (added), "x" (context).
-    expect(applyChunks("x\r\ny\n", chunks("@@\n+y\n x\n-y"), "f.txt")).toEqual({
+    expect(applyChunks("x\r\ny\nz\n", chunks("@@\n+y\n x\n-y"), "f.txt")).toEqual({
       ok: true,
-      text: "y\nx\r\n",
+      text: "y\nx\r\nz\n",
       firstLine: 1,
       changed: true,
     });

@@ -408,7 +408,7 @@ describe("bash tool: guarded execute", () => {
     // The full output is saved through the backend; a write failing with a plain Error there
     // only means the output could not be saved.
     const base = workspace();
-    const failing = { ...base, writeFile: async () => Promise.reject(new Error("disk on fire")) };
+    const failing = { ...base, noFollow: undefined, writeFile: async () => Promise.reject(new Error("disk on fire")) };
     const big = fakeRunner(async () => ({ stdout: "x\n".repeat(100), stderr: "", exitCode: 0, timedOut: false }));
     const saved = await createBashTool({ fs: failing, cwd: "/w", runner: big, maxOutputBytes: 20 }).execute({
       command: "yes",

@@ -83,6 +83,8 @@ describe("grep: pattern risk, line bounds, trailing newline, encoding", () => {
     };
     const fs = new Proxy(inner, {
       get(target, key, receiver) {
+        // Called by name (check, then use): this test injects a fault, it is not about swaps.
+        if (key === "noFollow") return undefined;
         const value: unknown = Reflect.get(target, key, receiver);
         // Both ways of reading fail (a wrapper that replaces readFile must replace readFileView too).
         if ((key !== "readFile" && key !== "readFileView") || typeof value !== "function") return value;
