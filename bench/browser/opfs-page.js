@@ -213,8 +213,8 @@ async function measureOnce({
     const options = { fs, cwd: "/", allowedRoots: ["/"] };
     const tool =
       scenario === "grep"
-        ? (await import("/dist/tools/grep.js")).createGrepTool({ ...options, maxMatches: 10 })
-        : (await import("/dist/tools/glob.js")).createGlobTool(options);
+        ? (await import("/dist/tools/grep/index.js")).createGrepTool({ ...options, maxMatches: 10 })
+        : (await import("/dist/tools/glob/index.js")).createGlobTool(options);
     const input = scenario === "grep" ? { pattern: "needle 99\\b", path: "/files" } : { pattern: "files/*.txt" };
     const started = performance.now();
     const result = await tool.execute(input);

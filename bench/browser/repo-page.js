@@ -8,8 +8,8 @@ import { idbFileSystem } from "/dist/backends/idb/index.browser.js";
 import { memoryFileSystem } from "/dist/backends/memory/index.browser.js";
 import { opfsFileSystem } from "/dist/backends/opfs/index.js";
 import { opfsMirrorFileSystem } from "/dist/backends/opfs-mirror/index.browser.js";
-import { createGrepTool } from "/dist/tools/grep.js";
-import { createWriteTool } from "/dist/tools/write.js";
+import { createGrepTool } from "/dist/tools/grep/index.js";
+import { createWriteTool } from "/dist/tools/write/index.js";
 
 /** Where each variant keeps the tree: an OPFS directory, an IndexedDB database. */
 const PLACE = {
