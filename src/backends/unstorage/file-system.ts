@@ -21,7 +21,9 @@ import {
   decodeName,
   directoryKey,
   entryKey,
+  markerOf,
   parseStorePath,
+  prefixKeys,
   pathOf,
   type StorePath,
 } from "./keys.js";
@@ -160,14 +162,14 @@ export function unstorageFileSystem(
     throw new FsError(code, { syscall, path, ...(dest === undefined ? {} : { dest }) });
   }
 
-  /** What `names` is: a file (with its value), a directory, or nothing. */
+  /** What `names` is: a file (with its value), a directory, or nothing. The marker first: paths resolved on the way are mostly directories. */
   async function find(names: readonly string[]): Promise<Found | undefined> {
     const marker = directoryKey(names);
     if (marker === undefined) return { kind: "directory", mtimeMs: 0 };
-    const [file, directory] = await Promise.all([raw(entryKey(names)), raw(marker)]);
+    const directory = await raw(marker);
     if (directory !== undefined) return { kind: "directory", mtimeMs: directory.mtimeMs };
-    if (file !== undefined) return { kind: "file", value: file };
-    return undefined;
+    const file = await raw(entryKey(names));
+    return file === undefined ? undefined : { kind: "file", value: file };
   }
 
   async function isDirectory(names: readonly string[]): Promise<boolean> {
@@ -175,10 +177,23 @@ export function unstorageFileSystem(
     return marker === undefined ? true : has(marker);
   }
 
-  /** Why `names` is missing: ENOTDIR when a name on the way is a file, else ENOENT. */
-  async function missing(names: readonly string[]): Promise<"ENOENT" | "ENOTDIR"> {
-    const files = await Promise.all(names.slice(0, -1).map((_, index) => has(entryKey(names.slice(0, index + 1)))));
-    return files.includes(true) ? "ENOTDIR" : "ENOENT";
+  /**
+   * Why `names` is missing: ENOTDIR when a name on the way is a file, else ENOENT; with how far
+   * it resolved (no symlinks here: the deepest existing directory, or that file).
+   */
+  async function missing(names: readonly string[], syscall: string, path: string, dest?: string): Promise<never> {
+    const keys = prefixKeys(names).slice(0, -1);
+    const directories = await Promise.all(keys.map((key) => has(markerOf(key))));
+    let depth = directories.indexOf(false);
+    if (depth === -1) depth = keys.length;
+    const isFile = depth < keys.length && (await has(keys[depth] as string));
+    const realNames = names.slice(0, isFile ? depth + 1 : depth);
+    throw new FsError(isFile ? "ENOTDIR" : "ENOENT", {
+      syscall,
+      path,
+      ...(dest === undefined ? {} : { dest }),
+      ...(syscall === "realpath" ? { resolvedPrefix: { real: pathOf(realNames), missing: names.slice(realNames.length) } } : {}),
+    });
   }
 
   /** Make sure the parent of `names` is a directory, creating missing ones (ENOTDIR when a name on the way is a file). */
@@ -190,17 +205,17 @@ export function unstorageFileSystem(
 
   /** Create every missing directory of `names` (inclusive), top down. */
   async function makeDirectories(names: readonly string[], syscall: string, path: string): Promise<void> {
-    const levels = names.map((_, index) => names.slice(0, index + 1));
-    const states = await mapConcurrent(levels, UNSTORAGE_TREE_CONCURRENCY, async (level) => {
-      const [isFile, isDir] = await Promise.all([has(entryKey(level)), has(directoryKey(level) as string)]);
-      return isDir ? "directory" : isFile ? "file" : "missing";
-    });
-    const file = states.indexOf("file");
-    if (file !== -1) fail(file === names.length - 1 && syscall === "mkdir" ? "EEXIST" : "ENOTDIR", syscall, path);
-    const stamp = encodeValue("directory", now());
-    for (let index = 0; index < levels.length; index++) {
-      if (states[index] === "missing") await put(directoryKey(levels[index] as string[]) as string, stamp);
+    const keys = prefixKeys(names);
+    const directories = await mapConcurrent(keys, UNSTORAGE_TREE_CONCURRENCY, (key) => has(markerOf(key)));
+    const first = directories.indexOf(false);
+    if (first === -1) return;
+    const files = await mapConcurrent(keys.slice(first), UNSTORAGE_TREE_CONCURRENCY, (key) => has(key));
+    const file = files.indexOf(true);
+    if (file !== -1) {
+      fail(first + file === names.length - 1 && syscall === "mkdir" ? "EEXIST" : "ENOTDIR", syscall, path);
     }
+    const stamp = encodeValue("directory", now());
+    for (const key of keys.slice(first)) await put(markerOf(key), stamp);
   }
 
   function parse(path: string, syscall: string, dest?: string): StorePath {
@@ -211,7 +226,7 @@ export function unstorageFileSystem(
     const { names, trailingSlash } = parse(path, syscall);
     return call(syscall, path, async () => {
       const found = await find(names);
-      if (found === undefined) fail(await missing(names), syscall, path);
+      if (found === undefined) return missing(names, syscall, path);
       if (found.kind === "directory") return { type: "directory", size: 0, mtimeMs: found.mtimeMs };
       if (trailingSlash) fail("ENOTDIR", syscall, path);
       return { type: "file", size: found.value.content.byteLength, mtimeMs: found.value.mtimeMs };
@@ -240,7 +255,7 @@ export function unstorageFileSystem(
           return file.content.slice();
         }
         if (await isDirectory(names)) fail("EISDIR", "open", path);
-        fail(await missing(names), "open", path);
+        return missing(names, "open", path);
       });
     },
 
@@ -263,7 +278,7 @@ export function unstorageFileSystem(
       return call("scandir", path, async () => {
         if (!(await isDirectory(names))) {
           if (await has(entryKey(names))) fail("ENOTDIR", "scandir", path);
-          fail(await missing(names), "scandir", path);
+          return missing(names, "scandir", path);
         }
         const types = new Map<string, DirEntry["type"]>();
         for (const key of await contents(names)) {
@@ -292,7 +307,8 @@ export function unstorageFileSystem(
         if (found !== undefined) fail("EEXIST", "mkdir", path);
         const parent = names.slice(0, -1);
         if (!(await isDirectory(parent))) {
-          fail((await has(entryKey(parent))) ? "ENOTDIR" : await missing(parent), "mkdir", path);
+          if (await has(entryKey(parent))) fail("ENOTDIR", "mkdir", path);
+          return missing(names, "mkdir", path);
         }
         await put(directoryKey(names) as string, encodeValue("directory", now()));
       });
@@ -304,7 +320,7 @@ export function unstorageFileSystem(
         const found = await find(names);
         if (found === undefined) {
           if (rmOptions?.force === true) return;
-          fail(await missing(names), "rm", path);
+          return missing(names, "rm", path);
         }
         if (found.kind === "file") {
           if (trailingSlash) fail("ENOTDIR", "rm", path);
@@ -331,7 +347,7 @@ export function unstorageFileSystem(
           const fromNames = source.names;
           const toNames = target.names;
           const found = await find(fromNames);
-          if (found === undefined) fail(await missing(fromNames), "rename", from, to);
+          if (found === undefined) return missing(fromNames, "rename", from, to);
           if (fromNames.length === 0 || toNames.length === 0) fail("EBUSY", "rename", from, to);
           const fromKey = entryKey(fromNames);
           const toKey = entryKey(toNames);
@@ -366,7 +382,7 @@ export function unstorageFileSystem(
       const { names, trailingSlash } = parse(path, "realpath");
       return call("realpath", path, async () => {
         const found = await find(names);
-        if (found === undefined) fail(await missing(names), "realpath", path);
+        if (found === undefined) return missing(names, "realpath", path);
         if (found.kind === "file" && trailingSlash) fail("ENOTDIR", "realpath", path);
         return pathOf(names);
       });
@@ -377,7 +393,8 @@ export function unstorageFileSystem(
   async function ensureParentForRename(toNames: readonly string[], from: string, to: string): Promise<void> {
     const parent = toNames.slice(0, -1);
     if (await isDirectory(parent)) return;
-    fail((await has(entryKey(parent))) ? "ENOTDIR" : await missing(parent), "rename", from, to);
+    if (await has(entryKey(parent))) fail("ENOTDIR", "rename", from, to);
+    return missing(toNames, "rename", from, to);
   }
 
   return fs;

@@ -55,8 +55,12 @@ export function parseStorePath(path: string, syscall: string, dest?: string): St
   return { names, trailingSlash: names.length > 0 && path.length > 1 && path.endsWith("/") };
 }
 
+/** Names that escape to themselves: the common case costs one test. */
+const PLAIN_NAME = /^[A-Za-z0-9_.~-]+$/;
+
 /** Escape one name: `encodeURIComponent`, plus `*` `!` `'` `(` `)` (glob and quoting characters). */
 export function encodeName(name: string): string {
+  if (PLAIN_NAME.test(name)) return name;
   return encodeURIComponent(name).replace(/[*!'()]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -73,6 +77,25 @@ export function decodeName(segment: string): string | undefined {
 /** The key of the entry at `names` (the file's key; a directory's marker sits below it). `""` for the root. */
 export function entryKey(names: readonly string[]): string {
   return names.map(encodeName).join(":");
+}
+
+/**
+ * The entry key of every leading part of `names`: `[key of names[0], key of names[0..1], ...]`,
+ * each name escaped once (a deep path costs linear work, not quadratic).
+ */
+export function prefixKeys(names: readonly string[]): string[] {
+  const keys: string[] = [];
+  let key = "";
+  for (const name of names) {
+    key = key === "" ? encodeName(name) : `${key}:${encodeName(name)}`;
+    keys.push(key);
+  }
+  return keys;
+}
+
+/** The marker key below an entry key. */
+export function markerOf(key: string): string {
+  return `${key}:${DIRECTORY_MARKER}`;
 }
 
 /** The marker key of the directory at `names`; `undefined` for the root, which always exists. */
