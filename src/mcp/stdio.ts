@@ -68,10 +68,12 @@ export function parseMcpCommandLine(args: readonly string[]): McpCommandLine | {
   }
   if (redisUrl !== undefined || prefix !== undefined) {
     if (redisUrl === undefined || prefix === undefined) return { error: "--redis and --prefix go together" };
-    if (!/^rediss?:\/\//.test(redisUrl)) return { error: `--redis must be a redis:// URL, got ${JSON.stringify(redisUrl)}` };
+    if (!/^rediss?:\/\//.test(redisUrl))
+      return { error: `--redis must be a redis:// URL, got ${JSON.stringify(redisUrl)}` };
     const paths = directories.length === 0 ? ["/"] : directories;
     const relative = paths.find((path) => !path.startsWith("/"));
-    if (relative !== undefined) return { error: `workspace paths in Redis are absolute, got ${JSON.stringify(relative)}` };
+    if (relative !== undefined)
+      return { error: `workspace paths in Redis are absolute, got ${JSON.stringify(relative)}` };
     return { directories: paths, readOnly, dialect: dialect as McpDialect, redis: { url: redisUrl, prefix } };
   }
   if (directories.length === 0) return { error: "give at least one directory to serve" };

@@ -26,7 +26,9 @@ describe("parseMcpCommandLine --redis", () => {
       dialect: "better-fs-tools",
       redis: { url: "redis://h:6379", prefix: "p" },
     });
-    expect(parseMcpCommandLine(["mcp", "--redis", "redis://h:6379"])).toEqual({ error: "--redis and --prefix go together" });
+    expect(parseMcpCommandLine(["mcp", "--redis", "redis://h:6379"])).toEqual({
+      error: "--redis and --prefix go together",
+    });
     expect(parseMcpCommandLine(["mcp", "--prefix"])).toEqual({ error: "--prefix needs a value" });
     expect(parseMcpCommandLine(["mcp", "--redis", "h:6379", "--prefix", "p"])).toEqual({
       error: '--redis must be a redis:// URL, got "h:6379"',
@@ -50,30 +52,36 @@ describe("better-fs-tools mcp --redis over stdio", () => {
   });
   const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
 
-  it("two servers (two hosts) share one workspace: a write through one is read and edited through the other", { timeout: 180_000 }, async () => {
-    const [running] = await Promise.all([startRedisServer(), buildForProcesses()]);
-    server = running;
-    const spawnHost = async () => {
-      const client = new Client({ name: "stdio-redis-test", version: "1.0.0" });
-      const args = [join(BUILT, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-a", "/w"];
-      await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
-      clients.push(client);
-      return client;
-    };
-    const [one, two] = await Promise.all([spawnHost(), spawnHost()]);
-    const wrote = textOf(await one.callTool({ name: "write", arguments: { path: "notes.md", content: "one\ntwo\n" } }));
-    const read = textOf(await two.callTool({ name: "read", arguments: { path: "notes.md" } }));
-    const edited = textOf(
-      await two.callTool({ name: "edit", arguments: { path: "notes.md", oldText: "two", newText: "three" } }),
-    );
-    const escape = (await one.callTool({ name: "read", arguments: { path: "/elsewhere/x.txt" } })) as CallToolResult;
-    const after = textOf(await one.callTool({ name: "read", arguments: { path: "notes.md" } }));
-    expect({ wrote, read, edited: edited.length > 0, escape: escape.isError, after }).toEqual({
-      wrote: "wrote 8 bytes to notes.md",
-      read: "1|one\n2|two",
-      edited: true,
-      escape: true,
-      after: "1|one\n2|three",
-    });
-  });
+  it(
+    "two servers (two hosts) share one workspace: a write through one is read and edited through the other",
+    { timeout: 180_000 },
+    async () => {
+      const [running] = await Promise.all([startRedisServer(), buildForProcesses()]);
+      server = running;
+      const spawnHost = async () => {
+        const client = new Client({ name: "stdio-redis-test", version: "1.0.0" });
+        const args = [join(BUILT, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-a", "/w"];
+        await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+        clients.push(client);
+        return client;
+      };
+      const [one, two] = await Promise.all([spawnHost(), spawnHost()]);
+      const wrote = textOf(
+        await one.callTool({ name: "write", arguments: { path: "notes.md", content: "one\ntwo\n" } }),
+      );
+      const read = textOf(await two.callTool({ name: "read", arguments: { path: "notes.md" } }));
+      const edited = textOf(
+        await two.callTool({ name: "edit", arguments: { path: "notes.md", oldText: "two", newText: "three" } }),
+      );
+      const escape = (await one.callTool({ name: "read", arguments: { path: "/elsewhere/x.txt" } })) as CallToolResult;
+      const after = textOf(await one.callTool({ name: "read", arguments: { path: "notes.md" } }));
+      expect({ wrote, read, edited: edited.length > 0, escape: escape.isError, after }).toEqual({
+        wrote: "wrote 8 bytes to notes.md",
+        read: "1|one\n2|two",
+        edited: true,
+        escape: true,
+        after: "1|one\n2|three",
+      });
+    },
+  );
 });

@@ -159,9 +159,7 @@ describe("layers", () => {
         "ai-sdk → shell",
         "root → shell",
         "agent → ai-sdk",
-      ].filter(
-        (pair) => !pairs.has(pair),
-      ),
+      ].filter((pair) => !pairs.has(pair)),
     ).toEqual([]);
   });
 

@@ -55,7 +55,11 @@ const WRAPPED_METHODS = ["hasItem", "getItem", "getItems", "setItem", "removeIte
 function milliseconds(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    optionValueError("redisFileSystem", option, `must be a positive whole number of milliseconds, got ${String(value)}`);
+    optionValueError(
+      "redisFileSystem",
+      option,
+      `must be a positive whole number of milliseconds, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -91,7 +95,11 @@ export function redisFileSystem(options: RedisFileSystemOptions): RedisFileSyste
     optionValueError("redisFileSystem", "url", `must be a redis:// or rediss:// URL, got ${JSON.stringify(url)}`);
   }
   if (typeof prefix !== "string" || prefix.trim() === "" || /[?#]/.test(prefix)) {
-    optionValueError("redisFileSystem", "prefix", `must be a non-empty string without ? or #, got ${JSON.stringify(prefix)}`);
+    optionValueError(
+      "redisFileSystem",
+      "prefix",
+      `must be a non-empty string without ? or #, got ${JSON.stringify(prefix)}`,
+    );
   }
   const commandTimeoutMs = milliseconds("commandTimeoutMs", options.commandTimeoutMs, DEFAULT_REDIS_COMMAND_TIMEOUT_MS);
   const connectWaitMs = milliseconds("connectWaitMs", options.connectWaitMs, DEFAULT_REDIS_CONNECT_WAIT_MS);
@@ -117,8 +125,8 @@ export function redisFileSystem(options: RedisFileSystemOptions): RedisFileSyste
   let reconnected: Promise<void> | undefined;
   /** Resolve once the client is connected, or reject after connectWaitMs. */
   function ready(): Promise<void> {
-    if (client.status === "ready") return Promise.resolve();
     if (closed) return Promise.reject(new Error("the Redis connection was closed (redisFileSystem close())"));
+    if (client.status === "ready") return Promise.resolve();
     reconnected ??= new Promise<void>((resolve) => {
       client.once("ready", () => {
         reconnected = undefined;

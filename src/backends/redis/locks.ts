@@ -78,7 +78,8 @@ export function redisLocks(options: RedisLocksOptions): Locks {
   if (typeof client?.set !== "function" || typeof client?.eval !== "function") {
     optionValueError("redisLocks", "client", "must be an ioredis client");
   }
-  if (typeof prefix !== "string" || prefix === "") optionValueError("redisLocks", "prefix", "must be a non-empty string");
+  if (typeof prefix !== "string" || prefix === "")
+    optionValueError("redisLocks", "prefix", "must be a non-empty string");
   const ttlMs = positive("ttlMs", options.ttlMs, DEFAULT_REDIS_LOCK_TTL_MS);
   const waitMs = positive("waitMs", options.waitMs, DEFAULT_REDIS_LOCK_WAIT_MS);
 

@@ -61,7 +61,8 @@ export interface UnstorageFileSystem extends FileSystem {
 const KNOWN_OPTIONS = ["name", "base", "cwd", "locks", "now"];
 
 /** What a path names right now. */
-type Found = { readonly kind: "file"; readonly value: StoredValue } | { readonly kind: "directory"; readonly mtimeMs: number };
+type Found =
+  { readonly kind: "file"; readonly value: StoredValue } | { readonly kind: "directory"; readonly mtimeMs: number };
 
 /**
  * A {@link FileSystem} over an unstorage `Storage`: binary-safe (raw get and set), directories
@@ -88,10 +89,7 @@ type Found = { readonly kind: "file"; readonly value: StoredValue } | { readonly
  * await fs.writeFile("/w/a.txt", new TextEncoder().encode("hello"));
  * ```
  */
-export function unstorageFileSystem(
-  storage: Storage,
-  options: UnstorageFileSystemOptions = {},
-): UnstorageFileSystem {
+export function unstorageFileSystem(storage: Storage, options: UnstorageFileSystemOptions = {}): UnstorageFileSystem {
   if (
     typeof storage !== "object" ||
     storage === null ||
@@ -99,11 +97,14 @@ export function unstorageFileSystem(
     typeof storage.setItemRaw !== "function" ||
     typeof storage.getKeys !== "function"
   ) {
-    throw new TypeError("unstorageFileSystem needs an unstorage Storage (createStorage({ driver })) as its first argument");
+    throw new TypeError(
+      "unstorageFileSystem needs an unstorage Storage (createStorage({ driver })) as its first argument",
+    );
   }
   assertKnownOptions("unstorageFileSystem", options, KNOWN_OPTIONS);
   const name = options.name ?? UNSTORAGE_FILE_SYSTEM_NAME;
-  if (typeof name !== "string" || name === "") optionValueError("unstorageFileSystem", "name", "must be a non-empty string");
+  if (typeof name !== "string" || name === "")
+    optionValueError("unstorageFileSystem", "name", "must be a non-empty string");
   const base = options.base ?? "";
   if (typeof base !== "string" || /[?#]/.test(base)) {
     optionValueError("unstorageFileSystem", "base", `must be a string without ? or #, got ${JSON.stringify(base)}`);
@@ -116,7 +117,8 @@ export function unstorageFileSystem(
     optionValueError("unstorageFileSystem", "locks", "must be a Locks ({ run(keys, fn) })");
   }
   const now = options.now ?? Date.now;
-  if (typeof now !== "function") optionValueError("unstorageFileSystem", "now", "must be a function returning milliseconds");
+  if (typeof now !== "function")
+    optionValueError("unstorageFileSystem", "now", "must be a function returning milliseconds");
   // unstorage normalises keys: `/` and `\` become `:`, repeated and outer `:` are dropped.
   const prefix = base.replace(/[/\\]/g, ":").replace(/:+/g, ":").replace(/^:|:$/g, "");
   const full = (key: string) => (prefix === "" ? key : key === "" ? prefix : `${prefix}:${key}`);
@@ -127,7 +129,8 @@ export function unstorageFileSystem(
     const value: unknown = await storage.getItemRaw(full(key));
     if (value === null || value === undefined) return undefined;
     const decoded = decodeValue(value);
-    if (decoded === undefined) throw new FsError("EIO", { syscall: "read", path: key, detail: "a value this backend did not write" });
+    // A plain Error: `call` turns it into EIO naming the call and the path.
+    if (decoded === undefined) throw new Error(`a value this backend did not write, at key '${full(key)}'`);
     return decoded;
   }
   const has = (key: string): Promise<boolean> => storage.hasItem(full(key));
@@ -192,7 +195,9 @@ export function unstorageFileSystem(
       syscall,
       path,
       ...(dest === undefined ? {} : { dest }),
-      ...(syscall === "realpath" ? { resolvedPrefix: { real: pathOf(realNames), missing: names.slice(realNames.length) } } : {}),
+      ...(syscall === "realpath"
+        ? { resolvedPrefix: { real: pathOf(realNames), missing: names.slice(realNames.length) } }
+        : {}),
     });
   }
 

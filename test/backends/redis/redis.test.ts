@@ -34,3 +34,57 @@ if (available) {
     it.skip(`the conformance suite (${NO_REDIS_REASON})`, () => {});
   });
 }
+
+describe("redisFileSystem options", () => {
+  it.each([
+    [{ prefix: "p" }, "redisFileSystem url must be a redis:// or rediss:// URL, got undefined"],
+    [{ url: "http://h", prefix: "p" }, 'redisFileSystem url must be a redis:// or rediss:// URL, got "http://h"'],
+    [{ url: "redis://h" }, "redisFileSystem prefix must be a non-empty string without ? or #, got undefined"],
+    [
+      { url: "redis://h", prefix: "p", lockTtlMs: 0 },
+      "redisFileSystem lockTtlMs must be a positive whole number of milliseconds, got 0",
+    ],
+    [
+      { url: "redis://h", prefix: "p", ttl: 1 },
+      'redisFileSystem got an unknown option "ttl". Known options: url, prefix, cwd, commandTimeoutMs, connectWaitMs, lockTtlMs, lockWaitMs',
+    ],
+  ])("options %j throw TypeError at creation", (options, message) => {
+    expect(() => redisFileSystem(options as never)).toThrow(new TypeError(message));
+  });
+
+  it.skipIf(!available)(
+    `declares its name, no symlinks, and Redis locks as fs.locks${available ? "" : ` (${NO_REDIS_REASON})`}`,
+    async () => {
+      const fs = fresh();
+      try {
+        const order: string[] = [];
+        await Promise.all([
+          fs.locks.run(["/w/a.txt"], async () => {
+            order.push("first in");
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            order.push("first out");
+          }),
+          new Promise((resolve) => setTimeout(resolve, 10)).then(() =>
+            fs.locks.run(["/w/a.txt"], async () => void order.push("second")),
+          ),
+        ]);
+        expect({ name: fs.name, capabilities: fs.capabilities, order }).toEqual({
+          name: "redis",
+          capabilities: {},
+          order: ["first in", "first out", "second"],
+        });
+      } finally {
+        await fs.close();
+      }
+    },
+  );
+
+  it.skipIf(!available)(`after close, calls fail with EIO${available ? "" : ` (${NO_REDIS_REASON})`}`, async () => {
+    const fs = fresh();
+    await fs.writeFile("/a.txt", new Uint8Array([1]));
+    await fs.close();
+    await expect(fs.readFile("/a.txt")).rejects.toThrow(
+      "EIO: i/o error, open '/a.txt' (redis store: the Redis connection was closed (redisFileSystem close()))",
+    );
+  });
+});

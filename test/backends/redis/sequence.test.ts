@@ -31,7 +31,11 @@ const OPS: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("write" as const), path: file, text }),
   fc.record({ op: fc.constant("append" as const), path: file, text }),
   fc.record({ op: fc.constant("rename" as const), from: file, to: file }),
-  fc.record({ op: fc.constant("rename" as const), from: fc.constantFrom("/w/d", "/w/x"), to: fc.constantFrom("/w/d", "/w/x") }),
+  fc.record({
+    op: fc.constant("rename" as const),
+    from: fc.constantFrom("/w/d", "/w/x"),
+    to: fc.constantFrom("/w/d", "/w/x"),
+  }),
   fc.record({ op: fc.constant("rm" as const), path: fc.oneof(file, dir) }),
   fc.record({ op: fc.constant("mkdir" as const), path: dir }),
 );
@@ -174,7 +178,9 @@ const SEQUENCE = fc.array(OPS, { minLength: 1, maxLength: 25 });
 describe("sequences of calls match a plain model", () => {
   it("unstorage (memory driver): 200 random sequences", async () => {
     await fc.assert(
-      fc.asyncProperty(SEQUENCE, (ops) => runSequence(unstorageFileSystem(createStorage({ driver: memoryDriver() })), ops)),
+      fc.asyncProperty(SEQUENCE, (ops) =>
+        runSequence(unstorageFileSystem(createStorage({ driver: memoryDriver() })), ops),
+      ),
       { numRuns: 200, seed: 29 },
     );
   });
