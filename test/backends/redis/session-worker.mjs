@@ -36,7 +36,12 @@ async function session(index) {
         : await tools.apply_patch.execute({
             patch: `*** Begin Patch\n*** Update File: ${file}\n@@\n-END\n+${tag}\n+END\n*** End Patch`,
           });
-    const outcome = { tag, file, ok: result.ok, ...(result.ok ? {} : { error: result.parts.map((part) => part.text ?? "").join("") }) };
+    const outcome = {
+      tag,
+      file,
+      ok: result.ok,
+      ...(result.ok ? {} : { error: result.parts.map((part) => part.text ?? "").join("") }),
+    };
     outcomes.push(outcome);
     if (result.ok) lastAcked = outcome;
   }
