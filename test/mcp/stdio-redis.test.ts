@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseMcpCommandLine } from "../../src/mcp/stdio.js";
-import { BUILT, buildForProcesses } from "../backends/redis/processes.js";
+import { buildForProcesses } from "../backends/redis/processes.js";
 import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "../backends/redis/server.js";
 
 describe("parseMcpCommandLine --redis", () => {
@@ -56,11 +56,11 @@ describe("better-fs-tools mcp --redis over stdio", () => {
     "two servers (two hosts) share one workspace: a write through one is read and edited through the other",
     { timeout: 180_000 },
     async () => {
-      const [running] = await Promise.all([startRedisServer(), buildForProcesses()]);
+      const [running, built] = await Promise.all([startRedisServer(), buildForProcesses("mcp-stdio-redis")]);
       server = running;
       const spawnHost = async () => {
         const client = new Client({ name: "stdio-redis-test", version: "1.0.0" });
-        const args = [join(BUILT, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-a", "/w"];
+        const args = [join(built, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-a", "/w"];
         await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
         clients.push(client);
         return client;

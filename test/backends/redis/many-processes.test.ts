@@ -11,7 +11,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { FsError } from "../../../src/contract/errors.js";
 import { redisFileSystem, redisLocks } from "../../../src/backends/redis/index.js";
-import { BUILT, buildForProcesses, runWorkers } from "./processes.js";
+import { buildForProcesses, runWorkers } from "./processes.js";
 import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "./server.js";
 
 const PROCESSES = 4;
@@ -28,10 +28,13 @@ describe("many processes on one Redis workspace", () => {
   afterAll(async () => server?.stop());
 
   let built: Promise<string> | undefined;
+  let builtDir = "";
   const started = () =>
-    (built ??= Promise.all([startRedisServer(), buildForProcesses()]).then(
-      ([running]) => ((server = running), running.url),
-    ));
+    (built ??= Promise.all([startRedisServer(), buildForProcesses("redis-many-processes")]).then(([running, dir]) => {
+      server = running;
+      builtDir = dir;
+      return running.url;
+    }));
 
   it(
     "4 processes × 10 sessions editing, patching and grepping shared files lose no edit",
@@ -44,6 +47,7 @@ describe("many processes on one Redis workspace", () => {
         await fs.writeFile(`/w/shared-${index}.txt`, new TextEncoder().encode("START\nEND\n"));
       }
       const reports = await runWorkers({
+        built: builtDir,
         url,
         prefix,
         processes: PROCESSES,
@@ -92,7 +96,7 @@ describe("many processes on one Redis workspace", () => {
       const prefix = `dead-${process.pid}`;
       const script = `
       import { Redis } from "ioredis";
-      const { redisLocks } = await import(${JSON.stringify(pathToFileURL(join(BUILT, "backends/redis/index.js")).href)});
+      const { redisLocks } = await import(${JSON.stringify(pathToFileURL(join(builtDir, "backends/redis/index.js")).href)});
       const locks = redisLocks({ client: new Redis(${JSON.stringify(url)}), prefix: ${JSON.stringify(prefix)}, ttlMs: 1000 });
       await locks.run(["/w/a.txt"], () => { process.stdout.write("held\\n"); return new Promise(() => {}); });`;
       const holder = spawn(process.execPath, ["--input-type=module", "-e", script], {

@@ -1,6 +1,6 @@
 /**
  * Running built code in other Node processes: {@link buildForProcesses} compiles src/ with tsc
- * once (under node_modules/.cache, so packages resolve), {@link runWorkers} starts
+ * once per test file (under node_modules/.cache, so packages resolve), {@link runWorkers} starts
  * session-worker.mjs processes against a Redis workspace and collects their reports.
  */
 import { execFile, execFileSync } from "node:child_process";
@@ -8,19 +8,20 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { REPOSITORY_ROOT } from "../../package/stage.js";
 
-/** Where the build goes. */
-export const BUILT = join(REPOSITORY_ROOT, "node_modules", ".cache", "redis-processes");
+/** Where the builds go: one folder per test file, so two files building at once never share one. */
+const CACHE = join(REPOSITORY_ROOT, "node_modules", ".cache");
 const WORKER = join(REPOSITORY_ROOT, "test", "backends", "redis", "session-worker.mjs");
 
-/** Compile src/ to {@link BUILT} (tsc, the project's build config). */
-export async function buildForProcesses(): Promise<string> {
-  await rm(BUILT, { recursive: true, force: true });
+/** Compile src/ to `node_modules/.cache/<name>` (tsc, the project's build config); resolves with that folder. */
+export async function buildForProcesses(name: string): Promise<string> {
+  const built = join(CACHE, name);
+  await rm(built, { recursive: true, force: true });
   execFileSync(
     process.execPath,
-    [join(REPOSITORY_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", BUILT],
+    [join(REPOSITORY_ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json", "--outDir", built],
     { cwd: REPOSITORY_ROOT, stdio: "pipe" },
   );
-  return BUILT;
+  return built;
 }
 
 /** One call's outcome as a worker reports it. */
@@ -41,6 +42,7 @@ export interface WorkerReport {
 
 /** Start `processes` workers of `sessions` sessions each for `durationMs`; resolves with their reports. */
 export function runWorkers(options: {
+  readonly built: string;
   readonly url: string;
   readonly prefix: string;
   readonly processes: number;
@@ -53,7 +55,7 @@ export function runWorkers(options: {
       { length: options.processes },
       (_, index) =>
         new Promise<WorkerReport>((resolve, reject) => {
-          const config = { built: BUILT, ...options, id: `p${index}` };
+          const config = { ...options, id: `p${index}` };
           execFile(
             process.execPath,
             [WORKER, JSON.stringify(config)],
