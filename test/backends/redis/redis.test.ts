@@ -20,7 +20,13 @@ afterAll(async () => {
 function fresh(options: { lockTtlMs?: number } = {}): RedisFileSystem {
   if (server === undefined) throw new Error("no redis-server");
   next += 1;
-  return redisFileSystem({ url: server.url, prefix: `conf-${process.pid}-${next}`, ...options });
+  // A long command timeout: the 20 MiB case is one 27 MB SET (base64), slow on a loaded machine.
+  return redisFileSystem({
+    url: server.url,
+    prefix: `conf-${process.pid}-${next}`,
+    commandTimeoutMs: 60_000,
+    ...options,
+  });
 }
 
 if (available) {
