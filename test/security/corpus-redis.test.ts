@@ -25,6 +25,6 @@ if (REDIS_SERVER_BINARY === undefined) {
       backend: async () => redisFileSystem({ url: server.url, prefix: `corpus-${process.pid}-${++next}` }),
       destroy: async (fs) => (fs as RedisFileSystem).close(),
     },
-    false,
+    true,
   );
 }
