@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `better-fs-tools` command: `better-fs-tools mcp <directory>... [--read-only]
- * [--dialect better-fs-tools|filesystem-server]` serves the directories over stdio.
+ * [--dialect better-fs-tools|filesystem-server]` serves the directories over stdio;
+ * `better-fs-tools mcp --redis <url> --prefix <p> [<path>...]` serves a Redis workspace.
  *
  * The server is loaded by a dynamic `import()`, so a missing optional peer (the MCP SDK, zod) is
  * one line naming what to install, not a stack trace.

@@ -15,6 +15,8 @@ const DESIGN_ENTRIES: Readonly<Record<string, string>> = {
   "./memory": "src/backends/memory/index.ts",
   "./opfs": "src/backends/opfs/index.ts",
   "./idb": "src/backends/idb/index.ts",
+  "./unstorage": "src/backends/unstorage/index.ts",
+  "./redis": "src/backends/redis/index.ts",
   "./node": "src/backends/node/index.ts",
   "./shell": "src/shell/index.ts",
   "./ai-sdk": "src/ai-sdk/index.ts",

@@ -300,6 +300,26 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "WriteResult",
     ],
   },
+  "src/backends/unstorage/index.ts": {
+    subpath: "./unstorage",
+    values: ["UNSTORAGE_FILE_SYSTEM_NAME", "UNSTORAGE_TREE_CONCURRENCY", "unstorageFileSystem"],
+    types: ["UnstorageFileSystem", "UnstorageFileSystemOptions"],
+  },
+  "src/backends/redis/index.ts": {
+    subpath: "./redis",
+    values: [
+      "DEFAULT_REDIS_COMMAND_TIMEOUT_MS",
+      "DEFAULT_REDIS_CONNECT_WAIT_MS",
+      "DEFAULT_REDIS_LOCK_TTL_MS",
+      "DEFAULT_REDIS_LOCK_WAIT_MS",
+      "REDIS_FILE_SYSTEM_NAME",
+      "REDIS_LOCK_FIRST_RETRY_MS",
+      "REDIS_SCAN_COUNT",
+      "redisFileSystem",
+      "redisLocks",
+    ],
+    types: ["RedisFileSystem", "RedisFileSystemOptions", "RedisLockClient", "RedisLocksOptions"],
+  },
   "src/backends/node/index.ts": {
     subpath: "./node",
     values: [

@@ -54,6 +54,7 @@ const BACKEND_PAIRS: Readonly<Record<string, string>> = {
   "backends/opfs-mirror → backends/memory": "the mirrored OPFS backend holds its working set in a memory backend",
   "backends/opfs-mirror → backends/opfs":
     "the mirrored OPFS backend reaches its root and maps DOMExceptions as the OPFS backend does",
+  "backends/redis → backends/unstorage": "the Redis backend is the unstorage backend on unstorage's redis driver",
 };
 
 /** Whether a file in layer `from` may import a file in layer `to`. */
@@ -129,6 +130,8 @@ describe("layers", () => {
         "backends/node",
         "backends/opfs",
         "backends/opfs-mirror",
+        "backends/redis",
+        "backends/unstorage",
         "gate",
         "tools",
         "conformance",
@@ -154,9 +157,14 @@ describe("layers", () => {
       }
     }
     expect(
-      ["backends/idb → backends/memory", "ai-sdk → shell", "root → shell", "agent → ai-sdk", "shell → node-fs"].filter(
-        (pair) => !pairs.has(pair),
-      ),
+      [
+        "backends/idb → backends/memory",
+        "backends/redis → backends/unstorage",
+        "ai-sdk → shell",
+        "root → shell",
+        "agent → ai-sdk",
+        "shell → node-fs",
+      ].filter((pair) => !pairs.has(pair)),
     ).toEqual([]);
   });
 

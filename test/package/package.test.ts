@@ -35,6 +35,8 @@ const PEER_SUBPATHS: Readonly<Record<string, readonly string[]>> = {
   vitest: ["./conformance"],
   "@modelcontextprotocol/sdk": ["./mcp"],
   zod: ["./mcp"],
+  unstorage: ["./unstorage", "./redis"],
+  ioredis: ["./redis"],
 };
 
 /** The subpath whose graph may import Node built-ins (design.md: only the Node backend). */

@@ -22,6 +22,7 @@ import { compose, withFilesystemLogging, withQuota, type FileSystemMiddleware } 
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import { nodeFileSystem } from "../../src/backends/node/file-system.js";
 import { createFsTools } from "../../src/shell/defaults.js";
+import type { FsTools } from "../../src/tools/kit/fs-tools.js";
 import { resultText } from "../../src/tools/kit/result.js";
 
 type Method = (...args: unknown[]) => Promise<unknown>;
@@ -149,23 +150,22 @@ const CASES = [
   {
     name: "read",
     method: "readFile",
-    run: (tools: ReturnType<typeof createFsTools>) => tools.read.execute({ path: "d/a.txt" }),
+    run: (tools: FsTools) => tools.read.execute({ path: "d/a.txt" }),
   },
   {
     name: "overwrite",
     method: "writeFile",
-    run: (tools: ReturnType<typeof createFsTools>) => tools.write.execute({ path: "d/a.txt", content: "PWNED\n" }),
+    run: (tools: FsTools) => tools.write.execute({ path: "d/a.txt", content: "PWNED\n" }),
   },
   {
     name: "edit",
     method: "writeFile",
-    run: (tools: ReturnType<typeof createFsTools>) =>
-      tools.edit.execute({ path: "d/a.txt", oldText: "inside", newText: "PWNED" }),
+    run: (tools: FsTools) => tools.edit.execute({ path: "d/a.txt", oldText: "inside", newText: "PWNED" }),
   },
   {
     name: "create",
     method: "writeFile",
-    run: (tools: ReturnType<typeof createFsTools>) => tools.write.execute({ path: "d/new.txt", content: "PWNED\n" }),
+    run: (tools: FsTools) => tools.write.execute({ path: "d/new.txt", content: "PWNED\n" }),
   },
 ] as const;
 

@@ -1,0 +1,87 @@
+/**
+ * `better-fs-tools mcp --redis <url> --prefix <p>`: the command line, and two servers (two
+ * "hosts") over stdio on one Redis workspace, from a tsc build of src/, on a real redis-server
+ * this file starts on a free port.
+ */
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseMcpCommandLine } from "../../src/mcp/stdio.js";
+import { buildForProcesses } from "../backends/redis/processes.js";
+import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "../backends/redis/server.js";
+
+describe("parseMcpCommandLine --redis", () => {
+  it("takes --redis with --prefix, workspace paths default to /, and names what is wrong", () => {
+    expect(parseMcpCommandLine(["mcp", "--redis", "redis://h:6379", "--prefix", "team-a"])).toEqual({
+      directories: ["/"],
+      readOnly: false,
+      dialect: "better-fs-tools",
+      redis: { url: "redis://h:6379", prefix: "team-a" },
+    });
+    expect(parseMcpCommandLine(["mcp", "/w", "--read-only", "--redis", "redis://h:6379", "--prefix", "p"])).toEqual({
+      directories: ["/w"],
+      readOnly: true,
+      dialect: "better-fs-tools",
+      redis: { url: "redis://h:6379", prefix: "p" },
+    });
+    expect(parseMcpCommandLine(["mcp", "--redis", "redis://h:6379"])).toEqual({
+      error: "--redis and --prefix go together",
+    });
+    expect(parseMcpCommandLine(["mcp", "--prefix"])).toEqual({ error: "--prefix needs a value" });
+    expect(parseMcpCommandLine(["mcp", "--redis", "h:6379", "--prefix", "p"])).toEqual({
+      error: '--redis must be a redis:// URL, got "h:6379"',
+    });
+    expect(parseMcpCommandLine(["mcp", "w", "--redis", "redis://h", "--prefix", "p"])).toEqual({
+      error: 'workspace paths in Redis are absolute, got "w"',
+    });
+  });
+});
+
+describe("better-fs-tools mcp --redis over stdio", () => {
+  if (REDIS_SERVER_BINARY === undefined) {
+    it.skip(`two servers share one Redis workspace (${NO_REDIS_REASON})`, () => {});
+    return;
+  }
+  let server: RedisServer | undefined;
+  const clients: Client[] = [];
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.close()));
+    await server?.stop();
+  });
+  const textOf = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+
+  it(
+    "two servers (two hosts) share one workspace: a write through one is read and edited through the other",
+    { timeout: 180_000 },
+    async () => {
+      const [running, built] = await Promise.all([startRedisServer(), buildForProcesses("mcp-stdio-redis")]);
+      server = running;
+      const spawnHost = async () => {
+        const client = new Client({ name: "stdio-redis-test", version: "1.0.0" });
+        const args = [join(built, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-a", "/w"];
+        await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" }));
+        clients.push(client);
+        return client;
+      };
+      const [one, two] = await Promise.all([spawnHost(), spawnHost()]);
+      const wrote = textOf(
+        await one.callTool({ name: "write", arguments: { path: "notes.md", content: "one\ntwo\n" } }),
+      );
+      const read = textOf(await two.callTool({ name: "read", arguments: { path: "notes.md" } }));
+      const edited = textOf(
+        await two.callTool({ name: "edit", arguments: { path: "notes.md", oldText: "two", newText: "three" } }),
+      );
+      const escape = (await one.callTool({ name: "read", arguments: { path: "/elsewhere/x.txt" } })) as CallToolResult;
+      const after = textOf(await one.callTool({ name: "read", arguments: { path: "notes.md" } }));
+      expect({ wrote, read, edited: edited.length > 0, escape: escape.isError, after }).toEqual({
+        wrote: "wrote 8 bytes to notes.md",
+        read: "1|one\n2|two",
+        edited: true,
+        escape: true,
+        after: "1|one\n2|three",
+      });
+    },
+  );
+});
