@@ -27,13 +27,37 @@ import {
 } from "./options.js";
 
 const FACTORY = "createMcpServer";
-const OWN_KEYS = ["dialect", "readOnly", "clientRoots", "name", "version"] as const;
+const OWN_KEYS = ["dialect", "readOnly", "clientRoots", "name", "version", "homeDirectory"] as const;
+
+/**
+ * How long a call waits for the client's answer to `roots/list` before it runs over the roots
+ * in force (the server's own until the answer narrows them), in milliseconds.
+ */
+export const ROOTS_WAIT_MS = 1000;
 
 function backendRoots(fs: FileSystem): readonly string[] | undefined {
   const roots = (fs as { readonly allowedRoots?: unknown }).allowedRoots;
   return Array.isArray(roots) && roots.every((root) => typeof root === "string" && root.startsWith("/"))
     ? (roots as readonly string[])
     : undefined;
+}
+
+/**
+ * The client roots that are directories, as their real paths (a file, a missing directory, or
+ * one the backend refuses is skipped), without duplicates.
+ */
+async function usableRoots(fs: FileSystem, paths: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const real = await fs.realpath(path);
+        return (await fs.stat(real)).type === "directory" ? real : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return [...new Set(found.filter((path) => path !== undefined))];
 }
 
 /**
@@ -78,6 +102,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       optionValueError(FACTORY, key, `must be a boolean, got ${JSON.stringify(options[key])}`);
     }
   }
+  if (
+    options.homeDirectory !== undefined &&
+    (typeof options.homeDirectory !== "string" || !options.homeDirectory.startsWith("/"))
+  ) {
+    optionValueError(FACTORY, "homeDirectory", `must be an absolute path, got ${JSON.stringify(options.homeDirectory)}`);
+  }
   for (const key of ["name", "version"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
       optionValueError(FACTORY, key, `must be a non-empty string, got ${JSON.stringify(options[key])}`);
@@ -89,7 +119,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     resolvePath("/", root),
   );
   const configuredCwd = options.cwd ?? serverRoots[0] ?? "/";
-  const { dialect: _dialect, readOnly: _readOnly, clientRoots: _clientRoots, name, version, ...rest } = options;
+  const {
+    dialect: _dialect,
+    readOnly: _readOnly,
+    clientRoots: _clientRoots,
+    homeDirectory,
+    name,
+    version,
+    ...rest
+  } = options;
   const toolOptions = {
     ...rest,
     fs,
@@ -113,8 +151,20 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     options: toolOptions,
     readOnly,
     serverRoots,
+    homeDirectory,
     async scope() {
-      while (pending !== undefined) await pending;
+      // A client that never answers roots/list must not stall the call: after ROOTS_WAIT_MS it
+      // runs over the roots in force (narrowed as soon as the answer comes).
+      if (pending !== undefined) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          pending,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, ROOTS_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       return scope;
     },
   };
@@ -127,9 +177,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       const request = (async () => {
         try {
           const { roots } = await server.server.listRoots();
-          const paths = roots.map((root) => rootPathOf(root.uri)).filter((path) => path !== undefined);
+          const paths = await usableRoots(
+            fs,
+            roots.map((root) => rootPathOf(root.uri)).filter((path) => path !== undefined),
+          );
           // No usable root from the client: keep the server's own (as the official server does).
-          setRoots(paths.length === 0 ? serverRoots : narrowRoots(serverRoots, paths));
+          // A server started with none takes the client's as they are.
+          setRoots(
+            paths.length === 0 ? serverRoots : serverRoots.length === 0 ? paths : narrowRoots(serverRoots, paths),
+          );
         } catch {
           // The client did not answer roots/list: keep the roots in force.
         }
