@@ -106,7 +106,11 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     options.homeDirectory !== undefined &&
     (typeof options.homeDirectory !== "string" || !options.homeDirectory.startsWith("/"))
   ) {
-    optionValueError(FACTORY, "homeDirectory", `must be an absolute path, got ${JSON.stringify(options.homeDirectory)}`);
+    optionValueError(
+      FACTORY,
+      "homeDirectory",
+      `must be an absolute path, got ${JSON.stringify(options.homeDirectory)}`,
+    );
   }
   for (const key of ["name", "version"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {

@@ -630,8 +630,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
             if (existing.isFile()) {
               mode = existing.mode & 0o7777;
               keepMode = true;
-            }
-            else if (existing.isSymbolicLink()) {
+            } else if (existing.isSymbolicLink()) {
               if (exact) refuseLink(path, "open");
             } else refuseSpecial(path, "open", existing);
           } catch (error) {

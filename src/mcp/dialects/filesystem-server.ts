@@ -382,11 +382,14 @@ export function registerFilesystemServerTools(context: DialectContext): void {
         current = await fs.realpath(joinPath(current, matches[0]!));
       } catch (error) {
         if (codeOf(error) === "ENOENT") throw parentMissing();
-        if (codeOf(error) === "EACCES") throw new Refusal(await outsideTarget(joinPath(current, matches[0]!), allowedText));
+        if (codeOf(error) === "EACCES")
+          throw new Refusal(await outsideTarget(joinPath(current, matches[0]!), allowedText));
         throw error;
       }
       if (!inRoots(roots, current)) {
-        throw new Refusal(`Access denied - symlink target outside allowed directories: ${current} not in ${allowedText}`);
+        throw new Refusal(
+          `Access denied - symlink target outside allowed directories: ${current} not in ${allowedText}`,
+        );
       }
     }
     return current;
@@ -722,9 +725,14 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       annotations: READ_ONLY,
     },
     async (gate, scope, args: { path: string; excludePatterns: string[] }) => {
-      const matchers = args.excludePatterns.map((pattern) =>
-        picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], { dot: true }),
-      );
+      const matchers = args.excludePatterns.map((pattern) => {
+        const matches = picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], {
+          dot: true,
+        });
+        // `dir/**` leaves `dir` itself in (empty), as minimatch does; picomatch would take it out.
+        const kept = pattern.endsWith("/**") ? pattern.slice(0, -3) : undefined;
+        return (path: string) => path !== kept && matches(path);
+      });
       const root = await checked(gate, scope, args.path, "list");
       // A path a listDir deny rule hides is left out (and not entered), as the gate's readdir does.
       const source = walkSource(gate, root);

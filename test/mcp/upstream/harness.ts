@@ -153,8 +153,12 @@ export async function emptyDir(dir: string): Promise<void> {
 
 /** The allowed directories the server lists now. */
 export async function allowedDirectoriesOf(client: Client): Promise<string[]> {
-  return textOf(await call(client, "list_allowed_directories")).split("\n").slice(1);
+  return textOf(await call(client, "list_allowed_directories"))
+    .split("\n")
+    .slice(1);
 }
+
+const QUIET_MS = 400;
 
 /**
  * Run the server with `args` (directories, or flags such as `--help`) and no client, until it
@@ -162,7 +166,7 @@ export async function allowedDirectoriesOf(client: Client): Promise<string[]> {
  */
 export function runServer(
   args: readonly string[],
-  timeoutMs = 2000,
+  timeoutMs = 20_000,
   env: Record<string, string> = {},
 ): Promise<{ exitCode: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
@@ -172,11 +176,19 @@ export function runServer(
     });
     let stderr = "";
     let stdout = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    // Stopped once stderr has said something and then been quiet a while (the server has
+    // started, or said why not), or after timeoutMs on a machine too busy to start it sooner.
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      clearTimeout(quiet);
+      quiet = setTimeout(() => child.kill("SIGTERM"), QUIET_MS);
+    });
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       resolve({ exitCode: code, stderr, stdout });
     });
   });

@@ -194,7 +194,9 @@ describe("server identity and tool list", () => {
   it("reports schema-invalid arguments as a tool error", async () => {
     const result = await call(client, "read_text_file", { path: 42 });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^MCP error -32602: Input validation error: Invalid arguments for tool read_text_file/);
+    expect(textOf(result)).toMatch(
+      /^MCP error -32602: Input validation error: Invalid arguments for tool read_text_file/,
+    );
   });
 });
 
@@ -380,7 +382,10 @@ describe("edit_file", () => {
   });
 
   it("applies an exact edit and returns a fenced unified diff", async () => {
-    const result = await call(client, "edit_file", { path: file, edits: [{ oldText: "return 1;", newText: "return 2;" }] });
+    const result = await call(client, "edit_file", {
+      path: file,
+      edits: [{ oldText: "return 1;", newText: "return 2;" }],
+    });
     expect(textOf(result)).toBe(
       "```diff\n" +
         `Index: ${file}\n` +
@@ -573,7 +578,10 @@ describe("directory_tree", () => {
   });
 
   async function tree(excludePatterns?: string[], root: string = dir): Promise<TreeEntry[]> {
-    const result = await call(client, "directory_tree", { path: root, ...(excludePatterns ? { excludePatterns } : {}) });
+    const result = await call(client, "directory_tree", {
+      path: root,
+      ...(excludePatterns ? { excludePatterns } : {}),
+    });
     return sortTree(JSON.parse(textOf(result)) as TreeEntry[]);
   }
 
@@ -611,7 +619,9 @@ describe("directory_tree", () => {
     const names = (await tree(["*.env"])).map((e) => e.name);
     expect(names).not.toContain(".env");
     expect(names).toContain(".env.local");
-    expect((await tree(["*.js"])).find((e) => e.name === "src")?.children).toEqual([{ name: "index.js", type: "file" }]);
+    expect((await tree(["*.js"])).find((e) => e.name === "src")?.children).toEqual([
+      { name: "index.js", type: "file" },
+    ]);
   });
 
   it("lists a symlinked directory as a file and does not descend into it", async () => {
