@@ -446,7 +446,13 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     if (readOnly && !config.annotations.readOnlyHint) return;
     server.registerTool(name, config, (async (args: never): Promise<CallToolResult> => {
       const scope = await context.scope();
-      if (scope.roots.length === 0) return noRootsResult(context.serverRoots);
+      if (scope.roots.length === 0) {
+        return context.serverRoots.length === 0
+          ? errorResult(
+              "Access denied - no allowed directories: the server was started without directories and the client gave no MCP roots",
+            )
+          : noRootsResult(context.serverRoots);
+      }
       const gate = gateOf(scope);
       try {
         return await handler(gate, scope, args);

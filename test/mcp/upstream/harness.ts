@@ -81,6 +81,8 @@ export interface Connected {
   readonly client: Client;
   /** What the server wrote to stderr so far. */
   stderr(): string;
+  /** How many `roots/list` requests the client has answered. */
+  rootsAnswered(): number;
   /** Replace the client's roots and notify the server. */
   setRoots(uris: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -93,9 +95,15 @@ export interface Connected {
  */
 export async function connect(
   directories: readonly string[],
-  options: { readonly roots?: readonly string[] | "never"; readonly env?: Record<string, string> } = {},
+  options: {
+    readonly roots?: readonly string[] | "never";
+    readonly env?: Record<string, string>;
+    /** Start the server under this umask (through `sh -c "umask ...; exec node ..."`). */
+    readonly umask?: string;
+  } = {},
 ): Promise<Connected> {
   let roots = options.roots;
+  let answered = 0;
   const client = new Client(
     { name: "upstream-test", version: "1.0.0" },
     roots === undefined ? {} : { capabilities: { roots: { listChanged: true } } },
@@ -103,12 +111,17 @@ export async function connect(
   if (roots !== undefined) {
     client.setRequestHandler(ListRootsRequestSchema, async () => {
       if (roots === "never") return new Promise<never>(() => {});
+      answered++;
       return { roots: (roots ?? []).map((uri) => ({ uri })) };
     });
   }
   const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: serverArgs(directories),
+    ...(options.umask === undefined
+      ? { command: process.execPath, args: serverArgs(directories) }
+      : {
+          command: "/bin/sh",
+          args: ["-c", `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...serverArgs(directories)],
+        }),
     stderr: "pipe",
     ...(options.env !== undefined ? { env: { ...(process.env as Record<string, string>), ...options.env } } : {}),
   });
@@ -118,6 +131,7 @@ export async function connect(
   return {
     client,
     stderr: () => stderr,
+    rootsAnswered: () => answered,
     async setRoots(uris) {
       roots = uris;
       await client.sendRootsListChanged();
