@@ -334,7 +334,10 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     } catch (error) {
       if (codeOf(error) === "EACCES") throw new Refusal(await outsideTarget(absolute, allowedText));
       if (codeOf(error) !== "ENOENT") throw error;
-      return missingPath(roots, absolute, allowedText);
+      const prefix = (error as FsError).resolvedPrefix;
+      return prefix === undefined || (error as FsError).path !== absolute
+        ? missingPath(roots, absolute, allowedText)
+        : missingFromPrefix(roots, absolute, allowedText, prefix.real, prefix.missing);
     }
     if (!inRoots(roots, real)) {
       throw new Refusal(`Access denied - symlink target outside allowed directories: ${real} not in ${allowedText}`);
@@ -351,6 +354,64 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       // Not a link itself: a directory on the way is one; name the path.
     }
     return `Access denied - symlink target outside allowed directories: ${target} not in ${allowedText}`;
+  }
+
+  /**
+   * A missing path whose existing part the backend resolved (`real`, then the `missing` names):
+   * only the first missing name is looked for under another Unicode normalisation (one
+   * `readdir`), and the lookup goes on from there when one is found.
+   */
+  async function missingFromPrefix(
+    roots: readonly string[],
+    absolute: string,
+    allowedText: string,
+    real: string,
+    missing: readonly string[],
+  ): Promise<string> {
+    const parentMissing = () => new Refusal(`Parent directory does not exist: ${parentPath(absolute)}`);
+    for (let hops = 0; ; hops++) {
+      if (!inRoots(roots, real)) {
+        // A served directory deleted since the start: nothing is made in its place.
+        const root = roots.find((candidate) => isWithin(candidate, absolute))!;
+        try {
+          await fs.stat(root);
+        } catch (error) {
+          if (codeOf(error) === "ENOENT") throw parentMissing();
+          throw error;
+        }
+        throw new Refusal(`Access denied - symlink target outside allowed directories: ${real} not in ${allowedText}`);
+      }
+      const [name, ...rest] = missing;
+      let entries: string[];
+      try {
+        entries = (await fs.readdir(real)).map((entry) => entry.name);
+      } catch (error) {
+        if (codeOf(error) === "ENOENT") throw parentMissing();
+        if (codeOf(error) === "ENOTDIR") return joinPath(real, missing.join("/"));
+        throw error;
+      }
+      // The name is there but does not resolve: a dangling link on the way.
+      if (entries.includes(name!) || hops > 40) throw parentMissing();
+      const matches = entries.filter((entry) => entry.normalize("NFC") === name!.normalize("NFC"));
+      if (matches.length > 1) throw new Refusal(`Ambiguous Unicode path component: ${name}`);
+      if (matches.length === 0) return joinPath(real, missing.join("/"));
+      const next = joinPath(joinPath(real, matches[0]!), rest.join("/"));
+      try {
+        const found = await fs.realpath(next);
+        if (!inRoots(roots, found)) {
+          throw new Refusal(
+            `Access denied - symlink target outside allowed directories: ${found} not in ${allowedText}`,
+          );
+        }
+        return found;
+      } catch (error) {
+        if (error instanceof Refusal) throw error;
+        const prefix = FsError.isInstance(error) && error.code === "ENOENT" ? error.resolvedPrefix : undefined;
+        if (prefix === undefined) throw codeOf(error) === "ENOENT" ? parentMissing() : error;
+        real = prefix.real;
+        missing = prefix.missing;
+      }
+    }
   }
 
   /** A missing path, its existing names matched as the official server matches them (NFC). */
