@@ -173,18 +173,14 @@ describe("filesystem-server dialect", () => {
   it("refuses paths outside the allowed directories as isError results, changing nothing", async () => {
     const fs = fixture();
     const mcp = await connect({ fs, cwd: "/w", dialect: "filesystem-server" });
-    expect(await mcp.call("read_text_file", { path: "/secret/key" })).toEqual(
-      failure(denied("/secret/key")),
-    );
+    expect(await mcp.call("read_text_file", { path: "/secret/key" })).toEqual(failure(denied("/secret/key")));
     expect(await mcp.call("write_file", { path: "../secret/key", content: "x" })).toEqual(
       failure(denied("/secret/key")),
     );
     expect(await mcp.call("move_file", { source: "a.txt", destination: "/secret/a.txt" })).toEqual(
       failure(denied("/secret/a.txt")),
     );
-    expect(await mcp.call("search_files", { path: "/secret", pattern: "**" })).toEqual(
-      failure(denied("/secret")),
-    );
+    expect(await mcp.call("search_files", { path: "/secret", pattern: "**" })).toEqual(failure(denied("/secret")));
     expect(decode(await fs.readFile("/secret/key"))).toBe("KEY");
     expect(decode(await fs.readFile("/w/a.txt"))).toBe("one\ntwo\nthree\n");
   });

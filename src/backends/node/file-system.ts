@@ -464,9 +464,16 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
-  /** Whether the real host directory `realDir` lies strictly inside a root (so it may be made). */
+  /**
+   * Whether the real host directory `realDir` may be made: it lies strictly inside a root, or it
+   * is a root not made yet (never seen existing) or a parent of one (the first write makes a
+   * workspace that does not exist yet). A root seen existing and since deleted is never made
+   * again, nor anything above it.
+   */
   async function insideRoot(realDir: string): Promise<boolean> {
-    return (await jailRoots()).some((rootPath) => rootPath !== realDir && isWithin(rootPath, realDir));
+    const roots = await jailRoots();
+    if (roots.some((rootPath) => rootPath !== realDir && isWithin(rootPath, realDir))) return true;
+    return allowedRoots.some((value, index) => !realRoots.has(value) && isWithin(realDir, roots[index]!));
   }
 
   /** A checked directory held open: names inside it resolve through its descriptor. */
