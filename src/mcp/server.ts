@@ -67,15 +67,19 @@ async function usableRoots(fs: FileSystem, paths: readonly string[]): Promise<st
  * `InMemoryTransport.createLinkedPair()` in a page or Worker, with an MCP client in the same tab.
  *
  * Allowed roots: `allowedRoots`, else the backend's own (`nodeFileSystem` has them), else
- * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`).
+ * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`): its
+ * roots that are directories (real paths; a file or a missing one is skipped) and lie inside
+ * them; `allowedRoots: []` serves nothing until the client's roots arrive, then those. A call
+ * waits at most {@link ROOTS_WAIT_MS} for a pending `roots/list` answer, then runs over the
+ * roots in force.
  *
  * @param options - `fs` (required), the shared tool options (`cwd`, `allowedRoots`,
  *   `permissions`, `state`, `locks`, `digest`, `clock`), per-tool settings (`read`, `write`,
  *   `edit`, `list`, `glob`, `grep`, `applyPatch`, `bash`; bash is offered only with
- *   `bash.runner`), and `dialect`, `readOnly`, `clientRoots`, `name`, `version`.
+ *   `bash.runner`), and `dialect`, `readOnly`, `clientRoots`, `name`, `version`, `homeDirectory`.
  * @returns the SDK's `McpServer`, not yet connected.
  * @throws TypeError at creation for an unknown option, a `dialect` not in {@link MCP_DIALECTS},
- *   a non-boolean `readOnly` or `clientRoots`, a missing `fs`, and whatever the tool factories
+ *   a non-boolean `readOnly` or `clientRoots`, a `homeDirectory` that is not absolute, a missing `fs`, and whatever the tool factories
  *   throw for their options. Tool failures never throw: they are `isError` results.
  * @example
  * ```ts

@@ -4,6 +4,9 @@
  * text and `structuredContent` shapes and `outputSchema`s, run over any backend through our
  * gate. A client configured for the official server works unchanged.
  *
+ * Paths are resolved as the official server's `validatePath` resolves them (`~` expanded, a
+ * relative path in the first allowed directory holding it, a missing name matched under another
+ * Unicode normalisation) and refused with its texts; backend failures carry Node's texts.
  * Where a backend has less to say than a Node `fs.Stats` (`get_file_info`: creation and access
  * times), the modification time stands in; where the official server lists a directory in the
  * host's order, names come sorted by UTF-16 code unit (`directory_tree`, `list_directory`).
