@@ -476,9 +476,17 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     return result;
   }
 
+  /**
+   * The backend a validated (real) path is read with: the gate's when permission rules are
+   * configured, else the backend's no-follow form (no link followed again, so a link swapped in
+   * after the check is refused, not followed; see `FileSystem.noFollow`), else the backend.
+   * Either way the path is not resolved a second time.
+   */
+  const reader = (gate: Gate): FileSystem => (options.permissions === undefined ? (fs.noFollow ?? fs) : gate.fs);
+
   async function readBytes(gate: Gate, scope: McpScope, path: string): Promise<Uint8Array> {
     const real = await checked(gate, scope, path, "read");
-    return gate.fs.readFile(real.path);
+    return reader(gate).readFile(real.path);
   }
 
   async function readText(gate: Gate, scope: McpScope, path: string): Promise<string> {
@@ -530,7 +538,7 @@ export function registerFilesystemServerTools(context: DialectContext): void {
   const readTextFile: Handler = async (gate, scope, args: { path: string; head?: number; tail?: number }) => {
     const real = await checked(gate, scope, args.path, "read");
     if (args.head && args.tail) throw new Refusal("Cannot specify both head and tail parameters simultaneously");
-    const bytes = await gate.fs.readFile(real.path);
+    const bytes = await reader(gate).readFile(real.path);
     const content = args.tail
       ? tailLines(bytes, args.tail)
       : args.head
@@ -589,7 +597,7 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     async (gate, scope, args: { path: string }) => {
       const real = await checked(gate, scope, args.path, "read");
       const mimeType = MEDIA_TYPES_BY_EXTENSION[extensionOf(real.path)] ?? "application/octet-stream";
-      const data = bytesToBase64(await gate.fs.readFile(real.path));
+      const data = bytesToBase64(await reader(gate).readFile(real.path));
       const block = mimeType.startsWith("image/")
         ? { type: "image" as const, data, mimeType }
         : mimeType.startsWith("audio/")
