@@ -316,21 +316,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
    */
   async function validate(scope: McpScope, requested: string): Promise<string> {
     const roots = scope.roots;
-    const expanded =
-      home !== undefined && (requested === "~" || requested.startsWith("~/")) ? home + requested.slice(1) : requested;
-    if (/^[A-Za-z]:(?:[\\/]|$)/.test(expanded)) {
-      throw new Refusal(`Access denied - Windows-style path received on a POSIX host: ${requested}`);
-    }
-    let absolute: string;
-    if (expanded.startsWith("/")) absolute = resolvePath("/", expanded);
-    else {
-      const candidates = roots.map((root) => resolvePath(root, expanded));
-      absolute = candidates.find((candidate) => inRoots(roots, candidate)) ?? candidates[0]!;
-    }
+    const absolute = absoluteOf(scope, requested);
     const allowedText = roots.join(", ");
-    if (!inRoots(roots, absolute)) {
-      throw new Refusal(`Access denied - path outside allowed directories: ${absolute} not in ${allowedText}`);
-    }
     let real: string;
     try {
       real = await fs.realpath(absolute);
@@ -346,6 +333,26 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       throw new Refusal(`Access denied - symlink target outside allowed directories: ${real} not in ${allowedText}`);
     }
     return real;
+  }
+
+  /** The absolute path a request names (`~` expanded, a relative path placed), refused when outside. */
+  function absoluteOf(scope: McpScope, requested: string): string {
+    const roots = scope.roots;
+    const expanded =
+      home !== undefined && (requested === "~" || requested.startsWith("~/")) ? home + requested.slice(1) : requested;
+    if (/^[A-Za-z]:(?:[\\/]|$)/.test(expanded)) {
+      throw new Refusal(`Access denied - Windows-style path received on a POSIX host: ${requested}`);
+    }
+    let absolute: string;
+    if (expanded.startsWith("/")) absolute = resolvePath("/", expanded);
+    else {
+      const candidates = roots.map((root) => resolvePath(root, expanded));
+      absolute = candidates.find((candidate) => inRoots(roots, candidate)) ?? candidates[0]!;
+    }
+    if (!inRoots(roots, absolute)) {
+      throw new Refusal(`Access denied - path outside allowed directories: ${absolute} not in ${roots.join(", ")}`);
+    }
+    return absolute;
   }
 
   /** The refusal for a path whose links lead outside (the backend would not resolve it). */
@@ -485,6 +492,18 @@ export function registerFilesystemServerTools(context: DialectContext): void {
   const reader = (gate: Gate): FileSystem => (options.permissions === undefined ? (fs.noFollow ?? fs) : gate.fs);
 
   async function readBytes(gate: Gate, scope: McpScope, path: string): Promise<Uint8Array> {
+    const exact = options.permissions === undefined ? fs.noFollow : undefined;
+    if (exact !== undefined) {
+      // The common case in one backend call: a path with no link on the way is its own real
+      // path, and the no-follow read refuses any link (checked and used in one step). Anything
+      // else (a link, a missing name) takes the full resolution below, with its texts.
+      const absolute = absoluteOf(scope, path);
+      try {
+        return await exact.readFile(absolute);
+      } catch (error) {
+        if (codeOf(error) === "EISDIR" || codeOf(error) === "ENOTSUP" || !FsError.isInstance(error)) throw error;
+      }
+    }
     const real = await checked(gate, scope, path, "read");
     return reader(gate).readFile(real.path);
   }
