@@ -836,20 +836,23 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       const fs: FileSystem = source.fs;
       const build = async (directory: string, relative: string): Promise<TreeEntry[]> => {
         const entries = [...(await fs.readdir(directory))].sort((a, b) => compareCodeUnits(a.name, b.name));
-        const out: TreeEntry[] = [];
+        const out: Promise<TreeEntry>[] = [];
         for (const entry of entries) {
           const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
           if (matchers.some((matches) => matches(path))) continue;
           if (source.include !== undefined && !source.include(joinPath(directory, entry.name))) continue;
-          if (entry.type === "directory") {
-            out.push({
-              name: entry.name,
-              type: "directory",
-              children: await build(joinPath(directory, entry.name), path),
-            });
-          } else out.push({ name: entry.name, type: "file" });
+          // Subdirectories are read at once; the entries keep their order.
+          out.push(
+            entry.type === "directory"
+              ? build(joinPath(directory, entry.name), path).then((children) => ({
+                  name: entry.name,
+                  type: "directory" as const,
+                  children,
+                }))
+              : Promise.resolve({ name: entry.name, type: "file" as const }),
+          );
         }
-        return out;
+        return Promise.all(out);
       };
       return textResult(JSON.stringify(await build(root.path, ""), null, 2));
     },
