@@ -3,7 +3,10 @@
 // with the same calls in the filesystem-server dialect, each on its own copy of one fixture:
 // - read_text_file of a 1 MiB file;
 // - edit_file of one line of a 10 MiB file (the line flips between two values, so every call writes);
-// - search_files "**/*.ts" over 5,000 files (50 directories × 100 files).
+// - search_files "**/*.ts" over 5,000 files (50 directories × 100 files);
+// - read_multiple_files of 1,000 small files (10 of those directories);
+// - directory_tree of those 5,000 files;
+// - startup: spawn the server, initialize, list_allowed_directories, close.
 // Ours is `dist/mcp/bin.js mcp <dir> --dialect filesystem-server` (Node backend, gate on every
 // path); theirs is its own bin on the same directory. Medians over rounds after a warm-up; each
 // round times the two back to back (bench/lib.mjs).
@@ -82,6 +85,37 @@ export async function run() {
         (client, dir) => () => call(client, "read_text_file", { path: join(dir, "one-mib.txt") }),
       ],
       ["edit_file, one line of a 10 MiB file", { rounds: 5, iterations: 2, warmup: 1 }, flipper],
+      [
+        "read_multiple_files, 1,000 files",
+        { rounds: 5, iterations: 2, warmup: 1 },
+        (client, dir) => {
+          const paths = [];
+          for (let d = 0; d < 10; d++)
+            for (let f = 0; f < 100; f++) paths.push(join(dir, "tree", `d${d}`, `f${f}.${f % 2 ? "ts" : "js"}`));
+          return async () => {
+            const result = await call(client, "read_multiple_files", { paths });
+            if (result.content[0].text.includes("Error -")) throw new Error("read_multiple_files failed on a file");
+          };
+        },
+      ],
+      [
+        "directory_tree, 5,000 files",
+        { rounds: 5, iterations: 2, warmup: 1 },
+        (client, dir) => async () => {
+          const tree = JSON.parse((await call(client, "directory_tree", { path: join(dir, "tree") })).content[0].text);
+          if (tree.length !== 50) throw new Error(`directory_tree gave ${tree.length} directories, not 50`);
+        },
+      ],
+      [
+        "startup: spawn, initialize, one call, close",
+        { rounds: 5, iterations: 1, warmup: 1 },
+        (_client, dir) => async () => {
+          const args = dir === oursDir ? [OURS, "mcp", dir, "--dialect", "filesystem-server"] : [THEIRS, dir];
+          const client = await connect(args);
+          await call(client, "list_allowed_directories", {});
+          await client.close();
+        },
+      ],
       [
         "search_files `**/*.ts`, 5,000 files",
         { rounds: 5, iterations: 2, warmup: 1 },

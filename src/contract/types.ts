@@ -21,6 +21,10 @@ export interface FileStat {
   readonly mtimeMs: number;
   /** POSIX permission bits (e.g. `0o644`) where the backend has them. */
   readonly mode?: number;
+  /** Last access time, milliseconds since the Unix epoch, where the backend has it (Node does). */
+  readonly atimeMs?: number;
+  /** Creation time, milliseconds since the Unix epoch, where the backend has it (Node does). */
+  readonly birthtimeMs?: number;
 }
 
 /** One entry of `readdir`. */

@@ -44,6 +44,11 @@ export interface McpServerOptions extends Omit<FsToolsOptions, "fs"> {
   readonly name?: string;
   /** The server's version in `initialize`. @default "0.1.0" */
   readonly version?: string;
+  /**
+   * The directory `~` and `~/x` stand for in tool paths of the `filesystem-server` dialect (the
+   * bin gives the user's home). @default undefined: `~` is a plain name
+   */
+  readonly homeDirectory?: string;
 }
 
 /** What a dialect's tools run over at one moment: the allowed roots now in force and the cwd. */
@@ -64,6 +69,8 @@ export interface DialectContext {
   readonly readOnly: boolean;
   /** The roots the server was created with (before any client narrowing). */
   readonly serverRoots: readonly string[];
+  /** What `~` stands for in tool paths, if anything. */
+  readonly homeDirectory: string | undefined;
   /** The scope to use for a call: waits for a pending roots request first. */
   scope(): Promise<McpScope>;
 }

@@ -27,7 +27,13 @@ import {
 } from "./options.js";
 
 const FACTORY = "createMcpServer";
-const OWN_KEYS = ["dialect", "readOnly", "clientRoots", "name", "version"] as const;
+const OWN_KEYS = ["dialect", "readOnly", "clientRoots", "name", "version", "homeDirectory"] as const;
+
+/**
+ * How long a call waits for the client's answer to `roots/list` before it runs over the roots
+ * in force (the server's own until the answer narrows them), in milliseconds.
+ */
+export const ROOTS_WAIT_MS = 1000;
 
 function backendRoots(fs: FileSystem): readonly string[] | undefined {
   const roots = (fs as { readonly allowedRoots?: unknown }).allowedRoots;
@@ -37,25 +43,49 @@ function backendRoots(fs: FileSystem): readonly string[] | undefined {
 }
 
 /**
+ * The client roots that are directories, as their real paths (a file, a missing directory, or
+ * one the backend refuses is skipped), without duplicates.
+ */
+async function usableRoots(fs: FileSystem, paths: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    paths.map(async (path) => {
+      try {
+        const real = await fs.realpath(path);
+        return (await fs.stat(real)).type === "directory" ? real : undefined;
+      } catch {
+        return undefined;
+      }
+    }),
+  );
+  return [...new Set(found.filter((path) => path !== undefined))];
+}
+
+/**
  * Create an MCP server whose tools run over `fs` through the gate (every path is resolved and
  * checked against the allowed roots before the backend sees it). Connect it to any transport:
  * `StdioServerTransport` in Node (the `better-fs-tools mcp` bin does), or one half of
  * `InMemoryTransport.createLinkedPair()` in a page or Worker, with an MCP client in the same tab.
  *
  * Allowed roots: `allowedRoots`, else the backend's own (`nodeFileSystem` has them), else
- * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`).
+ * `[cwd]`, else `["/"]`. A client with the `roots` capability narrows them (`clientRoots`): its
+ * roots that are directories (real paths; a file or a missing one is skipped) and lie inside
+ * them; `allowedRoots: []` serves nothing until the client's roots arrive, then those. A call
+ * waits at most {@link ROOTS_WAIT_MS} for a pending `roots/list` answer, then runs over the
+ * roots in force.
  *
  * @param options - `fs` (required), the shared tool options (`cwd`, `allowedRoots`,
  *   `permissions`, `state`, `locks`, `digest`, `clock`), `readOnly`, a key per tool (`read`,
  *   `write`, `edit`, `list`, `glob`, `grep`, `applyPatch`, `bash`) in the shape of
  *   `createFsTools`: `false` leaves it out, `true` or settings (with an optional `signature`)
  *   make it; every tool but bash is on by default, and bash needs `bash.runner`; these keys
- *   are for the `better-fs-tools` dialect only. And `dialect`, `clientRoots`, `name`, `version`.
+ *   are for the `better-fs-tools` dialect only. And `dialect`, `clientRoots`, `name`, `version`,
+ *   `homeDirectory`.
  * @returns the SDK's `McpServer`, not yet connected.
  * @throws TypeError at creation for an unknown option, a `dialect` not in {@link MCP_DIALECTS},
  *   a tool key with the `filesystem-server` dialect, a tool set beside `readOnly: true` (write,
  *   edit, applyPatch, bash) or `write: false` (edit, applyPatch), `bash` without a `runner`,
- *   a non-boolean `readOnly` or `clientRoots`, a missing `fs`, and whatever the tool factories
+ *   a non-boolean `readOnly` or `clientRoots`, a `homeDirectory` that is not absolute, a missing
+ *   `fs`, and whatever the tool factories
  *   throw for their options. Tool failures never throw: they are `isError` results.
  * @example
  * ```ts
@@ -82,6 +112,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       optionValueError(FACTORY, key, `must be a boolean, got ${JSON.stringify(options[key])}`);
     }
   }
+  if (
+    options.homeDirectory !== undefined &&
+    (typeof options.homeDirectory !== "string" || !options.homeDirectory.startsWith("/"))
+  ) {
+    optionValueError(
+      FACTORY,
+      "homeDirectory",
+      `must be an absolute path, got ${JSON.stringify(options.homeDirectory)}`,
+    );
+  }
   for (const key of ["name", "version"] as const) {
     if (options[key] !== undefined && (typeof options[key] !== "string" || options[key] === "")) {
       optionValueError(FACTORY, key, `must be a non-empty string, got ${JSON.stringify(options[key])}`);
@@ -104,7 +144,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     resolvePath("/", root),
   );
   const configuredCwd = options.cwd ?? serverRoots[0] ?? "/";
-  const { dialect: _dialect, readOnly: _readOnly, clientRoots: _clientRoots, name, version, ...rest } = options;
+  const {
+    dialect: _dialect,
+    readOnly: _readOnly,
+    clientRoots: _clientRoots,
+    homeDirectory,
+    name,
+    version,
+    ...rest
+  } = options;
   const toolOptions = {
     ...rest,
     fs,
@@ -128,8 +176,20 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     options: toolOptions,
     readOnly,
     serverRoots,
+    homeDirectory,
     async scope() {
-      while (pending !== undefined) await pending;
+      // A client that never answers roots/list must not stall the call: after ROOTS_WAIT_MS it
+      // runs over the roots in force (narrowed as soon as the answer comes).
+      if (pending !== undefined) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          pending,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, ROOTS_WAIT_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       return scope;
     },
   };
@@ -142,9 +202,15 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       const request = (async () => {
         try {
           const { roots } = await server.server.listRoots();
-          const paths = roots.map((root) => rootPathOf(root.uri)).filter((path) => path !== undefined);
+          const paths = await usableRoots(
+            fs,
+            roots.map((root) => rootPathOf(root.uri)).filter((path) => path !== undefined),
+          );
           // No usable root from the client: keep the server's own (as the official server does).
-          setRoots(paths.length === 0 ? serverRoots : narrowRoots(serverRoots, paths));
+          // A server started with none takes the client's as they are.
+          setRoots(
+            paths.length === 0 ? serverRoots : serverRoots.length === 0 ? paths : narrowRoots(serverRoots, paths),
+          );
         } catch {
           // The client did not answer roots/list: keep the roots in force.
         }

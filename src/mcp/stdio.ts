@@ -5,6 +5,7 @@
  * @module
  */
 import { realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
 import { posix, resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { nodeFileSystem } from "../backends/node/index.js";
@@ -13,7 +14,10 @@ import { createMcpServer } from "./server.js";
 
 /** The parsed `better-fs-tools mcp` command line. */
 export interface McpCommandLine {
-  /** The directories to serve, as given (at least one). */
+  /**
+   * The directories to serve, as given. Empty only in the `filesystem-server` dialect: nothing is
+   * served until the client's MCP roots arrive.
+   */
   readonly directories: readonly string[];
   readonly readOnly: boolean;
   readonly dialect: McpDialect;
@@ -24,22 +28,38 @@ export interface McpCommandLine {
   readonly redis?: { readonly url: string; readonly prefix: string };
 }
 
-/** The usage text the bin prints for a bad command line. */
-export const MCP_USAGE =
-  "Usage: better-fs-tools mcp <directory>... [--read-only] [--dialect better-fs-tools|filesystem-server]\n" +
-  "       better-fs-tools mcp --redis <url> --prefix <prefix> [<workspace path>...] [--read-only] [--dialect ...]";
+/** What `--help` and a bad command line print. */
+export const MCP_USAGE = `Usage: better-fs-tools mcp <directory>... [--read-only] [--dialect better-fs-tools|filesystem-server]
+       better-fs-tools mcp --redis <url> --prefix <prefix> [<workspace path>...] [--read-only] [--dialect ...]
+
+Serves the directories to an MCP client over stdio.
+  --dialect better-fs-tools    our tools: read, write, edit, apply_patch, list, glob, grep (default)
+  --dialect filesystem-server  the tools of @modelcontextprotocol/server-filesystem, a drop-in for it;
+                               with no directory, the client's MCP roots are served once they arrive
+  --read-only                  offer only the tools that change nothing
+  --redis <url> --prefix <p>   serve a Redis workspace (needs unstorage and ioredis); paths are absolute
+  --help, --version            print this text, or the version, and exit
+A directory that does not exist or is not a directory is skipped with a warning; ~ and ~/x are
+expanded. The client's MCP roots narrow the directories served, never widen them.`;
 
 /**
  * Parse the arguments after the program name: `mcp <dir>... [--read-only] [--dialect <name>]`
- * (`--dialect=<name>` works too; `--` ends the options).
+ * (`--dialect=<name>` works too; `--` ends the options), or `--help` / `--version` anywhere.
  *
- * @returns the command line, or an error message to print with {@link MCP_USAGE}.
+ * @returns the command line, `{ help: true }` or `{ version: true }`, or an error message to
+ *   print with {@link MCP_USAGE}.
  * @example
  * ```ts
  * parseMcpCommandLine(["mcp", "/w", "--read-only"]); // { directories: ["/w"], readOnly: true, dialect: "better-fs-tools" }
  * ```
  */
-export function parseMcpCommandLine(args: readonly string[]): McpCommandLine | { readonly error: string } {
+export function parseMcpCommandLine(
+  args: readonly string[],
+): McpCommandLine | { readonly help: true } | { readonly version: true } | { readonly error: string } {
+  const optionsEnd = args.indexOf("--");
+  const flags = optionsEnd === -1 ? args : args.slice(0, optionsEnd);
+  if (flags.includes("--help") || flags.includes("-h")) return { help: true };
+  if (flags.includes("--version") || flags.includes("-v")) return { version: true };
   if (args[0] !== "mcp") return { error: `unknown command ${JSON.stringify(args[0] ?? "")}` };
   const directories: string[] = [];
   let readOnly = false;
@@ -76,40 +96,81 @@ export function parseMcpCommandLine(args: readonly string[]): McpCommandLine | {
       return { error: `workspace paths in Redis are absolute, got ${JSON.stringify(relative)}` };
     return { directories: paths, readOnly, dialect: dialect as McpDialect, redis: { url: redisUrl, prefix } };
   }
-  if (directories.length === 0) return { error: "give at least one directory to serve" };
+  if (directories.length === 0 && dialect !== "filesystem-server") {
+    return { error: "give at least one directory to serve" };
+  }
   return { directories, readOnly, dialect: dialect as McpDialect };
 }
 
+/** `~` and `~/x` as the user's home (and below it); anything else as it is. */
+export function expandHome(path: string, home: string = homedir()): string {
+  return path === "~" || path.startsWith("~/") ? home + path.slice(1) : path;
+}
+
 /**
- * Serve the directories over stdio: a Node backend jailed to their real paths (symlinks in the
- * given paths resolved once, at start), the tools' cwd the first of them, client roots narrowing
- * them. Resolves once the transport is connected; the process then lives as long as stdin.
- *
- * @throws Error when a directory does not exist or is not a directory (named).
+ * The real paths of the directories to serve, each resolved once (symlinks included) so that a
+ * directory swapped for a link later does not move the jail. A missing path or one that is not
+ * a directory is skipped with a warning on `warn` (the official server's words).
  */
-export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> {
-  if (commandLine.redis !== undefined) return serveRedisWorkspace(commandLine, commandLine.redis);
+export async function servedDirectories(
+  directories: readonly string[],
+  warn: (line: string) => void = (line) => console.error(line),
+): Promise<string[]> {
   const roots: string[] = [];
-  for (const directory of commandLine.directories) {
-    const absolute = resolve(directory);
+  for (const directory of directories) {
+    const absolute = resolve(expandHome(directory));
     let real: string;
     try {
       real = await realpath(absolute);
+      if (!(await stat(real)).isDirectory()) {
+        warn(`Warning: ${absolute} is not a directory, skipping`);
+        continue;
+      }
     } catch {
-      throw new Error(`${directory}: no such directory`);
+      warn(`Warning: Cannot access directory ${absolute}, skipping`);
+      continue;
     }
-    if (!(await stat(real)).isDirectory()) throw new Error(`${directory}: not a directory`);
     if (!roots.includes(real)) roots.push(real);
   }
-  const fs = nodeFileSystem({ cwd: roots[0]!, allowedRoots: roots });
+  return roots;
+}
+
+/**
+ * Serve the directories over stdio: a Node backend jailed to their real paths (resolved once,
+ * at start), the tools' cwd the first of them, client roots narrowing them. With no directory
+ * (the `filesystem-server` dialect), nothing is served until the client's roots arrive.
+ * Resolves once the transport is connected; the process then lives as long as stdin.
+ *
+ * @throws Error "None of the specified directories are accessible" when directories were given
+ *   and none of them is a directory.
+ */
+export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> {
+  if (commandLine.redis !== undefined) return serveRedisWorkspace(commandLine, commandLine.redis);
+  const roots = await servedDirectories(commandLine.directories);
+  if (roots.length === 0 && commandLine.directories.length > 0) {
+    throw new Error("None of the specified directories are accessible");
+  }
+  const home = homedir();
+  const fs = nodeFileSystem(
+    roots.length === 0 ? { cwd: "/", allowedRoots: ["/"] } : { cwd: roots[0]!, allowedRoots: roots },
+  );
+  // Resolve the jail now: the backend keeps each root's real path from its first call on.
+  await Promise.all(roots.map((root) => fs.stat(root)));
   const server = createMcpServer({
     fs,
-    cwd: roots[0]!,
+    cwd: roots[0] ?? "/",
     allowedRoots: roots,
     dialect: commandLine.dialect,
     readOnly: commandLine.readOnly,
+    ...(home.startsWith("/") ? { homeDirectory: home } : {}),
   });
   await server.connect(new StdioServerTransport());
+  if (commandLine.dialect === "filesystem-server") {
+    console.error("Secure MCP Filesystem Server running on stdio");
+    if (roots.length === 0) {
+      console.error("Started without allowed directories - waiting for client to provide roots via MCP protocol");
+    }
+  }
 }
 
 /**

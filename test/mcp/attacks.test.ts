@@ -34,7 +34,13 @@ const TARGETS: ReadonlyArray<{ name: string; target: (fs: FileSystem) => Promise
       });
       return {
         read: async (path) => outcome(await mcp.call("read_text_file", { path })),
-        write: async (path, content) => outcome(await mcp.call("write_file", { path, content })),
+        // As a client of the official server writes into a new directory: create_directory
+        // first (write_file makes no parent in this dialect).
+        write: async (path, content) => {
+          const slash = path.lastIndexOf("/");
+          if (slash > 0) await mcp.call("create_directory", { path: path.slice(0, slash) });
+          return outcome(await mcp.call("write_file", { path, content }));
+        },
         list: async (path) => outcome(await mcp.call("list_directory", { path })),
       };
     },

@@ -18,9 +18,8 @@ const fixture = () =>
 
 const text = (value: string) => ({ content: [{ type: "text", text: value }], structuredContent: { content: value } });
 const failure = (value: string) => ({ content: [{ type: "text", text: value }], isError: true });
-const denied = (path: string, rule: string) =>
-  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in ` +
-  `this execution context. Add an allow rule for "${rule}" to the permissions config.`;
+/** The official server's refusal, word for word (no permissions config is named: the command line has none). */
+const denied = (path: string) => `Access denied - path outside allowed directories: ${path} not in /w`;
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 describe("filesystem-server dialect", () => {
@@ -66,8 +65,8 @@ describe("filesystem-server dialect", () => {
     expect(await mcp.call("read_multiple_files", { paths: ["a.txt", "nope.txt", "/secret/key"] })).toEqual(
       text(
         "a.txt:\none\ntwo\nthree\n\n\n---\n" +
-          "nope.txt: Error - File not found: nope.txt. Check the path: list its directory or search for the file name.\n---\n" +
-          `/secret/key: Error - ${denied("/secret/key", "readFile")}`,
+          "nope.txt: Error - ENOENT: no such file or directory, open '/w/nope.txt'\n---\n" +
+          `/secret/key: Error - ${denied("/secret/key")}`,
       ),
     );
   });
@@ -114,7 +113,7 @@ describe("filesystem-server dialect", () => {
     const fs = fixture();
     const mcp = await connect({ fs, cwd: "/w", dialect: "filesystem-server" });
     expect(await mcp.call("create_directory", { path: "a.txt/sub" })).toEqual(
-      failure("a.txt/sub: a component of this path is a file, not a directory."),
+      failure("ENOTDIR: not a directory, realpath '/w/a.txt/sub'"),
     );
     expect(decode(await fs.readFile("/w/a.txt"))).toBe("one\ntwo\nthree\n");
   });
@@ -174,18 +173,14 @@ describe("filesystem-server dialect", () => {
   it("refuses paths outside the allowed directories as isError results, changing nothing", async () => {
     const fs = fixture();
     const mcp = await connect({ fs, cwd: "/w", dialect: "filesystem-server" });
-    expect(await mcp.call("read_text_file", { path: "/secret/key" })).toEqual(
-      failure(denied("/secret/key", "readFile")),
-    );
+    expect(await mcp.call("read_text_file", { path: "/secret/key" })).toEqual(failure(denied("/secret/key")));
     expect(await mcp.call("write_file", { path: "../secret/key", content: "x" })).toEqual(
-      failure(denied("/secret/key", "writeFile")),
+      failure(denied("/secret/key")),
     );
     expect(await mcp.call("move_file", { source: "a.txt", destination: "/secret/a.txt" })).toEqual(
-      failure(denied("/secret/a.txt", "writeFile")),
+      failure(denied("/secret/a.txt")),
     );
-    expect(await mcp.call("search_files", { path: "/secret", pattern: "**" })).toEqual(
-      failure(denied("/secret", "listDir")),
-    );
+    expect(await mcp.call("search_files", { path: "/secret", pattern: "**" })).toEqual(failure(denied("/secret")));
     expect(decode(await fs.readFile("/secret/key"))).toBe("KEY");
     expect(decode(await fs.readFile("/w/a.txt"))).toBe("one\ntwo\nthree\n");
   });

@@ -42,7 +42,10 @@ describe("client roots narrow a live server", () => {
       expect((await mcp.call(read, { path: "/w/a/x.txt" })).isError).toBe(true);
       // A client root outside the server's roots never widens them.
       expect((await mcp.call(read, { path: "/etc/passwd" })).isError).toBe(true);
-      await mcp.setRoots(["file:///elsewhere"]);
+      // A missing directory or a file offered as a root is skipped: no usable root keeps the server's.
+      await mcp.setRoots(["file:///elsewhere", "file:///w/b/y.txt"]);
+      expect((await mcp.call(read, { path: "/w/a/x.txt" })).isError).toBeUndefined();
+      await mcp.setRoots(["file:///etc"]);
       expect(await mcp.text(read, { path: "/w/b/y.txt" })).toBe(
         "EACCES: no allowed directory: the client's MCP roots share nothing with the server's (/w). " +
           "List one of those directories, or a directory inside one, as a root.",

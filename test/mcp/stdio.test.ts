@@ -4,7 +4,7 @@
  * filesystem-server dialect's tool list compared with the official server's, over stdio too.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -74,6 +74,50 @@ describe("parseMcpCommandLine", () => {
     });
     expect(parseMcpCommandLine(["mcp", "/a", "--write"])).toEqual({ error: "unknown option --write" });
     expect(parseMcpCommandLine(["serve"])).toEqual({ error: 'unknown command "serve"' });
+    expect(parseMcpCommandLine(["mcp", "--dialect", "filesystem-server"])).toEqual({
+      directories: [],
+      readOnly: false,
+      dialect: "filesystem-server",
+    });
+    expect(parseMcpCommandLine(["--help"])).toEqual({ help: true });
+    expect(parseMcpCommandLine(["mcp", "/a", "--version"])).toEqual({ version: true });
+    expect(parseMcpCommandLine(["mcp", "--", "--help"])).toEqual({
+      directories: ["--help"],
+      readOnly: false,
+      dialect: "better-fs-tools",
+    });
+  });
+});
+
+describe("the bin's own command line", () => {
+  it("--help prints the usage and --version the package version, both exiting 0", () => {
+    const help = execFileSync(process.execPath, [BIN, "--help"], { encoding: "utf8" });
+    expect(help.split("\n")[0]).toBe(
+      "Usage: better-fs-tools mcp <directory>... [--read-only] [--dialect better-fs-tools|filesystem-server]",
+    );
+    expect(execFileSync(process.execPath, [BIN, "--version"], { encoding: "utf8" })).toBe("0.1.0\n");
+  });
+
+  it("without @modelcontextprotocol/sdk it says in one line what to install", async () => {
+    // The build copied where no node_modules can be found: the SDK import fails.
+    const lone = await realpath(await mkdtemp(join(tmpdir(), "bft-mcp-no-sdk-")));
+    try {
+      await cp(OUT, lone, { recursive: true });
+      let stderr = "";
+      let status: number | null = null;
+      try {
+        execFileSync(process.execPath, [join(lone, "mcp", "bin.js"), "mcp", lone], { stdio: "pipe" });
+      } catch (error) {
+        stderr = String((error as { stderr: Buffer }).stderr);
+        status = (error as { status: number | null }).status;
+      }
+      expect(status).toBe(1);
+      expect(stderr).toBe(
+        "better-fs-tools: the MCP server needs its optional peers @modelcontextprotocol/sdk and zod: npm i @modelcontextprotocol/sdk zod\n",
+      );
+    } finally {
+      await rm(lone, { recursive: true, force: true });
+    }
   });
 });
 

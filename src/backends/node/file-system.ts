@@ -72,7 +72,14 @@ function typeOf(stats: Stats | { isFile(): boolean; isDirectory(): boolean; isSy
 }
 
 function toFileStat(stats: Stats): FileStat {
-  return { type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, mode: stats.mode & 0o7777 };
+  return {
+    type: typeOf(stats),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    mode: stats.mode & 0o7777,
+    atimeMs: stats.atimeMs,
+    birthtimeMs: stats.birthtimeMs,
+  };
 }
 
 function codeOf(error: unknown): string | undefined {
@@ -402,6 +409,11 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           }
         }
         if (next === undefined) {
+          // Only directories inside a root are made: never a root itself or one above it (a
+          // deleted root stays deleted).
+          if (!(await insideRoot(expected(index)))) {
+            throw new FsError("ENOENT", { syscall, path, ...(dest === undefined ? {} : { dest }) });
+          }
           try {
             await fsp.mkdir(at);
             made = true;
@@ -452,6 +464,18 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
     }
   }
 
+  /**
+   * Whether the real host directory `realDir` may be made: it lies strictly inside a root, or it
+   * is a root not made yet (never seen existing) or a parent of one (the first write makes a
+   * workspace that does not exist yet). A root seen existing and since deleted is never made
+   * again, nor anything above it.
+   */
+  async function insideRoot(realDir: string): Promise<boolean> {
+    const roots = await jailRoots();
+    if (roots.some((rootPath) => rootPath !== realDir && isWithin(rootPath, realDir))) return true;
+    return allowedRoots.some((value, index) => !realRoots.has(value) && isWithin(realDir, roots[index]!));
+  }
+
   /** A checked directory held open: names inside it resolve through its descriptor. */
   interface DirectoryPin {
     /** A host path naming `name` inside the pinned directory (`""`: the directory itself). */
@@ -470,6 +494,13 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   ): Promise<DirectoryPin> {
     if (!descriptorChecks) {
       if (create) {
+        if (!(await insideRoot(realDir))) {
+          try {
+            await fsp.lstat(realDir);
+          } catch {
+            throw new FsError("ENOENT", { syscall, path, ...(dest === undefined ? {} : { dest }) });
+          }
+        }
         try {
           await fsp.mkdir(realDir, { recursive: true });
         } catch (error) {
@@ -596,12 +627,17 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         const pin = await pinDirectory(directory, path, "open", true);
         try {
           const target = pin.at(name);
+          // A new file gets DEFAULT_FILE_MODE less the process umask (applied by open); an
+          // existing file keeps its own bits (set again with chmod, which no umask touches).
           let mode = DEFAULT_FILE_MODE;
+          let keepMode = false;
           try {
             const existing = await fsp.lstat(target);
             if (existing.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
-            if (existing.isFile()) mode = existing.mode & 0o7777;
-            else if (existing.isSymbolicLink()) {
+            if (existing.isFile()) {
+              mode = existing.mode & 0o7777;
+              keepMode = true;
+            } else if (existing.isSymbolicLink()) {
               if (exact) refuseLink(path, "open");
             } else refuseSpecial(path, "open", existing);
           } catch (error) {
@@ -614,7 +650,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
             try {
               verifyDescriptor(handle.fd, nodePath.join(directory, temporaryName), path, "open");
               await handle.writeFile(data);
-              await handle.chmod(mode);
+              if (keepMode) await handle.chmod(mode);
               await handle.sync();
             } finally {
               await handle.close();

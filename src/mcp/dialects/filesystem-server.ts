@@ -4,6 +4,9 @@
  * text and `structuredContent` shapes and `outputSchema`s, run over any backend through our
  * gate. A client configured for the official server works unchanged.
  *
+ * Paths are resolved as the official server's `validatePath` resolves them (`~` expanded, a
+ * relative path in the first allowed directory holding it, a missing name matched under another
+ * Unicode normalisation) and refused with its texts; backend failures carry Node's texts.
  * Where a backend has less to say than a Node `fs.Stats` (`get_file_info`: creation and access
  * times), the modification time stands in; where the official server lists a directory in the
  * host's order, names come sorted by UTF-16 code unit (`directory_tree`, `list_directory`).
@@ -17,14 +20,14 @@ import { createTwoFilesPatch } from "diff";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { FsError } from "../../contract/errors.js";
-import { baseName, compareCodeUnits, joinPath } from "../../contract/path.js";
-import type { FileSystem } from "../../contract/types.js";
+import { baseName, compareCodeUnits, isWithin, joinPath, parentPath, resolvePath } from "../../contract/path.js";
+import type { FileStat, FileSystem } from "../../contract/types.js";
 import { walkFiles } from "../../contract/walk.js";
 import { createGate, type Access, type Gate } from "../../gate/gate.js";
 import { bytesToBase64 } from "../../tools/kit/base64.js";
 import { locksFor } from "../../tools/kit/context.js";
 import { toolErrorFromFs } from "../../tools/kit/fs-failure.js";
-import { decodeUtf8Lenient, encodeUtf8 } from "../../tools/kit/text.js";
+import { encodeUtf8 } from "../../tools/kit/text.js";
 import { DEFAULT_WALK_CONCURRENCY, deniedNote, walkSource } from "../../tools/kit/walk.js";
 import { noRootsResult, type DialectContext, type McpScope } from "../options.js";
 
@@ -90,18 +93,59 @@ function extensionOf(path: string): string {
 
 const crlf = /\r\n/g;
 
-/** The first `count` lines, as the official `head` gives them (a last line without `\n` counts). */
-export function headLines(text: string, count: number): string {
-  const pieces = text.split("\n");
-  const complete = pieces.slice(0, -1);
-  if (complete.length >= count) return complete.slice(0, count).join("\n");
-  const rest = pieces[pieces.length - 1]!;
-  return (rest.length > 0 ? [...complete, rest] : complete).join("\n");
+/** The official server reads `head` and `tail` in chunks of this many bytes. */
+const LINE_CHUNK_BYTES = 1024;
+
+/** UTF-8 as Node decodes it: invalid bytes become U+FFFD and a BOM is kept as U+FEFF. */
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** Text of a file as the official server reads it (`fs.readFile(path, "utf-8")`). */
+export function decodeNodeUtf8(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
 }
 
-/** The last `count` lines, as the official `tail` gives them (CRLF read as LF). */
-export function tailLines(text: string, count: number): string {
-  return text.replace(crlf, "\n").split("\n").slice(-count).join("\n");
+/**
+ * The first `count` lines, as the official `head` gives them: complete lines are taken chunk by
+ * chunk until `count` of them are in (a fractional count rounds up, a count below 1 gives
+ * nothing), then a last line without `\n` when fewer came.
+ */
+export function headLines(bytes: Uint8Array, count: number): string {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const lines: string[] = [];
+  let buffer = "";
+  let offset = 0;
+  while (lines.length < count && offset < bytes.length) {
+    const end = Math.min(bytes.length, offset + LINE_CHUNK_BYTES);
+    buffer += decoder.decode(bytes.subarray(offset, end), { stream: true });
+    offset = end;
+    const last = buffer.lastIndexOf("\n");
+    if (last === -1) continue;
+    const complete = buffer.slice(0, last).split("\n");
+    buffer = buffer.slice(last + 1);
+    for (const line of complete) {
+      lines.push(line);
+      if (lines.length >= count) break;
+    }
+  }
+  buffer += decoder.decode();
+  if (buffer.length > 0 && lines.length < count) lines.push(buffer);
+  return lines.join("\n");
+}
+
+/**
+ * The last `count` lines, as the official `tail` gives them: chunks are read from the end until
+ * `count` newlines are in (none for a count below 1), CRLF read as LF, then the last `count`
+ * pieces of that text (`slice(-count)`, so a fractional count behaves as JavaScript's slice).
+ */
+export function tailLines(bytes: Uint8Array, count: number): string {
+  let position = bytes.length;
+  let newlines = 0;
+  while (position > 0 && newlines < count) {
+    const size = Math.min(LINE_CHUNK_BYTES, position);
+    position -= size;
+    for (let index = position; index < position + size; index++) if (bytes[index] === 0x0a) newlines++;
+  }
+  return decodeNodeUtf8(bytes.subarray(position)).replace(crlf, "\n").split("\n").slice(-count).join("\n");
 }
 
 /**
@@ -217,17 +261,26 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * The message of a failure: a refusal's own, a backend error's as the tools word it, about `path`
- * (`""` when the caller has none: the error's own path is named then, or none).
+ * The message of a failure as the official server gives it: a refusal's own text, a backend
+ * error's Node text (`ENOENT: no such file or directory, open '/w/a.txt'`; a directory read as
+ * a file is `EISDIR: illegal operation on a directory, read`, as Node's `readFile` says).
  */
-function messageOf(error: unknown, path: string, gate: Gate | undefined): string {
+function messageOf(error: unknown): string {
   if (error instanceof Refusal) return error.message;
   if (FsError.isInstance(error)) {
-    const named = path === "" ? (error.path ?? "") : path;
-    if (named === "") return error.message;
-    return toolErrorFromFs(error, named, gate?.display(named) ?? named).message;
+    if (error.code === "EISDIR" && error.syscall === "open") return "EISDIR: illegal operation on a directory, read";
+    return error.message;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether `path` lies in one of `roots` (a NUL byte never does, as the official server says). */
+function inRoots(roots: readonly string[], path: string): boolean {
+  return !path.includes("\0") && roots.some((root) => isWithin(root, path));
+}
+
+function codeOf(error: unknown): string | undefined {
+  return FsError.isInstance(error) ? error.code : undefined;
 }
 
 /** Register the dialect's tools on the context's server. */
@@ -250,20 +303,213 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     return cache.gate;
   };
 
-  /** Resolve and check a path, or throw a refusal with the gate's message. */
-  async function checked(gate: Gate, path: string, access: Access): Promise<{ path: string; outside: boolean }> {
-    const result = await gate.check(path, access);
+  const fs = options.fs;
+  const home = context.homeDirectory;
+
+  /**
+   * The path a call works on, resolved as the official server's `validatePath` does: `~` and
+   * `~/x` expanded; a relative path taken in the first allowed directory that holds it; refused
+   * when outside the allowed directories lexically, or once its symlinks are resolved; a missing
+   * path walked name by name from its allowed directory so that another Unicode normalisation of
+   * a name on disk is found (two candidates are refused as ambiguous). Throws a {@link Refusal}
+   * with the official text, or the backend's error.
+   */
+  async function validate(scope: McpScope, requested: string): Promise<string> {
+    const roots = scope.roots;
+    const absolute = absoluteOf(scope, requested);
+    const allowedText = roots.join(", ");
+    let real: string;
+    try {
+      real = await fs.realpath(absolute);
+    } catch (error) {
+      if (codeOf(error) === "EACCES") throw new Refusal(await outsideTarget(absolute, allowedText));
+      if (codeOf(error) !== "ENOENT") throw error;
+      const prefix = (error as FsError).resolvedPrefix;
+      return prefix === undefined || (error as FsError).path !== absolute
+        ? missingPath(roots, absolute, allowedText)
+        : missingFromPrefix(roots, absolute, allowedText, prefix.real, prefix.missing);
+    }
+    if (!inRoots(roots, real)) {
+      throw new Refusal(`Access denied - symlink target outside allowed directories: ${real} not in ${allowedText}`);
+    }
+    return real;
+  }
+
+  /** The absolute path a request names (`~` expanded, a relative path placed), refused when outside. */
+  function absoluteOf(scope: McpScope, requested: string): string {
+    const roots = scope.roots;
+    const expanded =
+      home !== undefined && (requested === "~" || requested.startsWith("~/")) ? home + requested.slice(1) : requested;
+    if (/^[A-Za-z]:(?:[\\/]|$)/.test(expanded)) {
+      throw new Refusal(`Access denied - Windows-style path received on a POSIX host: ${requested}`);
+    }
+    let absolute: string;
+    if (expanded.startsWith("/")) absolute = resolvePath("/", expanded);
+    else {
+      const candidates = roots.map((root) => resolvePath(root, expanded));
+      absolute = candidates.find((candidate) => inRoots(roots, candidate)) ?? candidates[0]!;
+    }
+    if (!inRoots(roots, absolute)) {
+      throw new Refusal(`Access denied - path outside allowed directories: ${absolute} not in ${roots.join(", ")}`);
+    }
+    return absolute;
+  }
+
+  /** The refusal for a path whose links lead outside (the backend would not resolve it). */
+  async function outsideTarget(absolute: string, allowedText: string): Promise<string> {
+    let target = absolute;
+    try {
+      if (fs.readlink !== undefined) target = resolvePath(parentPath(absolute), await fs.readlink(absolute));
+    } catch {
+      // Not a link itself: a directory on the way is one; name the path.
+    }
+    return `Access denied - symlink target outside allowed directories: ${target} not in ${allowedText}`;
+  }
+
+  /**
+   * A missing path whose existing part the backend resolved (`real`, then the `missing` names):
+   * only the first missing name is looked for under another Unicode normalisation (one
+   * `readdir`), and the lookup goes on from there when one is found.
+   */
+  async function missingFromPrefix(
+    roots: readonly string[],
+    absolute: string,
+    allowedText: string,
+    real: string,
+    missing: readonly string[],
+  ): Promise<string> {
+    const parentMissing = () => new Refusal(`Parent directory does not exist: ${parentPath(absolute)}`);
+    for (let hops = 0; ; hops++) {
+      if (!inRoots(roots, real)) {
+        // A served directory deleted since the start: nothing is made in its place.
+        const root = roots.find((candidate) => isWithin(candidate, absolute))!;
+        try {
+          await fs.stat(root);
+        } catch (error) {
+          if (codeOf(error) === "ENOENT") throw parentMissing();
+          throw error;
+        }
+        throw new Refusal(`Access denied - symlink target outside allowed directories: ${real} not in ${allowedText}`);
+      }
+      const [name, ...rest] = missing;
+      let entries: string[];
+      try {
+        entries = (await fs.readdir(real)).map((entry) => entry.name);
+      } catch (error) {
+        if (codeOf(error) === "ENOENT") throw parentMissing();
+        if (codeOf(error) === "ENOTDIR") return joinPath(real, missing.join("/"));
+        throw error;
+      }
+      // The name is there but does not resolve: a dangling link on the way.
+      if (entries.includes(name!) || hops > 40) throw parentMissing();
+      const matches = entries.filter((entry) => entry.normalize("NFC") === name!.normalize("NFC"));
+      if (matches.length > 1) throw new Refusal(`Ambiguous Unicode path component: ${name}`);
+      if (matches.length === 0) return joinPath(real, missing.join("/"));
+      const next = joinPath(joinPath(real, matches[0]!), rest.join("/"));
+      try {
+        const found = await fs.realpath(next);
+        if (!inRoots(roots, found)) {
+          throw new Refusal(
+            `Access denied - symlink target outside allowed directories: ${found} not in ${allowedText}`,
+          );
+        }
+        return found;
+      } catch (error) {
+        if (error instanceof Refusal) throw error;
+        const prefix = FsError.isInstance(error) && error.code === "ENOENT" ? error.resolvedPrefix : undefined;
+        if (prefix === undefined) throw codeOf(error) === "ENOENT" ? parentMissing() : error;
+        real = prefix.real;
+        missing = prefix.missing;
+      }
+    }
+  }
+
+  /** A missing path, its existing names matched as the official server matches them (NFC). */
+  async function missingPath(roots: readonly string[], absolute: string, allowedText: string): Promise<string> {
+    const root = [...roots].sort((a, b) => b.length - a.length).find((candidate) => isWithin(candidate, absolute))!;
+    const parentMissing = () => new Refusal(`Parent directory does not exist: ${parentPath(absolute)}`);
+    let current: string;
+    try {
+      current = await fs.realpath(root);
+    } catch (error) {
+      if (codeOf(error) === "ENOENT") throw parentMissing();
+      throw error;
+    }
+    const names = absolute === root ? [] : absolute.slice(root === "/" ? 1 : root.length + 1).split("/");
+    for (const [index, name] of names.entries()) {
+      let entries: string[];
+      try {
+        entries = (await fs.readdir(current)).map((entry) => entry.name);
+      } catch (error) {
+        if (codeOf(error) === "ENOENT") throw parentMissing();
+        throw error;
+      }
+      const matches = entries.includes(name)
+        ? [name]
+        : entries.filter((entry) => entry.normalize("NFC") === name.normalize("NFC"));
+      if (matches.length > 1) throw new Refusal(`Ambiguous Unicode path component: ${name}`);
+      if (matches.length === 0) return joinPath(current, names.slice(index).join("/"));
+      try {
+        current = await fs.realpath(joinPath(current, matches[0]!));
+      } catch (error) {
+        if (codeOf(error) === "ENOENT") throw parentMissing();
+        if (codeOf(error) === "EACCES")
+          throw new Refusal(await outsideTarget(joinPath(current, matches[0]!), allowedText));
+        throw error;
+      }
+      if (!inRoots(roots, current)) {
+        throw new Refusal(
+          `Access denied - symlink target outside allowed directories: ${current} not in ${allowedText}`,
+        );
+      }
+    }
+    return current;
+  }
+
+  /**
+   * Validate a path as the official server does, then through the gate when permission rules
+   * are configured (the backend's own jail holds either way).
+   */
+  async function checked(
+    gate: Gate,
+    scope: McpScope,
+    path: string,
+    access: Access,
+  ): Promise<{ path: string; outside: boolean }> {
+    const real = await validate(scope, path);
+    if (options.permissions === undefined) return { path: real, outside: false };
+    const result = await gate.check(real, access);
     if (!result.ok) throw new Refusal(result.error.message);
     return result;
   }
 
-  async function readText(gate: Gate, path: string): Promise<string> {
-    const real = await checked(gate, path, "read");
-    try {
-      return decodeUtf8Lenient(await gate.fs.readFile(real.path));
-    } catch (error) {
-      throw new Refusal(messageOf(error, real.path, gate));
+  /**
+   * The backend a validated (real) path is read with: the gate's when permission rules are
+   * configured, else the backend's no-follow form (no link followed again, so a link swapped in
+   * after the check is refused, not followed; see `FileSystem.noFollow`), else the backend.
+   * Either way the path is not resolved a second time.
+   */
+  const reader = (gate: Gate): FileSystem => (options.permissions === undefined ? (fs.noFollow ?? fs) : gate.fs);
+
+  async function readBytes(gate: Gate, scope: McpScope, path: string): Promise<Uint8Array> {
+    const exact = options.permissions === undefined ? fs.noFollow : undefined;
+    if (exact !== undefined) {
+      // The common case in one backend call: a path with no link on the way is its own real
+      // path, and the no-follow read refuses any link (checked and used in one step). Anything
+      // else (a link, a missing name) takes the full resolution below, with its texts.
+      const absolute = absoluteOf(scope, path);
+      try {
+        return await exact.readFile(absolute);
+      } catch (error) {
+        if (codeOf(error) === "EISDIR" || codeOf(error) === "ENOTSUP" || !FsError.isInstance(error)) throw error;
+      }
     }
+    const real = await checked(gate, scope, path, "read");
+    return reader(gate).readFile(real.path);
+  }
+
+  async function readText(gate: Gate, scope: McpScope, path: string): Promise<string> {
+    return decodeNodeUtf8(await readBytes(gate, scope, path));
   }
 
   /** Write text through the gate while holding the path's lock. */
@@ -291,21 +537,32 @@ export function registerFilesystemServerTools(context: DialectContext): void {
     if (readOnly && !config.annotations.readOnlyHint) return;
     server.registerTool(name, config, (async (args: never): Promise<CallToolResult> => {
       const scope = await context.scope();
-      if (scope.roots.length === 0) return noRootsResult(context.serverRoots);
+      if (scope.roots.length === 0) {
+        return context.serverRoots.length === 0
+          ? errorResult(
+              "Access denied - no allowed directories: the server was started without directories and the client gave no MCP roots",
+            )
+          : noRootsResult(context.serverRoots);
+      }
       const gate = gateOf(scope);
       try {
         return await handler(gate, scope, args);
       } catch (error) {
         if (isAbort(error)) throw error;
-        return errorResult(messageOf(error, "", gate));
+        return errorResult(messageOf(error));
       }
     }) as never);
   };
 
-  const readTextFile: Handler = async (gate, _scope, args: { path: string; head?: number; tail?: number }) => {
+  const readTextFile: Handler = async (gate, scope, args: { path: string; head?: number; tail?: number }) => {
+    const real = await checked(gate, scope, args.path, "read");
     if (args.head && args.tail) throw new Refusal("Cannot specify both head and tail parameters simultaneously");
-    const text = await readText(gate, args.path);
-    const content = args.tail ? tailLines(text, args.tail) : args.head ? headLines(text, args.head) : text;
+    const bytes = await reader(gate).readFile(real.path);
+    const content = args.tail
+      ? tailLines(bytes, args.tail)
+      : args.head
+        ? headLines(bytes, args.head)
+        : decodeNodeUtf8(bytes);
     return { content: [{ type: "text", text: content }], structuredContent: { content } };
   };
   const readTextInput = {
@@ -356,10 +613,10 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: { content: z.array(mediaBlock) },
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string }) => {
-      const real = await checked(gate, args.path, "read");
+    async (gate, scope, args: { path: string }) => {
+      const real = await checked(gate, scope, args.path, "read");
       const mimeType = MEDIA_TYPES_BY_EXTENSION[extensionOf(real.path)] ?? "application/octet-stream";
-      const data = bytesToBase64(await gate.fs.readFile(real.path));
+      const data = bytesToBase64(await reader(gate).readFile(real.path));
       const block = mimeType.startsWith("image/")
         ? { type: "image" as const, data, mimeType }
         : mimeType.startsWith("audio/")
@@ -382,14 +639,14 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { paths: string[] }) => {
+    async (gate, scope, args: { paths: string[] }) => {
       const parts = await Promise.all(
         args.paths.map(async (path) => {
           try {
-            return `${path}:\n${await readText(gate, path)}\n`;
+            return `${path}:\n${await readText(gate, scope, path)}\n`;
           } catch (error) {
             if (isAbort(error)) throw error;
-            return `${path}: Error - ${messageOf(error, path, gate)}`;
+            return `${path}: Error - ${messageOf(error)}`;
           }
         }),
       );
@@ -408,8 +665,18 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    async (gate, _scope, args: { path: string; content: string }) => {
-      const real = await checked(gate, args.path, "write");
+    async (gate, scope, args: { path: string; content: string }) => {
+      const real = await checked(gate, scope, args.path, "write");
+      // As the official server: the parent directory must exist (nothing is created on the way).
+      let parent: FileStat | undefined;
+      try {
+        parent = await gate.fs.stat(parentPath(real.path));
+      } catch (error) {
+        if (codeOf(error) !== "ENOENT" && codeOf(error) !== "ENOTDIR") throw error;
+      }
+      if (parent?.type !== "directory") {
+        throw new FsError(parent === undefined ? "ENOENT" : "ENOTDIR", { syscall: "open", path: real.path });
+      }
       await locks.run([real.path], () => writeText(gate, real.path, args.content));
       return textResult(`Successfully wrote to ${args.path}`);
     },
@@ -436,11 +703,11 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
-    async (gate, _scope, args: { path: string; edits: { oldText: string; newText: string }[]; dryRun: boolean }) => {
-      const real = await checked(gate, args.path, "read");
-      if (!args.dryRun) await checked(gate, args.path, "write");
+    async (gate, scope, args: { path: string; edits: { oldText: string; newText: string }[]; dryRun: boolean }) => {
+      const real = await checked(gate, scope, args.path, "read");
+      if (!args.dryRun) await checked(gate, scope, args.path, "write");
       return locks.run([real.path], async () => {
-        const read = await readText(gate, real.path);
+        const read = decodeNodeUtf8(await gate.fs.readFile(real.path));
         const before = read.includes("\r") ? read.replace(crlf, "\n") : read;
         const after = applyEdits(before, args.edits);
         const diff = fencedDiff(real.path, before, after);
@@ -461,15 +728,15 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
-    async (gate, _scope, args: { path: string }) => {
-      const real = await checked(gate, args.path, "write");
+    async (gate, scope, args: { path: string }) => {
+      const real = await checked(gate, scope, args.path, "write");
       await gate.fs.mkdir(real.path, { recursive: true });
       return textResult(`Successfully created directory ${args.path}`);
     },
   );
 
-  const listed = async (gate: Gate, path: string) => {
-    const real = await checked(gate, path, "list");
+  const listed = async (gate: Gate, scope: McpScope, path: string) => {
+    const real = await checked(gate, scope, path, "list");
     const entries = await gate.fs.readdir(real.path);
     return { real, entries: [...entries].sort((a, b) => compareCodeUnits(a.name, b.name)) };
   };
@@ -483,8 +750,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string }) => {
-      const { entries } = await listed(gate, args.path);
+    async (gate, scope, args: { path: string }) => {
+      const { entries } = await listed(gate, scope, args.path);
       return textResult(
         entries.map((entry) => `${entry.type === "directory" ? "[DIR]" : "[FILE]"} ${entry.name}`).join("\n"),
       );
@@ -505,8 +772,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string; sortBy: "name" | "size" }) => {
-      const { real, entries } = await listed(gate, args.path);
+    async (gate, scope, args: { path: string; sortBy: "name" | "size" }) => {
+      const { real, entries } = await listed(gate, scope, args.path);
       const detailed = await Promise.all(
         entries.map(async (entry) => {
           const isDirectory = entry.type === "directory";
@@ -554,30 +821,38 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string; excludePatterns: string[] }) => {
-      const matchers = args.excludePatterns.map((pattern) =>
-        picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], { dot: true }),
-      );
-      const root = await checked(gate, args.path, "list");
+    async (gate, scope, args: { path: string; excludePatterns: string[] }) => {
+      const matchers = args.excludePatterns.map((pattern) => {
+        const matches = picomatch(pattern.includes("*") ? [pattern] : [pattern, `**/${pattern}`, `**/${pattern}/**`], {
+          dot: true,
+        });
+        // `dir/**` leaves `dir` itself in (empty), as minimatch does; picomatch would take it out.
+        const kept = pattern.endsWith("/**") ? pattern.slice(0, -3) : undefined;
+        return (path: string) => path !== kept && matches(path);
+      });
+      const root = await checked(gate, scope, args.path, "list");
       // A path a listDir deny rule hides is left out (and not entered), as the gate's readdir does.
       const source = walkSource(gate, root);
       const fs: FileSystem = source.fs;
       const build = async (directory: string, relative: string): Promise<TreeEntry[]> => {
         const entries = [...(await fs.readdir(directory))].sort((a, b) => compareCodeUnits(a.name, b.name));
-        const out: TreeEntry[] = [];
+        const out: Promise<TreeEntry>[] = [];
         for (const entry of entries) {
           const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
           if (matchers.some((matches) => matches(path))) continue;
           if (source.include !== undefined && !source.include(joinPath(directory, entry.name))) continue;
-          if (entry.type === "directory") {
-            out.push({
-              name: entry.name,
-              type: "directory",
-              children: await build(joinPath(directory, entry.name), path),
-            });
-          } else out.push({ name: entry.name, type: "file" });
+          // Subdirectories are read at once; the entries keep their order.
+          out.push(
+            entry.type === "directory"
+              ? build(joinPath(directory, entry.name), path).then((children) => ({
+                  name: entry.name,
+                  type: "directory" as const,
+                  children,
+                }))
+              : Promise.resolve({ name: entry.name, type: "file" as const }),
+          );
         }
-        return out;
+        return Promise.all(out);
       };
       return textResult(JSON.stringify(await build(root.path, ""), null, 2));
     },
@@ -594,11 +869,9 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
-    async (gate, _scope, args: { source: string; destination: string }) => {
-      const from = await gate.check(args.source, "write", { followSymlinks: false });
-      if (!from.ok) throw new Refusal(from.error.message);
-      const to = await gate.check(args.destination, "write", { followSymlinks: false });
-      if (!to.ok) throw new Refusal(to.error.message);
+    async (gate, scope, args: { source: string; destination: string }) => {
+      const from = await checked(gate, scope, args.source, "write");
+      const to = await checked(gate, scope, args.destination, "write");
       await locks.run([from.path, to.path], async () => {
         let exists = true;
         try {
@@ -630,9 +903,10 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string; pattern: string; excludePatterns: string[] }) => {
-      const root = await checked(gate, args.path, "list");
-      const matches = picomatch(args.pattern, { dot: true });
+    async (gate, scope, args: { path: string; pattern: string; excludePatterns: string[] }) => {
+      const root = await checked(gate, scope, args.path, "list");
+      // A NUL byte matches no name (the official server's minimatch finds nothing).
+      const matches = args.pattern.includes("\0") ? () => false : picomatch(args.pattern, { dot: true });
       const excluded = args.excludePatterns.length === 0 ? () => false : picomatch(args.excludePatterns, { dot: true });
       const found: string[] = [];
       const prefix = root.path === "/" ? "/" : `${root.path}/`;
@@ -648,8 +922,17 @@ export function registerFilesystemServerTools(context: DialectContext): void {
           if (matches(relative)) found.push(prefix + relative);
           return true;
         },
-        onEntry: (_path, relative) => {
-          if (!excluded(relative) && matches(relative)) found.push(prefix + relative);
+        onEntry: async (path, relative, entry) => {
+          if (excluded(relative) || !matches(relative)) return;
+          // As the official server: a link whose target is missing or outside is left out.
+          if (entry.type === "symlink") {
+            try {
+              if (!inRoots(scope.roots, await fs.realpath(path))) return;
+            } catch {
+              return;
+            }
+          }
+          found.push(prefix + relative);
         },
       });
       found.sort(compareCodeUnits);
@@ -670,15 +953,15 @@ export function registerFilesystemServerTools(context: DialectContext): void {
       outputSchema: TEXT_OUTPUT,
       annotations: READ_ONLY,
     },
-    async (gate, _scope, args: { path: string }) => {
-      const real = await checked(gate, args.path, "read");
+    async (gate, scope, args: { path: string }) => {
+      const real = await checked(gate, scope, args.path, "read");
       const stat = await gate.fs.stat(real.path);
       const modified = new Date(stat.mtimeMs);
       const info = {
         size: stat.size,
-        created: modified,
+        created: stat.birthtimeMs === undefined ? modified : new Date(stat.birthtimeMs),
         modified,
-        accessed: modified,
+        accessed: stat.atimeMs === undefined ? modified : new Date(stat.atimeMs),
         isDirectory: stat.type === "directory",
         isFile: stat.type === "file",
         permissions: stat.mode === undefined ? "unknown" : stat.mode.toString(8).slice(-3),

@@ -691,3 +691,62 @@ describe.skipIf(!LINUX_PROC)(
     });
   },
 );
+
+describe("nodeFileSystem: the umask, deleted roots, access and birth times", () => {
+  let base: string;
+  beforeEach(async () => {
+    base = await mkdtemp(join(tmpdir(), "bft-node-umask-"));
+  });
+  afterEach(async () => {
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("creates a new file with 0666 less the umask (077 gives 0600); an existing file keeps its bits", async () => {
+    const fs = nodeFileSystem({ cwd: base, allowedRoots: [base] });
+    const previous = process.umask(0o077);
+    try {
+      await fs.writeFile(join(base, "new.txt"), encode("x"));
+      await writeFile(join(base, "shared.txt"), "old", { mode: 0o644 });
+      await nodeFsPromises.chmod(join(base, "shared.txt"), 0o644);
+      await fs.writeFile(join(base, "shared.txt"), encode("new"));
+    } finally {
+      process.umask(previous);
+    }
+    expect((await stat(join(base, "new.txt"))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(base, "shared.txt"))).mode & 0o777).toBe(0o644);
+  });
+
+  it("never re-creates a root it has seen, once deleted, nor its parents, for a write or a mkdir", async () => {
+    const root = join(base, "gone", "root");
+    await mkdir(root, { recursive: true });
+    const fs = nodeFileSystem({ cwd: root, allowedRoots: [root] });
+    await fs.writeFile(join(root, "a.txt"), encode("a"));
+    await rm(join(base, "gone"), { recursive: true });
+    expect(await failure(fs.writeFile(join(root, "sub", "b.txt"), encode("b")))).toBe(
+      `ENOENT: no such file or directory, open '${join(root, "sub", "b.txt")}'`,
+    );
+    expect(await failure(fs.mkdir(join(root, "sub"), { recursive: true }))).toBe(
+      `ENOENT: no such file or directory, mkdir '${join(root, "sub")}'`,
+    );
+    expect(await readdir(base)).toEqual([]);
+  });
+
+  it("still makes missing directories inside a root", async () => {
+    const fs = nodeFileSystem({ cwd: base, allowedRoots: [base] });
+    await fs.writeFile(join(base, "x", "y", "z.txt"), encode("z"));
+    expect(await readFile(join(base, "x", "y", "z.txt"), "utf8")).toBe("z");
+  });
+
+  it("stat gives atimeMs and birthtimeMs", async () => {
+    const fs = nodeFileSystem({ cwd: base, allowedRoots: [base] });
+    await writeFile(join(base, "t.txt"), "t");
+    await nodeFsPromises.utimes(join(base, "t.txt"), new Date(1_000_000_000_000), new Date(1_100_000_000_000));
+    const host = await stat(join(base, "t.txt"));
+    const ours = await fs.stat(join(base, "t.txt"));
+    expect([ours.atimeMs, ours.mtimeMs, ours.birthtimeMs]).toEqual([
+      1_000_000_000_000,
+      1_100_000_000_000,
+      host.birthtimeMs,
+    ]);
+  });
+});
