@@ -166,11 +166,19 @@ async function sharedPack(): Promise<{ directory: string; filename: string; file
     );
     if (locked || Date.now() - started > PACK_WAIT_MS) {
       try {
-        await rm(directory, { recursive: true, force: true });
-        const packed = await packInto(directory);
-        await rm(join(directory, "stage"), { recursive: true, force: true });
-        await writeFile(done, JSON.stringify(packed));
-        return { directory, ...packed };
+        // Built outside node_modules: the build bundles what it finds under node_modules and keeps
+        // our own modules external, so a stage inside the cache would inline them (two FsErrors).
+        const work = await mkdtemp(join(tmpdir(), "better-fs-tools-build-"));
+        try {
+          const packed = await packInto(work);
+          await rm(directory, { recursive: true, force: true });
+          await mkdir(directory, { recursive: true });
+          await cp(join(work, packed.filename), join(directory, packed.filename));
+          await writeFile(done, JSON.stringify(packed));
+          return { directory, ...packed };
+        } finally {
+          await rm(work, { recursive: true, force: true });
+        }
       } finally {
         if (locked) await rm(lock, { recursive: true, force: true });
       }
