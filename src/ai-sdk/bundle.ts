@@ -190,7 +190,7 @@ export type AiSdkFsToolSet<O, Context = ContextOf<O>> = DefaultEntry<
 
 /** The runners to name when `bash` lacks one. */
 const RUNNERS =
-  'runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) ' +
+  'runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) ' +
   'or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only)';
 
 /**
@@ -252,7 +252,7 @@ const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never)
  *   that are not an object (or `true`/`false` where taken); `edit` or `applyPatch` set beside
  *   `write: false`; two tools with one name; `bash` that is not `false` or an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
- *   no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs }) from
+ *   no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs, cwd }) from
  *   "better-fs-tools/shell" ...`, naming what is missing and the runners to use); a `contextSchema` that is not a schema; and whatever a core factory or
  *   the strict-schema conversion throws.
  * @example

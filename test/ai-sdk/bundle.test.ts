@@ -355,13 +355,13 @@ describe("createAiSdkFsTools option errors", () => {
       name: "bash: true",
       options: { fs, bash: true },
       message:
-        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
+        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
     },
     {
       name: "bash without a runner",
       options: { fs, bash: { env: {} } },
       message:
-        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only)',
+        'createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only)',
     },
     {
       name: "bash without an env",

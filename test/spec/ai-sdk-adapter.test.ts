@@ -218,7 +218,7 @@ describe("ai-sdk-adapter.txt: Bundle options", () => {
       'TypeError: createAiSdkFsTools has two tools named "edit" (read and edit options): give one signature another name',
     );
     expect(thrown(() => createAiSdkFsTools({ fs, bash: true } as never))).toBe(
-      'TypeError: createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
+      'TypeError: createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
     );
   });
 });
@@ -366,7 +366,7 @@ describe("ai-sdk-adapter.txt: Bash tool", () => {
 
   test("in the bundle, bash: true throws the TypeError the spec shows", () => {
     expect(thrown(() => createAiSdkFsTools({ fs: memoryFileSystem(), bash: true } as never))).toBe(
-      'TypeError: createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs }) from "better-fs-tools/shell" (a shell over the same files, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
+      'TypeError: createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',
     );
   });
 });

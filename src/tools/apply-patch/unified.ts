@@ -30,6 +30,14 @@
  */
 import type { ParsedPatch, PatchChunk, PatchOperation } from "./operations.js";
 
+/**
+ * The most blank context lines a hunk at the very end of a patch may have lost to the trimming of
+ * the patch text (3: the context `diff` and `git diff` write). A hunk whose header counts more
+ * lines than it has is padded with blank lines only up to this many; beyond that the counts are
+ * wrong (models get them wrong), and the hunk is taken as written.
+ */
+const MAX_TRIMMED_CONTEXT_LINES = 3;
+
 /** `@@ -12,7 +12,8 @@ heading`: old start and count, new start and count (a count defaults to 1). */
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 
@@ -303,8 +311,9 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     }
     previous = marker === "" ? " " : marker;
   }
-  // Blank context lines at the very end of the text were trimmed with it.
-  if (index >= lines.length && oldLeft > 0 && oldLeft === newLeft) {
+  // Blank context lines at the very end of the text were trimmed with it (at most a diff's
+  // context, MAX_TRIMMED_CONTEXT_LINES: a larger count left over is a wrong header, not trimming).
+  if (index >= lines.length && oldLeft > 0 && oldLeft === newLeft && oldLeft <= MAX_TRIMMED_CONTEXT_LINES) {
     for (; oldLeft > 0; oldLeft--) {
       sources.push(oldLines.length);
       oldLines.push("");

@@ -298,3 +298,28 @@ describe("apply_patch: unified diffs from jsdiff (property)", () => {
     );
   });
 });
+
+describe("apply_patch: a hunk header whose counts are far off (found by a new-user trial)", () => {
+  // A count of 100,000,000 once padded the hunk with that many blank lines (out of memory: the
+  // process died); 1,000,000 gave a 5 MB refusal text. Counts past a diff's trimmed context are
+  // taken as wrong, and the hunk as written.
+  for (const count of [1_000_000, 100_000_000, 2 ** 32]) {
+    test(`@@ -1,${count} +1,${count} @@ applies its two lines as written`, async () => {
+      const fs = memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\nthree\n" } });
+      const tool = createApplyPatchTool({ fs, cwd: "/w" });
+      const result = await tool.execute({
+        patch: `--- a/a.txt\n+++ b/a.txt\n@@ -1,${count} +1,${count} @@\n-two\n+TWO\n`,
+      });
+      expect({ ok: result.ok, text: resultText(result) }).toEqual({ ok: true, text: "Success. Updated the following files:\nM a.txt" });
+      expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\nTWO\nthree\n");
+    });
+  }
+
+  test("a hunk at the end that lost its blank context lines to trimming still applies", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\n\n\n" } });
+    const tool = createApplyPatchTool({ fs, cwd: "/w" });
+    const result = await tool.execute({ patch: "--- a/a.txt\n+++ b/a.txt\n@@ -2,3 +2,3 @@\n-two\n+TWO" });
+    expect(result.ok).toBe(true);
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\nTWO\n\n\n");
+  });
+});
