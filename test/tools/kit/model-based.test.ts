@@ -20,10 +20,11 @@ const memory = async (): Promise<ModelPlace> => {
 
 const node = async (): Promise<ModelPlace> => {
   const base = await mkdtemp(join(tmpdir(), "bft-model-"));
-  const root = join(base, "w");
-  const fs = nodeFileSystem({ cwd: root, allowedRoots: [root] });
-  await fs.mkdir(root);
-  return { fs, root, cleanup: () => rm(base, { recursive: true, force: true }) };
+  // The backend is rooted at the temporary folder and the workspace is /w inside it: a host path
+  // would do as well, but not under /dev (TMPDIR may be /dev/shm), which the shell serves itself.
+  const fs = nodeFileSystem({ root: base, cwd: "/w", allowedRoots: ["/w"] });
+  await fs.mkdir("/w");
+  return { fs, root: "/w", cleanup: () => rm(base, { recursive: true, force: true }) };
 };
 
 describe("model-based: the tools on a backend agree with a plain model after every step", () => {
