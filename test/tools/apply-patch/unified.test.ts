@@ -310,7 +310,10 @@ describe("apply_patch: a hunk header whose counts are far off (found by a new-us
       const result = await tool.execute({
         patch: `--- a/a.txt\n+++ b/a.txt\n@@ -1,${count} +1,${count} @@\n-two\n+TWO\n`,
       });
-      expect({ ok: result.ok, text: resultText(result) }).toEqual({ ok: true, text: "Success. Updated the following files:\nM a.txt" });
+      expect({ ok: result.ok, text: resultText(result) }).toEqual({
+        ok: true,
+        text: "Success. Updated the following files:\nM a.txt",
+      });
       expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\nTWO\nthree\n");
     });
   }
