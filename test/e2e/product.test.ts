@@ -304,7 +304,8 @@ describe("the playground for a new visitor", () => {
     await page.waitForFunction(() =>
       document.querySelector("#status")!.textContent!.startsWith("Importing only.zip: "),
     );
-    expect(await treePaths()).toEqual(["only/a.txt"]);
+    // The status line is set before the tree's refresh ends: wait for the tree.
+    await expect.poll(() => treePaths(), { timeout: 30_000 }).toEqual(["only/a.txt"]);
 
     await terminalRun("rm -r only");
     await page.waitForSelector("#tree .empty");
