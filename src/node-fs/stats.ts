@@ -58,42 +58,12 @@ function inodeOf(path: string): number {
  * bits, `size`, the times as numbers and `Date`s, a stable `ino` per path) and the `is*` methods.
  * Times other than `mtime` are the backend's `mtimeMs` too (backends keep one time).
  */
-export class Stats {
-  readonly dev = 1;
-  readonly ino: number;
-  readonly mode: number;
-  readonly nlink = 1;
-  readonly uid = 0;
-  readonly gid = 0;
-  readonly rdev = 0;
-  readonly size: number;
-  readonly blksize = 4096;
-  readonly blocks: number;
-  readonly atimeMs: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  readonly birthtimeMs: number;
-  readonly atime: Date;
-  readonly mtime: Date;
-  readonly ctime: Date;
-  readonly birthtime: Date;
+/** The kind tests `Stats` and `Dirent` share, answered from the entry's type. */
+abstract class TypedEntry {
   readonly #type: FileType;
 
-  /**
-   * @param stat - the backend's stat.
-   * @param path - the absolute path it is of (for `ino`).
-   */
-  constructor(stat: FileStat, path: string) {
-    this.#type = stat.type;
-    this.ino = inodeOf(path);
-    this.mode = TYPE_BITS[stat.type] | (stat.mode ?? DEFAULT_PERMISSIONS[stat.type]);
-    this.size = stat.size;
-    this.blocks = Math.ceil(stat.size / 512);
-    this.atimeMs = this.mtimeMs = this.ctimeMs = this.birthtimeMs = stat.mtimeMs;
-    this.atime = new Date(stat.mtimeMs);
-    this.mtime = new Date(stat.mtimeMs);
-    this.ctime = new Date(stat.mtimeMs);
-    this.birthtime = new Date(stat.mtimeMs);
+  constructor(type: FileType) {
+    this.#type = type;
   }
   isFile(): boolean {
     return this.#type === "file";
@@ -118,40 +88,56 @@ export class Stats {
   }
 }
 
+export class Stats extends TypedEntry {
+  readonly dev = 1;
+  readonly ino: number;
+  readonly mode: number;
+  readonly nlink = 1;
+  readonly uid = 0;
+  readonly gid = 0;
+  readonly rdev = 0;
+  readonly size: number;
+  readonly blksize = 4096;
+  readonly blocks: number;
+  readonly atimeMs: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly birthtimeMs: number;
+  readonly atime: Date;
+  readonly mtime: Date;
+  readonly ctime: Date;
+  readonly birthtime: Date;
+
+  /**
+   * @param stat - the backend's stat.
+   * @param path - the absolute path it is of (for `ino`).
+   */
+  constructor(stat: FileStat, path: string) {
+    super(stat.type);
+    this.ino = inodeOf(path);
+    this.mode = TYPE_BITS[stat.type] | (stat.mode ?? DEFAULT_PERMISSIONS[stat.type]);
+    this.size = stat.size;
+    this.blocks = Math.ceil(stat.size / 512);
+    this.atimeMs = this.mtimeMs = this.ctimeMs = this.birthtimeMs = stat.mtimeMs;
+    this.atime = new Date(stat.mtimeMs);
+    this.mtime = new Date(stat.mtimeMs);
+    this.ctime = new Date(stat.mtimeMs);
+    this.birthtime = new Date(stat.mtimeMs);
+  }
+}
+
 /** One entry of `readdir(path, { withFileTypes: true })`, as Node's `fs.Dirent`. */
-export class Dirent {
+export class Dirent extends TypedEntry {
   readonly name: string;
   /** The directory the entry is in (absolute). */
   readonly parentPath: string;
   /** Same as `parentPath` (Node's older name). */
   readonly path: string;
-  readonly #type: FileType;
 
   constructor(name: string, type: FileType, parentPath: string) {
+    super(type);
     this.name = name;
-    this.#type = type;
     this.parentPath = parentPath;
     this.path = parentPath;
-  }
-  isFile(): boolean {
-    return this.#type === "file";
-  }
-  isDirectory(): boolean {
-    return this.#type === "directory";
-  }
-  isSymbolicLink(): boolean {
-    return this.#type === "symlink";
-  }
-  isFIFO(): boolean {
-    return this.#type === "other";
-  }
-  isBlockDevice(): boolean {
-    return false;
-  }
-  isCharacterDevice(): boolean {
-    return false;
-  }
-  isSocket(): boolean {
-    return false;
   }
 }
