@@ -4,11 +4,12 @@
 // mirror beside them, in one Chromium run. Needs `npm run build` (dist/).
 // Knobs: BENCH_IDB_CRASH_ROUNDS (default 10), BENCH_IDB_WRITES (writes per cost round, default 50),
 // BENCH_IDB_COST_ROUNDS (default 5).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchPersistentChromium } from "../scripts/chromium.mjs";
 import { serveBenchPage } from "./browser/serve.mjs";
+import { browserPid, roundContent } from "./crash.mjs";
 import { median } from "./lib.mjs";
 
 export const title = "IndexedDB durability: writes kept across a killed browser, and their cost (Chromium)";
@@ -22,33 +23,6 @@ const LABEL = {
   "idb-relaxed": 'our IndexedDB backend, `durability: "relaxed"`',
   mirror: "our OPFS mirror",
 };
-
-/** This round's 4 KiB of content (deterministic). */
-function roundContent(round) {
-  let state = round * 2654435761 + 1;
-  let text = "";
-  while (text.length < 4096) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    text += (state >>> 8).toString(36);
-  }
-  return `round ${round}\n${text.slice(0, 4096 - 12)}\n`;
-}
-
-/** The browser process (not a renderer or helper) started on `dir`. */
-function browserPid(dir) {
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    let cmdline;
-    try {
-      cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    const args = cmdline.split("\0");
-    if (args.includes(`--user-data-dir=${dir}`) && !args.some((arg) => arg.startsWith("--type="))) return Number(name);
-  }
-  throw new Error(`no browser process on ${dir}`);
-}
 
 async function gotoPage(page, pageUrl) {
   await page.goto(pageUrl);

@@ -13,6 +13,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchPersistentChromium } from "../scripts/chromium.mjs";
 import { serveBenchPage } from "./browser/serve.mjs";
+import { browserPid, roundContent } from "./crash.mjs";
 import { median } from "./lib.mjs";
 
 export const title = "A real repository in OPFS: import, reload, grep, memory, crash (Chromium)";
@@ -127,33 +128,6 @@ async function cdpHeap(page) {
 async function memoryOf(page) {
   const ua = await page.evaluate(() => window.repoBench.measureMemory());
   return ua === undefined ? { bytes: await cdpHeap(page), how: "cdp" } : { bytes: ua, how: "ua" };
-}
-
-/** The pid of the browser process launched on `dir` (the one without `--type=`). */
-function browserPid(dir) {
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    let cmdline;
-    try {
-      cmdline = readFileSync(`/proc/${name}/cmdline`, "utf8");
-    } catch {
-      continue;
-    }
-    const args = cmdline.split("\0");
-    if (args.includes(`--user-data-dir=${dir}`) && !args.some((arg) => arg.startsWith("--type="))) return Number(name);
-  }
-  throw new Error(`no browser process on ${dir}`);
-}
-
-/** Text of round `round` (4 KiB, different each round). */
-function roundContent(round) {
-  let state = round * 2654435761 + 1;
-  let text = "";
-  while (text.length < 4096) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    text += (state >>> 8).toString(36);
-  }
-  return `round ${round}\n${text.slice(0, 4096 - 12)}\n`;
 }
 
 /**
