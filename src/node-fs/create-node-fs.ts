@@ -216,18 +216,47 @@ function invalidArg(message: string, code = "ERR_INVALID_ARG_TYPE"): TypeError {
   return Object.assign(new TypeError(message), { code });
 }
 
+/** The platform Node names in its file URL errors: the running Node's, else `linux` (the face is POSIX). */
+function platformName(): string {
+  const platform = (globalThis as { process?: { platform?: unknown } }).process?.platform;
+  return typeof platform === "string" && platform !== "win32" ? platform : "linux";
+}
+
+/**
+ * The path of a `file:` URL, as Node's `fileURLToPath` gives it on POSIX: a host other than
+ * empty (`file://localhost/x` parses to an empty host) and an encoded `/` are refused.
+ *
+ * @throws TypeError `ERR_INVALID_URL_SCHEME` for another scheme, `ERR_INVALID_FILE_URL_HOST`
+ *   for a host, `ERR_INVALID_FILE_URL_PATH` for `%2F` in the path; Node's messages.
+ */
+function filePathOf(url: URL): string {
+  if (url.protocol !== "file:") throw invalidArg("The URL must be of scheme file", "ERR_INVALID_URL_SCHEME");
+  if (url.hostname !== "") {
+    throw invalidArg(`File URL host must be "localhost" or empty on ${platformName()}`, "ERR_INVALID_FILE_URL_HOST");
+  }
+  if (/%2f/iu.test(url.pathname)) {
+    throw invalidArg("File URL path must not include encoded / characters", "ERR_INVALID_FILE_URL_PATH");
+  }
+  return decodeURIComponent(url.pathname);
+}
+
 /**
  * Gives any backend the `node:fs` face: `fs.promises`, the callback API and, where the backend
- * has a synchronous form (`fs.sync`: memory, idb once loaded), the `*Sync` API. Code written
- * against `node:fs` (a module under test, isomorphic-git, other Node libraries) runs over it.
+ * has a synchronous form (`fs.sync`: memory, idb and the OPFS mirror once loaded), the `*Sync`
+ * API. Code written against `node:fs` (a module under test, isomorphic-git, other Node libraries)
+ * runs over it.
  *
- * Paths may be relative (to `cwd`), `file:` URLs or bytes. Errors are Node's ({@link NodeFsError}):
- * `code`, `errno`, `syscall`, the `path` (and `dest`) as given, and Node's message. Over a gate
+ * Paths may be relative (to `cwd`), `file:` URLs (an empty host or `localhost`, as Node) or
+ * bytes. Errors are Node's ({@link NodeFsError}): `code`, `errno`, `syscall`, the `path` (and
+ * `dest`) as given, and Node's message. A bad argument is Node's `TypeError` with its `ERR_*`
+ * code (a URL with a host: `ERR_INVALID_FILE_URL_HOST`; a NUL byte: `ERR_INVALID_ARG_VALUE`),
+ * rejected by the promise calls and thrown by the callback and sync calls. Over a gate
  * (`createNodeFs(gate.fs)`) every call is checked as a tool's is; a refusal is `EACCES` with the
  * gate's reason after Node's message.
  *
  * What differs from Node: `mode`, `chmod` and `utimes` are accepted and change nothing
- * (backends keep their own permissions and times); one time stands for all four of `Stats`;
+ * (backends keep their own permissions and times); `Stats` times other than `mtime` are the
+ * backend's `atimeMs`/`birthtimeMs` where it reports them, else `mtimeMs`;
  * hard links and watchers are not offered; an open file's bytes are read at `open`, and each
  * write through its handle writes the whole file.
  *
@@ -259,10 +288,8 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
   function pathOf(path: unknown, name = "path"): { given: string; absolute: string } {
     let given: string;
     if (typeof path === "string") given = path;
-    else if (path instanceof URL) {
-      if (path.protocol !== "file:") throw invalidArg("The URL must be of scheme file", "ERR_INVALID_URL_SCHEME");
-      given = decodeURIComponent(path.pathname);
-    } else if (path instanceof Uint8Array) given = new TextDecoder().decode(path);
+    else if (path instanceof URL) given = filePathOf(path);
+    else if (path instanceof Uint8Array) given = new TextDecoder().decode(path);
     else throw invalidArg(`The "${name}" argument must be of type string or an instance of Buffer or URL.`);
     if (given.includes("\0")) {
       throw invalidArg(
@@ -724,6 +751,8 @@ export function createNodeFs(fs: FileSystem, options: CreateNodeFsOptions = {}):
       try {
         planned = plan(name, args);
       } catch (error) {
+        // A bad argument (Node's `ERR_*` TypeErrors) is thrown at the call, as Node throws it.
+        if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith("ERR_")) throw error;
         queueMicrotask(() => done(error));
         return;
       }

@@ -61,7 +61,7 @@ export function noSyncError(fs: FileSystem, site: CallSite): NodeFsError {
     syscall: site.syscall,
     ...(site.path === undefined ? {} : { path: site.path }),
     ...(site.dest === undefined ? {} : { dest: site.dest }),
-    detail: `synchronous calls need a backend that holds its files in memory (memory, idb, reads of opfs-mirror), called directly; this ${fs.name} filesystem has no sync form (nor has a gate or middleware): use fs.promises or the callback API`,
+    detail: `synchronous calls need a backend that holds its files in memory (memory, idb, opfs-mirror), called directly; this ${fs.name} filesystem has no sync form (nor has a gate or middleware): use fs.promises or the callback API`,
   });
 }
 

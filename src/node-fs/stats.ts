@@ -53,11 +53,6 @@ function inodeOf(path: string): number {
   return hash;
 }
 
-/**
- * What `stat`/`lstat`/`fstat` return, as Node's `fs.Stats`: the fields (`mode` with the type
- * bits, `size`, the times as numbers and `Date`s, a stable `ino` per path) and the `is*` methods.
- * Times other than `mtime` are the backend's `mtimeMs` too (backends keep one time).
- */
 /** The kind tests `Stats` and `Dirent` share, answered from the entry's type. */
 abstract class TypedEntry {
   readonly #type: FileType;
@@ -88,6 +83,17 @@ abstract class TypedEntry {
   }
 }
 
+/** A time as Node's `Stats` gives it: the milliseconds rounded, as Node's `dateFromMs` does. */
+function dateOf(ms: number): Date {
+  return new Date(Math.round(ms));
+}
+
+/**
+ * What `stat`/`lstat`/`fstat` return, as Node's `fs.Stats`: the fields (`mode` with the type
+ * bits, `size`, the times as numbers and `Date`s, a stable `ino` per path) and the `is*` methods.
+ * `atime` and `birthtime` are the backend's `atimeMs`/`birthtimeMs` where it has them (Node's
+ * backend does), else `mtimeMs`; `ctime` is always `mtimeMs` (no backend reports a change time).
+ */
 export class Stats extends TypedEntry {
   readonly dev = 1;
   readonly ino: number;
@@ -118,11 +124,13 @@ export class Stats extends TypedEntry {
     this.mode = TYPE_BITS[stat.type] | (stat.mode ?? DEFAULT_PERMISSIONS[stat.type]);
     this.size = stat.size;
     this.blocks = Math.ceil(stat.size / 512);
-    this.atimeMs = this.mtimeMs = this.ctimeMs = this.birthtimeMs = stat.mtimeMs;
-    this.atime = new Date(stat.mtimeMs);
-    this.mtime = new Date(stat.mtimeMs);
-    this.ctime = new Date(stat.mtimeMs);
-    this.birthtime = new Date(stat.mtimeMs);
+    this.mtimeMs = this.ctimeMs = stat.mtimeMs;
+    this.atimeMs = stat.atimeMs ?? stat.mtimeMs;
+    this.birthtimeMs = stat.birthtimeMs ?? stat.mtimeMs;
+    this.atime = dateOf(this.atimeMs);
+    this.mtime = dateOf(this.mtimeMs);
+    this.ctime = dateOf(this.ctimeMs);
+    this.birthtime = dateOf(this.birthtimeMs);
   }
 }
 

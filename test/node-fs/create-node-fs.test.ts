@@ -1,6 +1,7 @@
+import * as realFs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { memoryFileSystem } from "better-fs-tools/memory";
-import { createNodeFs, NodeFsError } from "better-fs-tools/node-fs";
+import { createNodeFs, NodeFsError, type NodeFs } from "better-fs-tools/node-fs";
 
 describe("createNodeFs options", () => {
   it("refuses an unknown option, a relative cwd and something that is not a FileSystem, at creation", () => {
@@ -34,5 +35,73 @@ describe("createNodeFs options", () => {
     );
     const viaCallback = await new Promise<unknown>((resolve) => fs.fstat(fd, resolve));
     expect(viaCallback).toMatchObject({ code: "EBADF", syscall: "fstat" });
+  });
+});
+
+describe("file: URLs, as Node's fileURLToPath takes them", () => {
+  const urls = [
+    "file://host/w/a.txt",
+    "file://[::1]/w/a.txt",
+    "file:///w/a%2Fb",
+    "file:///w/a%2fb",
+    "http://x/w/a.txt",
+  ];
+  type Outcome = { name?: string; code?: unknown; message?: string } | "ok";
+  // Each form must refuse: the outcomes below are compared with node:fs's and then spelled out.
+  const outcome = (error: unknown): Outcome => {
+    const { name, code, message } = error as { name?: string; code?: unknown; message?: string };
+    return { name, code, message };
+  };
+  /** What each API does with `url`: the promise rejects, the sync and callback calls throw at once. */
+  async function each(fs: NodeFs, url: URL): Promise<Outcome[]> {
+    const promise = await fs.promises.stat(url).then(
+      () => "ok" as const,
+      (error: unknown) => outcome(error),
+    );
+    const sync = (() => {
+      try {
+        fs.statSync(url);
+        return "ok" as const;
+      } catch (error) {
+        return outcome(error);
+      }
+    })();
+    const callback = await (async () => {
+      try {
+        // Called back (with or without an error) rather than thrown at the call: "called back".
+        return await new Promise<Outcome>((resolve) => fs.stat(url, () => resolve({ name: "called back" })));
+      } catch (error) {
+        return outcome(error);
+      }
+    })();
+    return [promise, sync, callback];
+  }
+
+  it("refuses a host, an encoded / and another scheme with Node's TypeError, code and message, in every API", async () => {
+    const ours = createNodeFs(memoryFileSystem({ files: { "/w/a.txt": "a" } }));
+    for (const url of urls) {
+      const expected = await each(realFs as unknown as NodeFs, new URL(url));
+      expect(await each(ours, new URL(url))).toEqual(expected);
+    }
+    expect((await each(ours, new URL(urls[0]!)))[0]).toEqual({
+      name: "TypeError",
+      code: "ERR_INVALID_FILE_URL_HOST",
+      message: `File URL host must be "localhost" or empty on ${process.platform}`,
+    });
+    expect((await each(ours, new URL(urls[2]!)))[1]).toEqual({
+      name: "TypeError",
+      code: "ERR_INVALID_FILE_URL_PATH",
+      message: "File URL path must not include encoded / characters",
+    });
+  });
+
+  it("file://localhost/ and file:/// name the same file, as in Node", async () => {
+    const ours = createNodeFs(memoryFileSystem({ files: { "/w/a b.txt": "spaced" } }));
+    const localhost = new URL("file://localhost/w/a%20b.txt");
+    expect(localhost.hostname).toBe("");
+    expect([
+      await ours.promises.readFile(localhost, "utf8"),
+      ours.readFileSync(new URL("file:///w/a%20b.txt"), "utf8"),
+    ]).toEqual(["spaced", "spaced"]);
   });
 });

@@ -75,7 +75,7 @@ describe("createNodeFs over a gate, attacked", () => {
       error = caught;
     }
     expect((error as NodeFsError).message).toBe(
-      "ENOTSUP: operation not supported, open 'b.txt' (synchronous calls need a backend that holds its files in memory (memory, idb, reads of opfs-mirror), called directly; this memory filesystem has no sync form (nor has a gate or middleware): use fs.promises or the callback API)",
+      "ENOTSUP: operation not supported, open 'b.txt' (synchronous calls need a backend that holds its files in memory (memory, idb, opfs-mirror), called directly; this memory filesystem has no sync form (nor has a gate or middleware): use fs.promises or the callback API)",
     );
   });
 });

@@ -38,6 +38,10 @@
  *   taken back reports nothing. When the whole tree is loaded again (the first load, a reader's
  *   new snapshot after a handover, a new writer reloading from disk) every listener hears
  *   {@link OPFS_MIRROR_RELOAD_EVENT} (`rename` of `/`): re-read everything.
+ * - Sync calls (`sync`, which `better-fs-tools/node-fs` builds its `*Sync` API on): reads from
+ *   memory; a write changes memory at once and its record joins the next batch, so it is durable
+ *   shortly after the call returns (`flush()` waits for it); refused where the promise form would
+ *   be refused or could not be waited for (a reader tab, a full disk, loading, closed).
  * - No symlinks.
  *
  * @module
@@ -163,11 +167,31 @@ export interface OpfsMirrorFileSystem extends FileSystem {
   /** Resolves once the durable copy is loaded into memory (every call waits for it anyway). */
   ready(): Promise<void>;
   /**
-   * The reads, synchronous, from the memory copy once loaded (before: `EBUSY`; await `ready()`).
-   * Its writes throw `ENOTSUP`: a write of the mirror resolves once durable, and in a reader tab
-   * goes through the writer tab, neither of which a synchronous call can wait for.
+   * The same calls, synchronous, on the memory copy once loaded (before: `EBUSY`; await `ready()`).
+   * A write changes memory before it returns and its journal record is written in the same task's
+   * batch, durable a few milliseconds later (like IndexedDB's `durability: "relaxed"`, without its
+   * debounce): call {@link flush} to know. Refused with nothing changed where the promise form
+   * would be refused or could not be waited for: `EBUSY` while loading and in a reader (another tab
+   * holds the writer lock), `ENOSPC` after the disk refused a batch for space (until a promise write
+   * succeeds), `EIO` once closing, closed or failed; `symlink` is `ENOTSUP` (no symlinks). A batch
+   * the disk refuses is taken back in memory, as for promise writes, and `flush()` rejects with it.
    */
   readonly sync: Required<FileSystemSync>;
+  /**
+   * Resolves once every change made so far (sync writes too) is durable. Rejects with the error
+   * of a sync write the disk refused since the last `flush()` (that change is taken back in
+   * memory, so memory and the journal agree), or with `EIO` after `close()` or a failure.
+   *
+   * @example
+   * ```ts
+   * import { opfsMirrorFileSystem } from "better-fs-tools/opfs-mirror";
+   * const fs = opfsMirrorFileSystem();
+   * await fs.ready();
+   * fs.sync.writeFile("/a.txt", new TextEncoder().encode("now in memory"));
+   * await fs.flush(); // and on disk
+   * ```
+   */
+  flush(): Promise<void>;
   /**
    * Finish pending writes, close the journal, release the lock (a reader tab then takes over);
    * with `worker: true`, end the Worker. A reader's unanswered forwarded calls reject with `EIO`.
@@ -207,6 +231,10 @@ interface Pending {
   readonly events: readonly WatchEvent[];
   readonly undo: () => void;
   state: "applying" | "ready";
+  /** Made by a `sync` call: nobody awaits it, so a refusal is kept for `flush()` (see `lostSync`). */
+  readonly fromSync: boolean;
+  /** Resolves once the call is durable or taken back (what `flush()` waits for). */
+  readonly settled: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -335,6 +363,10 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     waiting.clear();
     for (const call of forwarded.values()) call.reject(failure);
     forwarded.clear();
+    // Changes still waiting for a batch will never get one.
+    const stranded = queued;
+    queued = [];
+    for (const pending of stranded) pending.reject(failure);
     firstSync?.reject(failure);
     firstSync = undefined;
     clearInterval(snapshotTimer);
@@ -811,6 +843,12 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   let journalBytes = 0;
   let segmentBytes = 0;
   let drained: (() => void) | undefined;
+  /** A pump is queued for the sync writes of this task. */
+  let pumpSoon = false;
+  /** The first refusal of a `sync` write's batch since the last `flush()` (nobody awaited it). */
+  let lostSync: FsError | undefined;
+  /** Set when the disk refused a batch for space (`ENOSPC`); sync writes are refused until a batch is written. */
+  let spaceRefusal: { readonly code: FsError["code"]; readonly detail: string } | undefined;
 
   function pump(): void {
     if (inFlight !== undefined || compacting || failure !== undefined) return;
@@ -862,6 +900,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         const appended = value as MirrorAppended;
         journalBytes = appended.journalBytes;
         inFlight = undefined;
+        spaceRefusal = undefined;
         position = { generation, end: journalBytes };
         if (heard && appended.bytes !== undefined) {
           const whole =
@@ -887,6 +926,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         const code = error instanceof MirrorFault || FsError.isInstance(error) ? error.code : "EIO";
         const detail =
           error instanceof MirrorFault ? error.detail : error instanceof Error ? error.message : String(error);
+        if (code === "ENOSPC") spaceRefusal = { code, detail };
         for (const pending of undone) {
           pending.reject(
             new FsError(code, {
@@ -960,63 +1000,113 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
    * change the tree synchronously, so records are queued in the order the changes happened),
    * then wait until its batch is flushed.
    */
-  function mutate(
-    syscall: string,
-    path: string,
-    dest: string | undefined,
-    prepare: () => { undo: () => void; record: () => JournalOp; bytes?: Uint8Array },
-    apply: () => Promise<void>,
-  ): Promise<void> {
+  /** What a mutation does: capture its undo and its record (`prepare`), then change memory. */
+  interface Change {
+    prepare(): { undo: () => void; record: () => JournalOp; bytes?: Uint8Array };
+    apply(): Promise<void>;
+    applySync(): void;
+  }
+
+  /** A lone surrogate in a name: the refusal (a record holds names as UTF-8, see {@link mutate}). */
+  function surrogateError(syscall: string, path: string, dest: string | undefined): FsError | undefined {
+    for (const named of dest === undefined ? [path] : [path, dest]) {
+      if (typeof named === "string" && LONE_SURROGATE.test(named))
+        return new FsError("EINVAL", {
+          syscall,
+          path,
+          ...(dest === undefined ? {} : { dest }),
+          detail: "a name holds a lone surrogate (half of a UTF-16 pair), which the durable copy cannot keep",
+        });
+    }
+    return undefined;
+  }
+
+  /** The journal record of a prepared change (a large write: a head, and its data staged); throws when none can be made. */
+  function recordOf(prepared: ReturnType<Change["prepare"]>): {
+    record: Uint8Array;
+    staged: Pending["staged"];
+    events: readonly WatchEvent[];
+  } {
+    const op = prepared.record();
+    if (op.op === OP_WRITE && op.data.byteLength >= FLUSHED_DATA_BYTES) {
+      // A large write: a head now, the data (memory's copy, else one of its own) sent in parts.
+      return {
+        record: encodeWriteHead(op.path, op.mtimeMs, op.data.byteLength),
+        staged: { path: op.path, mtimeMs: op.mtimeMs, data: prepared.bytes ?? new Uint8Array(op.data) },
+        events: eventsOfRecord(op),
+      };
+    }
+    return { record: encodeRecord(op), staged: undefined, events: eventsOfRecord(op) };
+  }
+
+  /** Queue a change's record; `settled` resolves once it is durable or taken back. */
+  function enqueue(
+    fields: Omit<Pending, "state" | "settled" | "resolve" | "reject">,
+    state: Pending["state"],
+    resolve: () => void,
+    reject: (error: unknown) => void,
+  ): Pending {
+    let settle: () => void = () => undefined;
+    const settled = new Promise<void>((done) => (settle = done));
+    const pending: Pending = {
+      ...fields,
+      state,
+      settled,
+      resolve() {
+        settle();
+        resolve();
+      },
+      reject(error) {
+        settle();
+        reject(error);
+      },
+    };
+    queued.push(pending);
+    return pending;
+  }
+
+  /**
+   * Run a mutation: capture its undo and its record, apply it to memory (memory backend calls
+   * change the tree synchronously, so records are queued in the order the changes happened),
+   * then wait until its batch is flushed.
+   */
+  function mutate(syscall: string, path: string, dest: string | undefined, change: Change): Promise<void> {
     if (failure !== undefined) return Promise.reject(failure);
     // A record holds its paths as UTF-8, where a lone surrogate becomes U+FFFD: such a name would
     // come back from the next load (and reach the other tabs) as another name.
-    for (const named of dest === undefined ? [path] : [path, dest]) {
-      if (typeof named === "string" && LONE_SURROGATE.test(named))
-        return Promise.reject(
-          new FsError("EINVAL", {
-            syscall,
-            path,
-            ...(dest === undefined ? {} : { dest }),
-            detail: "a name holds a lone surrogate (half of a UTF-16 pair), which the durable copy cannot keep",
-          }),
-        );
-    }
-    let prepared: { undo: () => void; record: () => JournalOp; bytes?: Uint8Array };
+    const invalid = surrogateError(syscall, path, dest);
+    if (invalid !== undefined) return Promise.reject(invalid);
+    let prepared: ReturnType<Change["prepare"]>;
     try {
-      prepared = prepare();
+      prepared = change.prepare();
     } catch {
       // An invalid path: the memory backend's own call reports it.
-      return unrecorded(apply(), path);
+      return unrecorded(change.apply(), path);
     }
-    const applied = apply();
-    let record: Uint8Array;
-    let staged: Pending["staged"];
-    let events: readonly WatchEvent[];
+    const applied = change.apply();
+    let made: ReturnType<typeof recordOf>;
     try {
-      const op = prepared.record();
-      if (op.op === OP_WRITE && op.data.byteLength >= FLUSHED_DATA_BYTES) {
-        // A large write: a head now, the data (memory's copy, else one of its own) sent in parts.
-        record = encodeWriteHead(op.path, op.mtimeMs, op.data.byteLength);
-        staged = { path: op.path, mtimeMs: op.mtimeMs, data: prepared.bytes ?? new Uint8Array(op.data) };
-      } else record = encodeRecord(op);
-      events = eventsOfRecord(op);
+      made = recordOf(prepared);
     } catch {
       return unrecorded(applied, path);
     }
+    const { record, staged, events } = made;
     return new Promise<void>((resolve, reject) => {
-      const pending: Pending = {
-        syscall,
-        path,
-        ...(dest === undefined ? {} : { dest }),
-        record,
-        ...(staged === undefined ? {} : { staged }),
-        events,
-        undo: prepared.undo,
-        state: "applying",
+      const pending = enqueue(
+        {
+          syscall,
+          path,
+          ...(dest === undefined ? {} : { dest }),
+          record,
+          ...(staged === undefined ? {} : { staged }),
+          events,
+          undo: prepared.undo,
+          fromSync: false,
+        },
+        "applying",
         resolve,
         reject,
-      };
-      queued.push(pending);
+      );
       applied.then(
         () => {
           pending.state = "ready";
@@ -1024,11 +1114,103 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         },
         (error: unknown) => {
           queued = queued.filter((entry) => entry !== pending);
-          reject(error);
+          pending.reject(error);
           pump();
         },
       );
     });
+  }
+
+  /**
+   * A sync call's refusal where the promise form would be refused, or could not be waited for
+   * (undefined: the call may go ahead).
+   */
+  function syncWriteRefusal(syscall: string, path: string, dest: string | undefined): FsError | undefined {
+    const paths = { syscall, path, ...(dest === undefined ? {} : { dest }) };
+    if (failure !== undefined) return failure;
+    if (closing) return new FsError("EIO", { ...paths, detail: "the OPFS mirror is closing" });
+    if (!loaded)
+      return new FsError("EBUSY", { ...paths, detail: "the mirror is still loading; await fs.ready() first" });
+    if (role === "reader")
+      return new FsError("EBUSY", {
+        ...paths,
+        detail:
+          "another tab holds this mirror's writer lock: a write here goes through that tab, which a synchronous call cannot wait for; use the promise or callback API",
+      });
+    if (spaceRefusal !== undefined)
+      return new FsError(spaceRefusal.code, {
+        ...paths,
+        detail: `the disk refused an earlier write (${spaceRefusal.detail}); synchronous writes are refused until a promise write succeeds`,
+      });
+    return surrogateError(syscall, path, dest);
+  }
+
+  /**
+   * A mutation made by a `sync` call: refused at once where the promise form would be (see
+   * {@link syncWriteRefusal}), else applied to memory before it returns; its record joins the
+   * next batch (the Worker writes it within the task), like a promise write nobody awaits. A
+   * batch the disk refuses is taken back in memory as for promise writes, and `flush()` reports it.
+   */
+  function mutateSync(syscall: string, path: string, dest: string | undefined, change: Change): void {
+    const refusal = syncWriteRefusal(syscall, path, dest);
+    if (refusal !== undefined) throw refusal;
+    let prepared: ReturnType<Change["prepare"]>;
+    try {
+      prepared = change.prepare();
+    } catch {
+      // An invalid path: the memory backend's own call reports it (and should it not, fail).
+      change.applySync();
+      throw unrecordedFault(path);
+    }
+    // Memory's refusal (ENOENT, EISDIR...) is thrown here with nothing changed or queued.
+    change.applySync();
+    let made: ReturnType<typeof recordOf>;
+    try {
+      made = recordOf(prepared);
+    } catch {
+      throw unrecordedFault(path);
+    }
+    const { record, staged, events } = made;
+    enqueue(
+      {
+        syscall,
+        path,
+        ...(dest === undefined ? {} : { dest }),
+        record,
+        ...(staged === undefined ? {} : { staged }),
+        events,
+        undo: prepared.undo,
+        fromSync: true,
+      },
+      "ready",
+      () => undefined,
+      (error) => {
+        lostSync ??= error as FsError;
+      },
+    );
+    if (!pumpSoon) {
+      // Sync writes made in one task share a batch.
+      pumpSoon = true;
+      queueMicrotask(() => {
+        pumpSoon = false;
+        pump();
+      });
+    }
+  }
+
+  /**
+   * Every change made so far durable: resolves once the batches holding them are written and
+   * flushed; rejects with the error of a `sync` write the disk refused since the last `flush()`
+   * (that change was taken back in memory, so memory and disk agree).
+   */
+  async function flush(): Promise<void> {
+    if (failure !== undefined) throw failure;
+    if (!loaded) await ready();
+    await Promise.all([...(inFlight ?? []), ...queued].map((pending) => pending.settled));
+    const lost = lostSync;
+    lostSync = undefined;
+    if (lost !== undefined) throw lost;
+    if (failure !== undefined) throw failure;
   }
 
   /**
@@ -1063,15 +1245,20 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
    */
   function unrecorded(applied: Promise<void>, path: string): Promise<void> {
     return applied.then(() => {
-      const fault = new FsError("EIO", {
-        syscall: "opfs",
-        path: label,
-        detail: `a change to ${path} was made in memory without a journal record`,
-      });
-      fail(fault);
-      shutdown();
-      throw fault;
+      throw unrecordedFault(path);
     });
+  }
+
+  /** The backend fails (`EIO`, every later call too): memory holds a change the disk never gets. */
+  function unrecordedFault(path: string): FsError {
+    const fault = new FsError("EIO", {
+      syscall: "opfs",
+      path: label,
+      detail: `a change to ${path} was made in memory without a journal record`,
+    });
+    fail(fault);
+    shutdown();
+    return fault;
   }
 
   function read<A extends unknown[], R>(call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
@@ -1103,18 +1290,82 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
           },
         };
 
+  /**
+   * A write: the plain case is written straight into its node (one copy, the old bytes kept by
+   * reference for the undo); anything else goes through the memory backend.
+   */
+  function writeChange(path: string, data: Uint8Array): Change {
+    let written: NodeWrite | undefined;
+    return {
+      prepare() {
+        written = writeFileNode(volume, path, data);
+        if (written !== undefined) {
+          const { mtimeMs, undo, bytes } = written;
+          return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
+        }
+        const created = firstMissing(volume, path, false);
+        const before = created === undefined ? capture(volume, path) : null;
+        return {
+          undo: () => restore(volume, created ?? path, created === undefined ? before : null),
+          record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
+        };
+      },
+      apply: () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
+      applySync() {
+        if (written === undefined) mem.sync.writeFile(path, data);
+      },
+    };
+  }
+
+  function mkdirChange(path: string, mkdirOptions: { recursive?: boolean } | undefined): Change {
+    return {
+      prepare() {
+        const created = firstMissing(volume, path, true);
+        return {
+          undo: () => {
+            if (created !== undefined) restore(volume, created, null);
+          },
+          record: () => ({ op: OP_MKDIR, path }),
+        };
+      },
+      apply: () => mem.mkdir(path, mkdirOptions),
+      applySync: () => mem.sync.mkdir(path, mkdirOptions),
+    };
+  }
+
+  function rmChange(path: string, rmOptions: { recursive?: boolean; force?: boolean } | undefined): Change {
+    return {
+      prepare() {
+        const before = capture(volume, path);
+        return { undo: () => restore(volume, path, before), record: () => ({ op: OP_RM, path }) };
+      },
+      apply: () => mem.rm(path, rmOptions),
+      applySync: () => mem.sync.rm(path, rmOptions),
+    };
+  }
+
+  function renameChange(from: string, to: string): Change {
+    return {
+      prepare() {
+        const source = capture(volume, from);
+        const target = capture(volume, to);
+        return {
+          undo: () => {
+            restore(volume, to, target);
+            restore(volume, from, source);
+          },
+          record: () => ({ op: OP_RENAME, path: from, dest: to }),
+        };
+      },
+      apply: () => mem.rename(from, to),
+      applySync: () => mem.sync.rename(from, to),
+    };
+  }
+
   const whenLoaded = (syscall: string, path: string): void => {
     if (failure !== undefined) throw failure;
     if (!loaded)
       throw new FsError("EBUSY", { syscall, path, detail: "the mirror is still loading; await fs.ready() first" });
-  };
-  const noSyncWrite = (syscall: string, path: string): never => {
-    throw new FsError("ENOTSUP", {
-      syscall,
-      path,
-      detail:
-        "the OPFS mirror's writes resolve once durable and cannot be synchronous: use the promise or callback API",
-    });
   };
   const sync: Required<FileSystemSync> = {
     readFile: (path) => (whenLoaded("open", path), mem.sync.readFile(path)),
@@ -1123,11 +1374,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     readdir: (path) => (whenLoaded("scandir", path), mem.sync.readdir(path)),
     realpath: (path) => (whenLoaded("realpath", path), mem.sync.realpath(path)),
     readlink: (path) => (whenLoaded("readlink", path), mem.sync.readlink(path)),
-    writeFile: (path) => noSyncWrite("open", path),
-    mkdir: (path) => noSyncWrite("mkdir", path),
-    rm: (path) => noSyncWrite("rm", path),
-    rename: (from) => noSyncWrite("rename", from),
-    symlink: (_target, path) => noSyncWrite("symlink", path),
+    writeFile: (path, data) => mutateSync("open", path, undefined, writeChange(path, data)),
+    mkdir: (path, mkdirOptions) => mutateSync("mkdir", path, undefined, mkdirChange(path, mkdirOptions)),
+    rm: (path, rmOptions) => mutateSync("rm", path, undefined, rmChange(path, rmOptions)),
+    rename: (from, to) => mutateSync("rename", from, to, renameChange(from, to)),
+    symlink: (_target, path) => {
+      throw new FsError("ENOTSUP", { syscall: "symlink", path, detail: "the OPFS mirror has no symlinks" });
+    },
   };
 
   const fs: OpfsMirrorFileSystem = {
@@ -1187,97 +1440,33 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       return dispatch(
         { op: "writeFile", path, data },
         () => fs.writeFile(path, data),
-        () => {
-          // The plain case is written straight into its node (one copy, the old bytes kept by
-          // reference for the undo); anything else goes through the memory backend.
-          let written: NodeWrite | undefined;
-          return mutate(
-            "open",
-            path,
-            undefined,
-            () => {
-              written = writeFileNode(volume, path, data);
-              if (written !== undefined) {
-                const { mtimeMs, undo, bytes } = written;
-                return { undo, bytes, record: () => ({ op: OP_WRITE, path, mtimeMs, data }) };
-              }
-              const created = firstMissing(volume, path, false);
-              const before = created === undefined ? capture(volume, path) : null;
-              return {
-                undo: () => restore(volume, created ?? path, created === undefined ? before : null),
-                record: () => ({ op: OP_WRITE, path, mtimeMs: Number(volume.statSync(path).mtimeMs), data }),
-              };
-            },
-            () => (written !== undefined ? Promise.resolve() : mem.writeFile(path, data)),
-          );
-        },
+        () => mutate("open", path, undefined, writeChange(path, data)),
       );
     },
     mkdir(path, mkdirOptions) {
       return dispatch(
         { op: "mkdir", path, options: mkdirOptions },
         () => fs.mkdir(path, mkdirOptions),
-        () =>
-          mutate(
-            "mkdir",
-            path,
-            undefined,
-            () => {
-              const created = firstMissing(volume, path, true);
-              return {
-                undo: () => {
-                  if (created !== undefined) restore(volume, created, null);
-                },
-                record: () => ({ op: OP_MKDIR, path }),
-              };
-            },
-            () => mem.mkdir(path, mkdirOptions),
-          ),
+        () => mutate("mkdir", path, undefined, mkdirChange(path, mkdirOptions)),
       );
     },
     rm(path, rmOptions) {
       return dispatch(
         { op: "rm", path, options: rmOptions },
         () => fs.rm(path, rmOptions),
-        () =>
-          mutate(
-            "rm",
-            path,
-            undefined,
-            () => {
-              const before = capture(volume, path);
-              return { undo: () => restore(volume, path, before), record: () => ({ op: OP_RM, path }) };
-            },
-            () => mem.rm(path, rmOptions),
-          ),
+        () => mutate("rm", path, undefined, rmChange(path, rmOptions)),
       );
     },
     rename(from, to) {
       return dispatch(
         { op: "rename", path: from, dest: to },
         () => fs.rename(from, to),
-        () =>
-          mutate(
-            "rename",
-            from,
-            to,
-            () => {
-              const source = capture(volume, from);
-              const target = capture(volume, to);
-              return {
-                undo: () => {
-                  restore(volume, to, target);
-                  restore(volume, from, source);
-                },
-                record: () => ({ op: OP_RENAME, path: from, dest: to }),
-              };
-            },
-            () => mem.rename(from, to),
-          ),
+        () => mutate("rename", from, to, renameChange(from, to)),
       );
     },
     watch,
     ready,
+    flush,
     async close() {
       if (failure !== undefined && port === undefined && channel === undefined) return;
       closing = true;
