@@ -19,7 +19,7 @@ export interface PeerTarget {
 }
 
 /** How many cases {@link peerSuite} defines when every kind is offered (stated in docs/node-fs.md). */
-export const PEER_CASES = 47;
+export const PEER_CASES = 49;
 
 async function rejection(promise: Promise<unknown>): Promise<{ code: unknown; message: unknown; syscall: unknown }> {
   return promise.then(
@@ -202,6 +202,71 @@ export function peerSuite(
         });
         fs.rmSync(p("recursiveS"), { recursive: true });
         expect(fs.existsSync(p("recursiveS"))).toBe(false);
+      }),
+    );
+  });
+
+  describe(`${name}: sync writes (ZenFS's writeFileSync, appendFileSync, rename and unlink tests)`, () => {
+    it(
+      "writeFileSync and appendFileSync, with flags; the promise API sees the bytes at once",
+      withTarget(async ({ fs, sync }, p) => {
+        if (!sync) {
+          expect(thrown(() => fs.writeFileSync(p("s.txt"), "one")).code).toBe("ENOTSUP");
+          expect(await fs.promises.readdir(p(""))).toEqual([]);
+          return;
+        }
+        fs.writeFileSync(p("s.txt"), "one");
+        fs.appendFileSync(p("s.txt"), new TextEncoder().encode("+two"));
+        fs.writeFileSync(p("s.txt"), "+three", { flag: "a" });
+        expect(await fs.promises.readFile(p("s.txt"), "utf8")).toBe("one+two+three");
+        expect(thrown(() => fs.writeFileSync(p("s.txt"), "x", { flag: "wx" }))).toEqual({
+          code: "EEXIST",
+          message: `EEXIST: file already exists, open '${p("s.txt")}'`,
+        });
+        expect(thrown(() => fs.writeFileSync(p("no/s.txt"), "x"))).toEqual({
+          code: "ENOENT",
+          message: `ENOENT: no such file or directory, open '${p("no/s.txt")}'`,
+        });
+        expect(thrown(() => fs.writeFileSync(p(""), "x"))).toEqual({
+          code: "EISDIR",
+          message: `EISDIR: illegal operation on a directory, open '${p("")}'`,
+        });
+        expect([fs.readFileSync(p("s.txt"), "utf8"), fs.readdirSync(p(""))]).toEqual(["one+two+three", ["s.txt"]]);
+      }),
+    );
+    it(
+      "renameSync, copyFileSync, truncateSync, unlinkSync, rmdirSync; refusals change nothing",
+      withTarget(async ({ fs, sync }, p) => {
+        if (!sync) {
+          expect(thrown(() => fs.renameSync(p("a"), p("b"))).code).toBe("ENOTSUP");
+          return;
+        }
+        expect(fs.mkdirSync(p("d"))).toBe(undefined);
+        fs.writeFileSync(p("d/a"), "abc");
+        fs.renameSync(p("d/a"), p("d/b"));
+        fs.copyFileSync(p("d/b"), p("d/c"));
+        fs.truncateSync(p("d/c"), 1);
+        expect([(fs.readdirSync(p("d")) as string[]).sort(), fs.readFileSync(p("d/c"), "utf8")]).toEqual([
+          ["b", "c"],
+          "a",
+        ]);
+        expect(thrown(() => fs.renameSync(p("d/missing"), p("d/x")))).toEqual({
+          code: "ENOENT",
+          message: `ENOENT: no such file or directory, rename '${p("d/missing")}' -> '${p("d/x")}'`,
+        });
+        expect(thrown(() => fs.rmdirSync(p("d")))).toEqual({
+          code: "ENOTEMPTY",
+          message: `ENOTEMPTY: directory not empty, rmdir '${p("d")}'`,
+        });
+        expect(thrown(() => fs.mkdirSync(p("x/y")))).toEqual({
+          code: "ENOENT",
+          message: `ENOENT: no such file or directory, mkdir '${p("x/y")}'`,
+        });
+        expect((await fs.promises.readdir(p("d"))).sort()).toEqual(["b", "c"]);
+        fs.unlinkSync(p("d/b"));
+        fs.rmSync(p("d/c"));
+        fs.rmdirSync(p("d"));
+        expect([fs.existsSync(p("d")), await fs.promises.readdir(p(""))]).toEqual([false, []]);
       }),
     );
   });
