@@ -4,7 +4,8 @@
 // Rows: the first read of one file after a reload of a 10,000-file tree (floor: raw OPFS calls
 // on the main thread); one 64 MiB write until durable (floor: a raw sync access handle in a
 // Worker writing the same bytes, then flush()); 50 read-modify-write rounds over 20 files (floor:
-// raw sync handles in a Worker with a flush() per write). Peers: our plain OPFS backend (main
+// raw sync handles in a Worker with a flush() per write; the mirror's sync calls too, no await
+// between writes and one flush() at the end, which lets the writes share batches). Peers: our plain OPFS backend (main
 // thread, Worker), opfs-tools, ZenFS (WebAccess on OPFS).
 // Needs `npm run build` (dist/). Knobs: BENCH_ROUNDS (default 5, after one warm-up),
 // BENCH_TREE_FILES (default 10000), BENCH_MIRROR_ROWS (comma list of first-read,large,rmw),
@@ -41,7 +42,7 @@ const SCENARIOS = [
     label: "50 read-modify-write rounds over 20 files (4 KiB)",
     call: "rmw",
     floor: "raw-worker-flush",
-    kinds: ["raw-worker-flush", "raw-worker", "mirror", "worker", "opfs-tools", "zenfs"],
+    kinds: ["raw-worker-flush", "raw-worker", "mirror", "mirror-sync", "worker", "opfs-tools", "zenfs"],
   },
 ];
 
@@ -50,6 +51,7 @@ const LABEL = {
   "raw-worker-flush": "raw sync handle in a Worker + flush()",
   "raw-worker": "raw sync handles in a Worker, no flush",
   mirror: "**our OPFS mirror**",
+  "mirror-sync": "our OPFS mirror, sync calls, one flush() at the end",
   main: "our OPFS backend, main thread",
   worker: "our OPFS backend, Worker",
   "opfs-tools": "opfs-tools",
