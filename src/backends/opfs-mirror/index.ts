@@ -168,9 +168,9 @@ export interface OpfsMirrorFileSystem extends FileSystem {
   ready(): Promise<void>;
   /**
    * The same calls, synchronous, on the memory copy once loaded (before: `EBUSY`; await `ready()`).
-   * A write changes memory before it returns and its journal record is written in the same task's
-   * batch, durable a few milliseconds later (like IndexedDB's `durability: "relaxed"`, without its
-   * debounce): call {@link flush} to know. Refused with nothing changed where the promise form
+   * A write changes memory before it returns and its journal record joins the next batch (the
+   * sync writes of one task share one), durable a few milliseconds later (like IndexedDB's
+   * `durability: "relaxed"`, without its debounce): call {@link flush} to know. Refused with nothing changed where the promise form
    * would be refused or could not be waited for: `EBUSY` while loading and in a reader (another tab
    * holds the writer lock), `ENOSPC` after the disk refused a batch for space (until a promise write
    * succeeds), `EIO` once closing, closed or failed; `symlink` is `ENOTSUP` (no symlinks). A batch
@@ -178,9 +178,11 @@ export interface OpfsMirrorFileSystem extends FileSystem {
    */
   readonly sync: Required<FileSystemSync>;
   /**
-   * Resolves once every change made so far (sync writes too) is durable. Rejects with the error
-   * of a sync write the disk refused since the last `flush()` (that change is taken back in
-   * memory, so memory and the journal agree), or with `EIO` after `close()` or a failure.
+   * Resolves once every change this instance has made so far (sync writes too) is durable (a
+   * reader's forwarded promise calls are not waited for: each resolves once durable). Rejects
+   * with the error of a sync write the disk refused since the last `flush()` (that change is
+   * taken back in memory, so memory and the journal agree), or with `EIO` after `close()` or a
+   * failure.
    *
    * @example
    * ```ts
@@ -231,8 +233,6 @@ interface Pending {
   readonly events: readonly WatchEvent[];
   readonly undo: () => void;
   state: "applying" | "ready";
-  /** Made by a `sync` call: nobody awaits it, so a refusal is kept for `flush()` (see `lostSync`). */
-  readonly fromSync: boolean;
   /** Resolves once the call is durable or taken back (what `flush()` waits for). */
   readonly settled: Promise<void>;
   resolve(): void;
@@ -995,11 +995,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       });
   }
 
-  /**
-   * Run a mutation: capture its undo and its record, apply it to memory (memory backend calls
-   * change the tree synchronously, so records are queued in the order the changes happened),
-   * then wait until its batch is flushed.
-   */
   /** What a mutation does: capture its undo and its record (`prepare`), then change memory. */
   interface Change {
     prepare(): { undo: () => void; record: () => JournalOp; bytes?: Uint8Array };
@@ -1101,7 +1096,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
           ...(staged === undefined ? {} : { staged }),
           events,
           undo: prepared.undo,
-          fromSync: false,
         },
         "applying",
         resolve,
@@ -1180,7 +1174,6 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
         ...(staged === undefined ? {} : { staged }),
         events,
         undo: prepared.undo,
-        fromSync: true,
       },
       "ready",
       () => undefined,
