@@ -104,6 +104,30 @@ describe("the OPFS mirror's sync writes", () => {
     await wipe("test-node-fs-sync");
   }, 60_000);
 
+  it("promise writes still in flight and sync writes reach the disk in the order memory saw them", async () => {
+    await wipe("test-node-fs-sync-order");
+    const mirror = opfsMirrorFileSystem({ root: "/test-node-fs-sync-order" });
+    await mirror.ready();
+    const encode = (text: string) => new TextEncoder().encode(text);
+    // Each call changes memory when made; the promise ones resolve once durable.
+    const written = mirror.writeFile("/a.txt", encode("promise"));
+    mirror.sync.writeFile("/a.txt", encode("sync"));
+    const renamed = mirror.rename("/a.txt", "/b.txt");
+    mirror.sync.mkdir("/d");
+    mirror.sync.rename("/b.txt", "/d/c.txt");
+    const removed = mirror.rm("/d/c.txt");
+    mirror.sync.writeFile("/d/c.txt", encode("last"));
+    await Promise.all([written, renamed, removed]);
+    await mirror.flush();
+    const inMemory = await tree(mirror);
+    expect(inMemory).toEqual({ "/d/c.txt": "last" });
+    await mirror.close();
+    const again = opfsMirrorFileSystem({ root: "/test-node-fs-sync-order" });
+    expect(await tree(again)).toEqual(inMemory);
+    await again.close();
+    await wipe("test-node-fs-sync-order");
+  }, 60_000);
+
   it("close() writes what sync calls wrote without a flush; a refused sync call queues nothing", async () => {
     await wipe("test-node-fs-sync-close");
     const mirror = opfsMirrorFileSystem({ root: "/test-node-fs-sync-close" });
