@@ -140,16 +140,17 @@ export interface FileSystem {
   readonly noFollow?: FileSystem;
   /**
    * The same calls answered synchronously ({@link FileSystemSync}), where the backend holds its
-   * files in memory (memory; idb once loaded). `better-fs-tools/node-fs` builds its `*Sync` API
-   * on it. Absent: the backend has no synchronous form.
+   * files in memory (memory; idb and opfs-mirror once loaded). `better-fs-tools/node-fs` builds
+   * its `*Sync` API on it. Absent: the backend has no synchronous form.
    */
   readonly sync?: FileSystemSync;
 }
 
 /**
  * The synchronous form of a backend's calls, offered by backends that hold their files in memory
- * (memory, idb once loaded). Same paths, results and errors as the promise form, thrown instead
- * of rejected. Middleware does not carry it (a wrapper would be bypassed): a wrapped backend has
+ * (memory, idb and opfs-mirror once loaded). Same paths, results and errors as the promise form,
+ * thrown instead of rejected; a durable backend saves a sync write after the call returns (its
+ * `flush()` waits for it), and may refuse one its promise form could wait out. Middleware does not carry it (a wrapper would be bypassed): a wrapped backend has
  * none unless the wrapper provides its own.
  */
 export interface FileSystemSync {
