@@ -70,6 +70,8 @@ const viewer = createViewerPanel({
   onMode: (mode) => {
     for (const button of viewerTabs) button.setAttribute("aria-selected", String(button.dataset.view === mode));
   },
+  // Another workspace or a reset: the last run's offer is over.
+  onClearChanges: () => commitOffer.clear(),
 });
 wireTabs(viewerTabs, "view", (view) => {
   if (viewer.openPath !== undefined || view === "changes") viewer.setMode(view as ViewerMode);
@@ -149,7 +151,6 @@ backendSelect.addEventListener("change", async () => {
   document.body.dataset.ready = "false";
   showBackendHelp();
   if (await workspace.switchBackend(backendSelect.value as BackendKind)) {
-    commitOffer.clear();
     terminalCwd = WORKSPACE_ROOT;
     terminal.setPrompt("");
   }

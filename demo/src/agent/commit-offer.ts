@@ -63,7 +63,13 @@ export function createCommitOffer(options: {
       viewer.setOffer(undefined);
       return;
     }
-    const repository = await isGitRepository(workspace.current().gate.fs);
+    let session: ReturnType<WorkspaceController["current"]>;
+    try {
+      session = workspace.current();
+    } catch {
+      return; // another workspace is opening: it clears the offer
+    }
+    const repository = await isGitRepository(session.gate.fs);
     if (pending !== run) return;
     const text = `The agent's last run changed ${files(run.paths.length)}.`;
     viewer.setOffer(

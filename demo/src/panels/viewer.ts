@@ -197,6 +197,8 @@ export function createViewerPanel(options: {
   title: HTMLElement;
   count: HTMLElement;
   onMode(mode: ViewerMode): void;
+  /** Called after the changes were cleared (another workspace, a reset): what was offered is over. */
+  onClearChanges?(): void;
 }): ViewerPanel {
   const changes: Array<ViewerChange | ViewerCommit> = [];
   let offer: ViewerOffer | undefined;
@@ -296,6 +298,7 @@ export function createViewerPanel(options: {
       offer = undefined;
       options.count.textContent = "0";
       if (mode === "changes") render();
+      options.onClearChanges?.();
     },
     setMode(next) {
       mode = next;
