@@ -74,7 +74,7 @@ export function createCommitOffer(options: {
     const text = `The agent's last run changed ${files(run.paths.length)}.`;
     viewer.setOffer(
       repository
-        ? { text, action: { label: "Commit this run", busy, run: () => void commit(run) } }
+        ? { text, action: { label: "Commit this run", id: "commit-run", busy, run: () => void commit(run) } }
         : { text: `${text} Run git init in the terminal to commit runs.` },
     );
   }

@@ -58,7 +58,8 @@ export interface ViewerCommit {
  */
 export interface ViewerOffer {
   readonly text: string;
-  readonly action?: { readonly label: string; readonly busy?: boolean; run(): void };
+  /** The button: its label, its element id (for tests and links), whether it is busy, what it does. */
+  readonly action?: { readonly label: string; readonly id: string; readonly busy?: boolean; run(): void };
 }
 
 export type ViewerMode = "file" | "changes";
@@ -186,7 +187,7 @@ function offerView(offer: ViewerOffer): HTMLElement {
       ? null
       : h(
           "button",
-          { type: "button", id: "commit-run", disabled: action.busy === true, onclick: () => action.run() },
+          { type: "button", id: action.id, disabled: action.busy === true, onclick: () => action.run() },
           action.label,
         ),
   );
