@@ -1,8 +1,8 @@
 /**
- * The Changes panel's offer after an agent run that changed files: in a git repository a
- * "Commit this run" button (see commit-run.ts), elsewhere a line saying how to get one
- * (`git init` in the terminal). The offer follows the workspace: after each terminal command it
- * is checked again, so a `git init` or a commit by hand shows at once.
+ * The Changes panel's offer after an agent run that changed files, in a git repository: a
+ * "Commit this run" button (see commit-run.ts). Outside a repository nothing is offered (the page
+ * stays as it was for everyone who does not use git). The offer follows the workspace: after each
+ * terminal command it is checked again, so after a `git init` the button shows at once.
  *
  * @module
  */
@@ -71,11 +71,13 @@ export function createCommitOffer(options: {
     }
     const repository = await isGitRepository(session.gate.fs);
     if (pending !== run) return;
-    const text = `The agent's last run changed ${files(run.paths.length)}.`;
     viewer.setOffer(
       repository
-        ? { text, action: { label: "Commit this run", id: "commit-run", busy, run: () => void commit(run) } }
-        : { text: `${text} Run git init in the terminal to commit runs.` },
+        ? {
+            text: `The agent's last run changed ${files(run.paths.length)}.`,
+            action: { label: "Commit this run", id: "commit-run", busy, run: () => void commit(run) },
+          }
+        : undefined,
     );
   }
 
