@@ -9,6 +9,7 @@
  */
 import "./styles.css";
 import { wireChatForm } from "./agent/chat-form.js";
+import { createCommitOffer } from "./agent/commit-offer.js";
 import { readFirst } from "./agent/read-first.js";
 import { wireModelSettings } from "./agent/settings-dialog.js";
 import { runTerminalCommand } from "./agent/terminal-command.js";
@@ -69,6 +70,8 @@ const viewer = createViewerPanel({
   onMode: (mode) => {
     for (const button of viewerTabs) button.setAttribute("aria-selected", String(button.dataset.view === mode));
   },
+  // Another workspace or a reset: the last run's offer is over.
+  onClearChanges: () => commitOffer.clear(),
 });
 wireTabs(viewerTabs, "view", (view) => {
   if (viewer.openPath !== undefined || view === "changes") viewer.setMode(view as ViewerMode);
@@ -115,6 +118,9 @@ const workspace = createWorkspaceController({
   },
 });
 
+/** After an agent run that changed files, the Changes panel offers to commit it (in a git repository). */
+const commitOffer = createCommitOffer({ viewer, workspace, setStatus });
+
 /** The terminal's directory: `cd` carries over to the next command (back to the root on a switch). */
 let terminalCwd = WORKSPACE_ROOT;
 const terminal = createTerminalPanel({
@@ -130,6 +136,8 @@ const terminal = createTerminalPanel({
           ? terminalCwd.slice(WORKSPACE_ROOT.length + 1)
           : terminalCwd,
     );
+    // A `git init` (or a commit by hand) changes what the Changes panel offers.
+    await commitOffer.refresh();
     return result;
   },
 });
@@ -149,7 +157,13 @@ backendSelect.addEventListener("change", async () => {
   showBackendHelp();
 });
 wireTransferControls({ workspace, progress: createProgressBar(), setStatus });
-const agentRunning = wireChatForm({ chat, workspace, modelSettings: wireModelSettings(), backendSelect });
+const agentRunning = wireChatForm({
+  chat,
+  workspace,
+  modelSettings: wireModelSettings(),
+  backendSelect,
+  onRunDone: (run) => commitOffer.runDone(run),
+});
 
 // A reload would lose a memory workspace's changes: the browser asks first.
 addEventListener("beforeunload", (event) => {

@@ -11,6 +11,7 @@ import type { ChatPanel } from "../panels/chat.js";
 import { byId } from "../ui/dom.js";
 import type { WorkspaceController } from "../workspace/controller.js";
 import { resolveModel, type ModelSettings } from "./providers.js";
+import type { AgentRun } from "./commit-run.js";
 import { createPlaygroundCache, runAgent } from "./run-agent.js";
 
 /** Wire the chat form; returns whether an agent run is in progress. */
@@ -19,6 +20,8 @@ export function wireChatForm(options: {
   readonly workspace: WorkspaceController;
   readonly modelSettings: () => ModelSettings;
   readonly backendSelect: HTMLSelectElement;
+  /** After a run that changed files (done, failed or stopped): its request and the files it changed. */
+  readonly onRunDone?: (run: AgentRun) => void | Promise<void>;
 }): () => boolean {
   const { chat, workspace, backendSelect } = options;
   const conversation: ModelMessage[] = [];
@@ -64,18 +67,22 @@ export function wireChatForm(options: {
     chat.addUser(text);
     const started = performance.now();
     const turn: ModelMessage[] = [...conversation, { role: "user", content: text }];
+    /** The files the run changed, whatever its end. */
+    const changed = new Set<string>();
     try {
       const model = await resolveModel(options.modelSettings());
-      const result = await workspace.asSource("agent", () =>
-        runAgent({
-          model,
-          workspace: workspace.current().agentWorkspace,
-          cache,
-          messages: turn,
-          abortSignal: controller.signal,
-          onPart: (part) => chat.handlePart(part),
-          onFeedback: (feedback) => chat.addFeedback(feedback),
-        }),
+      const result = await workspace.trackPaths(changed, () =>
+        workspace.asSource("agent", () =>
+          runAgent({
+            model,
+            workspace: workspace.current().agentWorkspace,
+            cache,
+            messages: turn,
+            abortSignal: controller.signal,
+            onPart: (part) => chat.handlePart(part),
+            onFeedback: (feedback) => chat.addFeedback(feedback),
+          }),
+        ),
       );
       conversation.push(turn[turn.length - 1]!, ...result.responseMessages);
       chat.addRunSummary(result);
@@ -95,6 +102,7 @@ export function wireChatForm(options: {
       newButton.disabled = false;
       stopButton.disabled = true;
       await workspace.refreshTree();
+      if (changed.size > 0) await options.onRunDone?.({ request: text, paths: [...changed].sort() });
     }
   });
   return () => running;

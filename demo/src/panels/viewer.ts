@@ -41,6 +41,27 @@ export function mergeWrites(last: ViewerChange | undefined, next: ViewerChange):
   return { ...next, kind: last.kind, before: last.before };
 }
 
+/** A commit in the Changes list, as `git show` would show it: `git log -1` and the diff. */
+export interface ViewerCommit {
+  readonly kind: "commit";
+  /** `git commit`'s summary line (`[master 1a2b3c4] Agent run: ...`). */
+  readonly summary: string;
+  /** `git log -1`'s text. */
+  readonly log: string;
+  /** `git diff`'s text of the committed changes. */
+  readonly diff: string;
+}
+
+/**
+ * An offer above the Changes list (the last agent run: commit it), with at most one button; a
+ * busy offer shows its button disabled.
+ */
+export interface ViewerOffer {
+  readonly text: string;
+  /** The button: its label, its element id (for tests and links), whether it is busy, what it does. */
+  readonly action?: { readonly label: string; readonly id: string; readonly busy?: boolean; run(): void };
+}
+
 export type ViewerMode = "file" | "changes";
 
 export interface ViewerPanel {
@@ -53,6 +74,11 @@ export interface ViewerPanel {
   /** Show no file (another workspace opened, without the file to show first). */
   closeFile(): void;
   addChange(change: ViewerChange): void;
+  /** Show a commit at the top of the Changes list (it counts as no change). */
+  addCommit(commit: ViewerCommit): void;
+  /** Show `offer` above the Changes list, or none (`undefined`). */
+  setOffer(offer: ViewerOffer | undefined): void;
+  /** Forget every change, commit and offer. */
   clearChanges(): void;
   setMode(mode: ViewerMode): void;
   readonly openPath: string | undefined;
@@ -125,13 +151,58 @@ function diffView(change: ViewerChange): HTMLElement {
   return h("div", { class: "change", "data-change-path": change.path }, head, body);
 }
 
+/** The class of one line of `git diff` output: `add`, `del`, `hunk` (`@@`), `meta` (headers) or `ctx`. */
+export function gitDiffLineKind(line: string): "add" | "del" | "hunk" | "meta" | "ctx" {
+  if (/^(?:diff --git |index |--- |\+\+\+ |new file mode |deleted file mode |Binary files )/.test(line)) return "meta";
+  if (line.startsWith("@@")) return "hunk";
+  if (line.startsWith("+")) return "add";
+  if (line.startsWith("-")) return "del";
+  return "ctx";
+}
+
+function commitView(commit: ViewerCommit): HTMLElement {
+  const body = h("div", { class: "diff" });
+  for (const line of commit.log.replace(/\n$/, "").split("\n"))
+    body.append(h("div", { class: "diff-line meta" }, line));
+  body.append(h("div", { class: "diff-line ctx" }, ""));
+  const diff = commit.diff.replace(/\n$/, "");
+  for (const line of diff === "" ? [] : diff.split("\n"))
+    body.append(h("div", { class: `diff-line ${gitDiffLineKind(line)}` }, line));
+  const head = h(
+    "div",
+    { class: "change-head" },
+    h("span", { class: "path" }, commit.summary),
+    h("span", { class: "tag" }, "commit"),
+  );
+  return h("div", { class: "change commit" }, head, body);
+}
+
+function offerView(offer: ViewerOffer): HTMLElement {
+  const action = offer.action;
+  return h(
+    "div",
+    { class: "change-offer", role: "status" },
+    h("span", {}, offer.text),
+    action === undefined
+      ? null
+      : h(
+          "button",
+          { type: "button", id: action.id, disabled: action.busy === true, onclick: () => action.run() },
+          action.label,
+        ),
+  );
+}
+
 export function createViewerPanel(options: {
   container: HTMLElement;
   title: HTMLElement;
   count: HTMLElement;
   onMode(mode: ViewerMode): void;
+  /** Called after the changes were cleared (another workspace, a reset): what was offered is over. */
+  onClearChanges?(): void;
 }): ViewerPanel {
-  const changes: ViewerChange[] = [];
+  const changes: Array<ViewerChange | ViewerCommit> = [];
+  let offer: ViewerOffer | undefined;
   let mode: ViewerMode = "file";
   let openPath: string | undefined;
   let fileRenders = 0;
@@ -162,9 +233,16 @@ export function createViewerPanel(options: {
     } else {
       options.title.textContent = `Changes in this session`;
       options.container.replaceChildren(
+        ...(offer === undefined ? [] : [offerView(offer)]),
         changes.length === 0
           ? h("div", { class: "empty" }, "No changes yet.")
-          : h("div", { class: "changes" }, ...[...changes].reverse().map((change) => diffView(change))),
+          : h(
+              "div",
+              { class: "changes" },
+              ...[...changes]
+                .reverse()
+                .map((change) => (change.kind === "commit" ? commitView(change) : diffView(change))),
+            ),
       );
       options.container.scrollTop = 0;
     }
@@ -201,16 +279,27 @@ export function createViewerPanel(options: {
       options.container.scrollTop = scroll;
     },
     addChange(change) {
-      const merged = mergeWrites(changes[changes.length - 1], change);
+      const last = changes[changes.length - 1];
+      const merged = mergeWrites(last?.kind === "commit" ? undefined : last, change);
       if (merged === undefined) changes.push(change);
       else changes[changes.length - 1] = merged;
-      options.count.textContent = String(changes.length);
+      options.count.textContent = String(changes.filter((entry) => entry.kind !== "commit").length);
+      if (mode === "changes") render();
+    },
+    addCommit(commit) {
+      changes.push(commit);
+      if (mode === "changes") render();
+    },
+    setOffer(next) {
+      offer = next;
       if (mode === "changes") render();
     },
     clearChanges() {
       changes.length = 0;
+      offer = undefined;
       options.count.textContent = "0";
       if (mode === "changes") render();
+      options.onClearChanges?.();
     },
     setMode(next) {
       mode = next;

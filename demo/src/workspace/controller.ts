@@ -54,6 +54,19 @@ export interface WorkspaceController {
   openFile(path: string): Promise<void>;
   /** Delete every file, load the sample project again and show it. */
   reset(): Promise<void>;
+  /**
+   * Run `fn`, adding to `paths` each workspace-relative path its changes touch (both names of a
+   * rename; the repository's own `.git` left out), also when `fn` fails.
+   */
+  trackPaths<T>(paths: Set<string>, fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * True for the git repository's own files (`.git` at the workspace's root and under it): git's
+ * bookkeeping, not the visitor's files, so neither the tree nor the Changes list shows them.
+ */
+export function isGitInternal(path: string): boolean {
+  return path === ".git" || path.startsWith(".git/");
 }
 
 /** The backend a previous visit chose, or {@link DEFAULT_BACKEND}. */
@@ -91,6 +104,8 @@ export function createWorkspaceController(options: {
   let running = 0;
   /** Changes since the workspace was loaded or reset (what a memory workspace would lose). */
   let changed = false;
+  /** The path sets of the {@link WorkspaceController.trackPaths} calls running. */
+  const collectors = new Set<Set<string>>();
 
   function current(): Session {
     if (!session) throw new Error("The workspace is still loading.");
@@ -176,7 +191,11 @@ export function createWorkspaceController(options: {
   function showChange(change: FsChange): void {
     const path = relative(change.path);
     changed = true;
-    if (change.type === "mkdir") return;
+    if (change.type === "mkdir" || isGitInternal(path)) return;
+    for (const paths of collectors) {
+      paths.add(path);
+      if (change.from !== undefined && !isGitInternal(relative(change.from))) paths.add(relative(change.from));
+    }
     tree.markChanged(path);
     if (change.type === "write") {
       viewer.addChange({
@@ -256,5 +275,14 @@ export function createWorkspaceController(options: {
     setStatus("Workspace reset to the sample project.");
   }
 
-  return { current, asSource, switchBackend, hasUnsavedWork, refreshTree, refreshAll, openFile, reset };
+  async function trackPaths<T>(paths: Set<string>, fn: () => Promise<T>): Promise<T> {
+    collectors.add(paths);
+    try {
+      return await fn();
+    } finally {
+      collectors.delete(paths);
+    }
+  }
+
+  return { current, asSource, switchBackend, hasUnsavedWork, refreshTree, refreshAll, openFile, reset, trackPaths };
 }

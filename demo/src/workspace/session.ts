@@ -83,7 +83,7 @@ export interface Session {
   onStorageChanges(listener: (changes: StorageChanges) => void | Promise<void>): () => void;
   /** Run bulk work without a change event per file. */
   quiet<T>(fn: () => Promise<T>): Promise<T>;
-  /** Every file of the workspace, workspace-relative, sorted. */
+  /** Every file of the workspace, workspace-relative, sorted; a git repository's `.git` left out. */
   files(): Promise<Array<{ path: string; size: number }>>;
   /** True when the sample project was loaded because the workspace was empty when it opened. */
   readonly seeded: boolean;
@@ -231,7 +231,9 @@ export async function openSession(kind: BackendKind, approve: Approve, options: 
       }),
     quiet: (fn) => observed.quiet(fn),
     async files() {
-      const files = await walkFiles(gate.fs, WORKSPACE_ROOT);
+      const files = await walkFiles(gate.fs, WORKSPACE_ROOT, undefined, {
+        skip: (path) => path === `${WORKSPACE_ROOT}/.git`,
+      });
       return files.map((file) => ({ path: file.path.slice(WORKSPACE_ROOT.length + 1), size: file.size }));
     },
     async reset() {

@@ -76,11 +76,16 @@ export function safeRelativePath(name: string): string | undefined {
   return segments.join("/");
 }
 
-/** Every file under `root`, with its size in bytes, sorted by path. */
+/**
+ * Every file under `root`, with its size in bytes, sorted by path.
+ *
+ * @param options.skip - true for an absolute path to leave out (a directory: with everything in it).
+ */
 export async function walkFiles(
   fs: FileSystem,
   root: string,
   signal?: AbortSignal,
+  options: { readonly skip?: (path: string) => boolean } = {},
 ): Promise<Array<{ path: string; size: number }>> {
   const files: Array<{ path: string; size: number }> = [];
   let queue = [root];
@@ -92,6 +97,7 @@ export async function walkFiles(
         queue.slice(index, index + WALK_CONCURRENCY).map(async (dir) => {
           for (const entry of await fs.readdir(dir)) {
             const path = dir === "/" ? `/${entry.name}` : `${dir}/${entry.name}`;
+            if (options.skip?.(path) === true) continue;
             if (entry.type === "directory") next.push(path);
             else if (entry.type === "file") files.push({ path, size: (await fs.stat(path)).size });
           }

@@ -3,7 +3,7 @@
  * other in the same command show as one change (`echo hi > f` truncates, then writes).
  */
 import { describe, expect, it } from "vitest";
-import { mergeWrites, type ViewerChange } from "../../../demo/src/panels/viewer.js";
+import { gitDiffLineKind, mergeWrites, type ViewerChange } from "../../../demo/src/panels/viewer.js";
 
 const change = (fields: Partial<ViewerChange>): ViewerChange => ({
   path: "f.txt",
@@ -32,5 +32,38 @@ describe("mergeWrites", () => {
     expect(mergeWrites(change({ kind: "deleted" }), next)).toBe(undefined);
     expect(mergeWrites(change({ kind: "renamed", from: "e.txt" }), next)).toBe(undefined);
     expect(mergeWrites(change({}), change({ kind: "deleted" }))).toBe(undefined);
+  });
+});
+
+describe("gitDiffLineKind", () => {
+  it("classes git's diff lines: headers, hunks, additions, removals, context", () => {
+    const lines = [
+      "diff --git a/a b/a",
+      "new file mode 100644",
+      "deleted file mode 100644",
+      "index 0000000..3e75765",
+      "--- /dev/null",
+      "+++ b/a",
+      "Binary files a/x and b/x differ",
+      "@@ -0,0 +1 @@",
+      "+new",
+      "-- old list item",
+      " context",
+      "",
+    ];
+    expect(lines.map(gitDiffLineKind)).toEqual([
+      "meta",
+      "meta",
+      "meta",
+      "meta",
+      "meta",
+      "meta",
+      "meta",
+      "hunk",
+      "add",
+      "del",
+      "ctx",
+      "ctx",
+    ]);
   });
 });

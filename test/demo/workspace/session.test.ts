@@ -51,6 +51,25 @@ describe("openSession", () => {
   });
 });
 
+describe("files", () => {
+  it("leaves a git repository's .git out and keeps every other file, dotfiles too", async () => {
+    const session = await openSession("memory", deny, { seedWhenEmpty: false });
+    const init = await runTerminalCommand(
+      session.tools,
+      "echo a > a.txt && echo g > .gitignore && mkdir -p sub/.git && echo n > sub/.git/x && git init -q",
+      "/workspace",
+    );
+    expect(init.exitCode).toBe(0);
+    expect((await session.gate.fs.readdir("/workspace/.git")).length).toBeGreaterThan(0);
+    // Only the repository's own .git at the root is git's: a .git deeper down is a file like any.
+    expect(await session.files()).toEqual([
+      { path: ".gitignore", size: 2 },
+      { path: "a.txt", size: 2 },
+      { path: "sub/.git/x", size: 2 },
+    ]);
+  });
+});
+
 describe("workspacePath", () => {
   it("resolves a tool's path against /workspace", () => {
     expect(["src/./a.ts", "/etc/hosts", "a/../../b", ".", "docs/"].map((path) => workspacePath(path))).toEqual([
