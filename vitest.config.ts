@@ -32,20 +32,16 @@ if (process.env.TMPDIR === undefined && ramTmpdirUsable()) process.env.TMPDIR = 
 const browser = await resolveChromium();
 
 /**
- * Browser test files run at once, each in its own page and browser context (no OPFS, IndexedDB,
- * Web Locks or BroadcastChannel shared between them): Vitest's default, CPUs − 1 (at most 12),
- * but never fewer than 2. Those files wait on OPFS, IndexedDB and Workers as much as on the CPU,
- * so two pages keep even a 2-core machine busy, where the default ran one file at a time. The
- * project runs after the node project (its own `sequence.groupOrder`), not beside it.
+ * Test files at once, per project: at least two. The node and the browser project run at the same
+ * time (one `sequence.groupOrder`, which Vitest allows only for projects of one `maxWorkers`), so a
+ * 2-core machine runs two node files and two browser pages at once: most files wait on child
+ * processes (npm, tsc, Vite builds, Chromium for the e2e pages, redis-server), real disks, OPFS,
+ * IndexedDB and Workers as much as on the CPU; run one project after the other, the
+ * browser project's page start-ups and waits added to the node project's time. Each browser file
+ * still gets its own page and browser context (no OPFS, IndexedDB, Web Locks or BroadcastChannel
+ * shared between them). Vitest's default (CPUs − 1) ran one file at a time on 2 cores.
  */
-const browserFilesAtOnce = Math.min(12, Math.max(2, availableParallelism() - 1));
-
-/**
- * Node test files at once: at least two. Vitest's default (CPUs − 1) ran one file at a time on a
- * 2-core machine, while many node files wait on child processes (npm, tsc, Vite builds, Chromium
- * for the e2e pages, real disks) rather than the CPU.
- */
-const nodeFilesAtOnce = Math.max(2, availableParallelism());
+const filesAtOnce = Math.min(12, Math.max(2, availableParallelism()));
 
 export default defineConfig({
   test: {
@@ -58,7 +54,7 @@ export default defineConfig({
           environment: "node",
           include: ["test/**/*.test.ts"],
           exclude: ["test/**/*.browser.test.ts", "**/node_modules/**"],
-          maxWorkers: nodeFilesAtOnce,
+          maxWorkers: filesAtOnce,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -74,10 +70,7 @@ export default defineConfig({
         test: {
           name: "browser",
           include: ["test/**/*.browser.test.ts"],
-          maxWorkers: browserFilesAtOnce,
-          // A project with its own maxWorkers runs in its own group: after the node project's
-          // files (Vitest refuses two projects of one group with different maxWorkers).
-          sequence: { groupOrder: 1 },
+          maxWorkers: filesAtOnce,
           testTimeout: 60_000,
           hookTimeout: 60_000,
           browser: {

@@ -23,6 +23,7 @@ if (!REDIS_AVAILABLE) {
       name: "redis",
       backend: async () => redisFileSystem({ url: server.url, prefix: `corpus-${process.pid}-${++next}` }),
       destroy: async (fs) => (fs as RedisFileSystem).close(),
+      independent: true,
     },
     true,
   );

@@ -34,7 +34,7 @@ const names = (entries: readonly { name: string }[]) =>
     .sort()
     .join("\n");
 
-for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
+for (const { name: backendName, backend, destroy, independent } of NODE_CORPUS_BACKENDS) {
   for (const { name, target, gateCodes } of CORE_TARGETS) {
     runSecurityCorpus({
       name: `${name} on ${backendName}`,
@@ -42,6 +42,7 @@ for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
       destroy,
       target,
       checkGateCodes: gateCodes === true,
+      shareDeepFixtures: independent === true,
     });
   }
 }
@@ -55,6 +56,7 @@ runSecurityCorpus(
     backend: async () =>
       nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-corpus-jail-")), allowedRoots: ["/"] }),
     destroy: async (fs) => removeTree((fs as NodeFileSystem).root),
+    shareDeepFixtures: true,
     target: (fs) => {
       const jailed = nodeFileSystem({ root: (fs as NodeFileSystem).root, allowedRoots: ["/w"] });
       const absolute = (path: string) => (path.startsWith("/") ? path : `/w/${path}`);
