@@ -10,7 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseMcpCommandLine } from "../../src/mcp/stdio.js";
 import { buildForProcesses } from "../backends/redis/processes.js";
-import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "../backends/redis/server.js";
+import { NO_REDIS_REASON, REDIS_AVAILABLE, startRedisServer, type RedisServer } from "../backends/redis/server.js";
 
 describe("parseMcpCommandLine --redis", () => {
   it("takes --redis with --prefix, workspace paths default to /, and names what is wrong", () => {
@@ -39,11 +39,7 @@ describe("parseMcpCommandLine --redis", () => {
   });
 });
 
-describe("better-fs-tools mcp --redis over stdio", () => {
-  if (REDIS_SERVER_BINARY === undefined) {
-    it.skip(`two servers share one Redis workspace (${NO_REDIS_REASON})`, () => {});
-    return;
-  }
+describe.skipIf(!REDIS_AVAILABLE)(`better-fs-tools mcp --redis over stdio (${NO_REDIS_REASON})`, () => {
   let server: RedisServer | undefined;
   const clients: Client[] = [];
   afterAll(async () => {

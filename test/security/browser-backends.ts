@@ -48,7 +48,11 @@ export { wipe };
 
 let databases = 0;
 
-export const MEMORY_BACKEND: CorpusBackend = { name: "memory", backend: async () => memoryFileSystem() };
+export const MEMORY_BACKEND: CorpusBackend = {
+  name: "memory",
+  backend: async () => memoryFileSystem(),
+  independent: true,
+};
 
 /**
  * A new, empty OPFS root for each case, `<parent>/<n>`, so that no case waits for the removal of
@@ -72,6 +76,7 @@ export const OPFS_MAIN_BACKEND: CorpusBackend = {
   name: "opfs",
   backend: async () => opfsFileSystem({ root: await opfsMainRoot() }),
   destroy: async (fs) => (fs as OpfsFileSystem).close(),
+  independent: true,
 };
 
 export const OPFS_WORKER_BACKEND: CorpusBackend = {
@@ -79,6 +84,7 @@ export const OPFS_WORKER_BACKEND: CorpusBackend = {
   backend: async () => opfsFileSystem({ root: await opfsWorkerRoot(), worker: opfsWorker.get() }),
   destroy: async (fs) => (fs as OpfsFileSystem).close(),
   end: async () => opfsWorker.end(),
+  independent: true,
 };
 
 export const IDB_BACKEND: CorpusBackend = {
@@ -90,6 +96,7 @@ export const IDB_BACKEND: CorpusBackend = {
     return fs;
   },
   destroy: async (fs) => (fs as IdbFileSystem).close(),
+  independent: true,
 };
 
 export const OPFS_MIRROR_BACKEND: CorpusBackend = {
@@ -110,7 +117,7 @@ export const OPFS_MIRROR_BACKEND: CorpusBackend = {
  * `backend`; `skip` names rows the backend cannot run, with the reason.
  */
 export function runBrowserCorpus(
-  { name: backendName, backend, destroy, end }: CorpusBackend,
+  { name: backendName, backend, destroy, end, independent }: CorpusBackend,
   symlinks: boolean,
   backendSkip: Readonly<Record<string, string>> = {},
 ): void {
@@ -123,6 +130,7 @@ export function runBrowserCorpus(
       checkGateCodes: gateCodes === true,
       ...(destroy === undefined ? {} : { destroy }),
       skip,
+      shareDeepFixtures: independent === true,
     });
   }
   if (!symlinks) {

@@ -3,13 +3,14 @@
  * backend available in Node (memory, node), and through the Node backend's own jail. The tools run
  * it in tools.test.ts; the browser backends in corpus*.browser.test.ts.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodeFileSystem, type NodeFileSystem } from "../../src/backends/node/index.js";
 import { FsError } from "../../src/contract/errors.js";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
 import { ATTACKS, runSecurityCorpus, type AttemptOutcome } from "./corpus.js";
+import { removeTree } from "./remove-tree.js";
 import { CORE_TARGETS } from "./targets.js";
 
 const encoder = new TextEncoder();
@@ -33,7 +34,7 @@ const names = (entries: readonly { name: string }[]) =>
     .sort()
     .join("\n");
 
-for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
+for (const { name: backendName, backend, destroy, independent } of NODE_CORPUS_BACKENDS) {
   for (const { name, target, gateCodes } of CORE_TARGETS) {
     runSecurityCorpus({
       name: `${name} on ${backendName}`,
@@ -41,6 +42,7 @@ for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
       destroy,
       target,
       checkGateCodes: gateCodes === true,
+      shareDeepFixtures: independent === true,
     });
   }
 }
@@ -53,7 +55,8 @@ runSecurityCorpus(
     name: "node backend jailed to /w, no gate",
     backend: async () =>
       nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-corpus-jail-")), allowedRoots: ["/"] }),
-    destroy: async (fs) => rm((fs as NodeFileSystem).root, { recursive: true, force: true }),
+    destroy: async (fs) => removeTree((fs as NodeFileSystem).root),
+    shareDeepFixtures: true,
     target: (fs) => {
       const jailed = nodeFileSystem({ root: (fs as NodeFileSystem).root, allowedRoots: ["/w"] });
       const absolute = (path: string) => (path.startsWith("/") ? path : `/w/${path}`);

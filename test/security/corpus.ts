@@ -1,6 +1,7 @@
 /**
  * The security corpus runner: registers one vitest case per row of {@link ATTACKS} against a
- * target (the gate, the workspace handle, a tool, bash...), each on a fresh fixture.
+ * target (the gate, the workspace handle, a tool, bash...), each on a fresh fixture (the deep-path
+ * reads and lists on one fixture per backend, where the backend allows: see `sharesFixture`).
  *
  * Every case checks: no sentinel (outside content or outside names) in what the target
  * returned; denied rows fail with a non-empty message; allowed rows succeed with the expected
@@ -61,6 +62,13 @@ export interface SecurityCorpusOptions {
   readonly checkGateCodes?: boolean;
   /** Rows skipped on this target, by name, with the reason: each is registered as `it.skip("<row>: skipped, <reason>")`. */
   readonly skip?: Readonly<Record<string, string>>;
+  /**
+   * Every `backend()` call gives a store of its own (a new memory volume, temporary directory,
+   * OPFS root, database or key prefix), so the deep-path read and list rows may share one fixture
+   * per backend across targets (see {@link sharesFixture}). Leave it unset for a backend whose
+   * instances share one root (the OPFS mirror wipes and reopens the same root per case).
+   */
+  readonly shareDeepFixtures?: boolean;
 }
 
 /** The text written by write rows that give no `content`. */
@@ -158,6 +166,56 @@ function timeoutMs(attack: Attack): number {
 }
 
 /**
+ * Whether a row reads its fixture through the target without writing: a deep-path read or list
+ * (no race). Building a deep tree is most of such a row's cost (2,000 nested directories take
+ * about 20 s in Chromium's in-memory OPFS and grow as depth² on memfs and the Node backend), and
+ * the same tree serves every target of a backend, so on a backend with
+ * {@link SecurityCorpusOptions.shareDeepFixtures} these rows read one tree built once per
+ * backend and fixture; each row still checks everything a fresh fixture's row checks, and checks
+ * after its attempt that the tree is as built (the row's files hold their text).
+ */
+function sharesFixture(attack: Attack): boolean {
+  return attack.family === "deep-path" && attack.race === undefined && attack.access !== "write";
+}
+
+/** The file a row writes into its fixture before a read (an allowed read's `content` at its path), if any. */
+function preWritten(attack: Attack): { path: string; text: string } | undefined {
+  if (attack.access !== "read" || attack.expect !== "allowed" || attack.content === undefined) return undefined;
+  if (attack.path.includes("link")) return undefined;
+  return { path: resolvePath(WORKSPACE_ROOT, attack.path), text: attack.content };
+}
+
+/** Build a row's fixture in `fs`: the corpus fixture, the row's files and links, and its pre-written file. */
+async function buildFixture(fs: FileSystem, attack: Attack): Promise<void> {
+  await writeAttackFixture(fs, attack);
+  const file = preWritten(attack);
+  if (file !== undefined) await fs.writeFile(file.path, new TextEncoder().encode(file.text));
+}
+
+/** The files a row's fixture holds inside `/w` beyond the corpus fixture (path → text). */
+function fixtureFiles(attack: Attack): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [path, text] of Object.entries(attack.files ?? {})) files[`${WORKSPACE_ROOT}/${path}`] = text;
+  const file = preWritten(attack);
+  if (file !== undefined) files[file.path] = file.text;
+  return files;
+}
+
+/** One shared fixture: the backend holding it, and how many registered rows have yet to use it. */
+interface SharedFixture {
+  fs: Promise<FileSystem> | undefined;
+  users: number;
+}
+
+/** Shared fixtures per backend factory, by {@link fixtureKey}. */
+const sharedFixtures = new WeakMap<() => Promise<FileSystem>, Map<string, SharedFixture>>();
+
+/** Rows with equal keys build equal fixtures. */
+function fixtureKey(attack: Attack): string {
+  return JSON.stringify([attack.files ?? {}, attack.links ?? {}, attack.needs ?? "", preWritten(attack) ?? null]);
+}
+
+/**
  * Register the corpus for one target.
  *
  * @param options - see {@link SecurityCorpusOptions}.
@@ -185,20 +243,25 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
         it.skip(`${attack.name}: skipped, ${reason}`, () => {});
         continue;
       }
+      // A shared fixture is counted here, at registration, and released by the last row that
+      // uses it (a run filtered by name leaves it to the process's end: a memory volume, or a
+      // directory under the temporary directory).
+      let shared: SharedFixture | undefined;
+      if (options.shareDeepFixtures === true && sharesFixture(attack)) {
+        const byKey = sharedFixtures.get(options.backend) ?? new Map<string, SharedFixture>();
+        sharedFixtures.set(options.backend, byKey);
+        const key = fixtureKey(attack);
+        shared = byKey.get(key) ?? { fs: undefined, users: 0 };
+        byKey.set(key, shared);
+        shared.users += 1;
+      }
       it(attack.name, { timeout: timeoutMs(attack) }, async () => {
-        const fs = await options.backend();
+        const built = async (fresh: FileSystem) => (await buildFixture(fresh, attack), fresh);
+        const fs = await (shared === undefined ? options.backend() : (shared.fs ??= options.backend().then(built)));
         try {
-          await writeAttackFixture(fs, attack);
+          if (shared === undefined) await buildFixture(fs, attack);
           if (attack.race !== undefined) return await runRace(fs, attack, options.target);
           const inside = resolvePath(WORKSPACE_ROOT, attack.path);
-          if (
-            attack.access === "read" &&
-            attack.expect === "allowed" &&
-            attack.content !== undefined &&
-            !attack.path.includes("link")
-          ) {
-            await fs.writeFile(inside, new TextEncoder().encode(attack.content));
-          }
           const before = await snapshotOutside(fs);
           const target = await options.target(fs);
           const outcome = await attempt(target, attack);
@@ -220,8 +283,17 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
               );
           }
           expect(await snapshotOutside(fs)).toEqual(before);
+          if (shared !== undefined) {
+            // The next row reads this tree: it must be as built.
+            for (const [path, text] of Object.entries(fixtureFiles(attack)))
+              expect({ path, text: decoder.decode(await fs.readFile(path)) }).toEqual({ path, text });
+          }
         } finally {
-          await options.destroy?.(fs);
+          if (shared === undefined) await options.destroy?.(fs);
+          else if ((shared.users -= 1) === 0) {
+            shared.fs = undefined;
+            await options.destroy?.(fs);
+          }
         }
       });
     }

@@ -16,6 +16,7 @@ import { CORE_TARGETS, TOOL_TARGETS } from "./targets.js";
 export const UNSTORAGE_MEMORY_BACKEND: CorpusBackend = {
   name: "unstorage (memory driver)",
   backend: async () => unstorageFileSystem(createStorage({ driver: memoryDriver() })),
+  independent: true,
 };
 
 /**
@@ -41,7 +42,10 @@ const DEEP_2000_NETWORK_REASON =
  * `network`, the tool targets are left out and the 2,000-name rows run through the first core
  * target only (each costs about 20 s on Redis); without, every target runs.
  */
-export function runStoreCorpus({ name: backendName, backend, destroy }: CorpusBackend, network = false): void {
+export function runStoreCorpus(
+  { name: backendName, backend, destroy, independent }: CorpusBackend,
+  network = false,
+): void {
   const tools = !network;
   const skipDeep = (reason: string) => Object.fromEntries(DEEP_2000_ROWS.map((row) => [row, reason]));
   const targets = [
@@ -62,6 +66,7 @@ export function runStoreCorpus({ name: backendName, backend, destroy }: CorpusBa
       checkGateCodes: gateCodes === true,
       ...(destroy === undefined ? {} : { destroy }),
       skip: { ...deepSkip, ...skip },
+      shareDeepFixtures: independent === true,
     });
   }
   runNoSymlinkChecks({ name: backendName, backend, ...(destroy === undefined ? {} : { destroy }) });

@@ -9,13 +9,14 @@ import { runSecurityCorpus } from "./corpus.js";
 import { TOOL_TARGETS } from "./targets.js";
 
 describe("security corpus through the tools", () => {
-  for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
+  for (const { name: backendName, backend, destroy, independent } of NODE_CORPUS_BACKENDS) {
     for (const { name, target, skip } of TOOL_TARGETS) {
       runSecurityCorpus({
         name: `${name} on ${backendName}`,
         backend,
         destroy,
         target,
+        shareDeepFixtures: independent === true,
         ...(skip === undefined ? {} : { skip }),
       });
     }

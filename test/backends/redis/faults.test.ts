@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FsError } from "../../../src/contract/errors.js";
 import { redisFileSystem } from "../../../src/backends/redis/index.js";
 import { createFsTools } from "../../../src/shell/defaults.js";
-import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "./server.js";
+import { NO_REDIS_REASON, REDIS_AVAILABLE, startRedisServer, type RedisServer } from "./server.js";
 
 const WRITERS = 8;
 /** Each write is this many bytes: the version number repeated, so a mix of two writes shows. */
@@ -28,11 +28,7 @@ function versionOf(bytes: Uint8Array): number | "mixed" {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("redis-server killed mid-run, then restarted", () => {
-  if (REDIS_SERVER_BINARY === undefined) {
-    it.skip(`calls fail with EIO and work goes on (${NO_REDIS_REASON})`, () => {});
-    return;
-  }
+describe.skipIf(!REDIS_AVAILABLE)(`redis-server killed mid-run, then restarted (${NO_REDIS_REASON})`, () => {
   let server: RedisServer | undefined;
   afterAll(async () => server?.stop());
 

@@ -12,18 +12,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FsError } from "../../../src/contract/errors.js";
 import { redisFileSystem, redisLocks } from "../../../src/backends/redis/index.js";
 import { buildForProcesses, runWorkers } from "./processes.js";
-import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "./server.js";
+import { NO_REDIS_REASON, REDIS_AVAILABLE, startRedisServer, type RedisServer } from "./server.js";
 
 const PROCESSES = 4;
 const SESSIONS = 10;
 const FILES = 4;
 const DURATION_MS = 3_000;
 
-describe("many processes on one Redis workspace", () => {
-  if (REDIS_SERVER_BINARY === undefined) {
-    it.skip(`4 processes × 10 sessions lose no edit (${NO_REDIS_REASON})`, () => {});
-    return;
-  }
+describe.skipIf(!REDIS_AVAILABLE)(`many processes on one Redis workspace (${NO_REDIS_REASON})`, () => {
   let server: RedisServer | undefined;
   afterAll(async () => server?.stop());
 

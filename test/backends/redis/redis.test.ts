@@ -6,9 +6,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { redisFileSystem, type RedisFileSystem } from "../../../src/backends/redis/index.js";
-import { NO_REDIS_REASON, REDIS_SERVER_BINARY, startRedisServer, type RedisServer } from "./server.js";
+import { NO_REDIS_REASON, REDIS_AVAILABLE, startRedisServer, type RedisServer } from "./server.js";
 
-const available = REDIS_SERVER_BINARY !== undefined;
+const available = REDIS_AVAILABLE;
 // Started at collection: the conformance suite makes a probe instance then.
 const server: RedisServer | undefined = available ? await startRedisServer() : undefined;
 let next = 0;
@@ -36,9 +36,8 @@ if (available) {
     destroy: async (fs) => (fs as RedisFileSystem).close(),
   });
 } else {
-  describe(`conformance: redis (${NO_REDIS_REASON})`, () => {
-    it.skip(`the conformance suite (${NO_REDIS_REASON})`, () => {});
-  });
+  // The suite needs a running store to be collected (it probes one instance): one case in its place.
+  it.skipIf(!available)(`conformance: redis, the whole suite (${NO_REDIS_REASON})`, () => {});
 }
 
 describe("redisFileSystem options", () => {

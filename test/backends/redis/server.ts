@@ -20,8 +20,10 @@ function findBinary(): string | undefined {
 
 /** The redis-server binary, or `undefined` when it is not installed. */
 export const REDIS_SERVER_BINARY = findBinary();
-/** The reason in a skipped test's name. */
-export const NO_REDIS_REASON = "skipped: redis-server is not installed (apt-get install redis-server)";
+/** Whether redis-server is installed: the tests that need it run under `skipIf(!REDIS_AVAILABLE)`. */
+export const REDIS_AVAILABLE = REDIS_SERVER_BINARY !== undefined;
+/** Ends the name of every test that needs redis-server, so a skipped one says why. */
+export const NO_REDIS_REASON = "skipped when redis-server is missing: apt-get install redis-server";
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -62,7 +64,8 @@ export interface RedisServer {
 
 /** Start a redis-server on a free port; rejects when it does not answer within 10 s. */
 export async function startRedisServer(): Promise<RedisServer> {
-  if (REDIS_SERVER_BINARY === undefined) throw new Error(NO_REDIS_REASON);
+  if (REDIS_SERVER_BINARY === undefined)
+    throw new Error("redis-server is not installed (apt-get install redis-server)");
   const binary = REDIS_SERVER_BINARY;
   const dir = await mkdtemp(join(tmpdir(), "bft-redis-"));
   const port = await freePort();
