@@ -434,6 +434,21 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       if ("error" in reply) waiter.reject(new MirrorFault(reply.error.code, reply.error.detail));
       else waiter.resolve(reply.value);
     };
+    // A Worker that ends without an error (terminated, or killed by the browser) fires no `error`
+    // event; its end of the channel closes, which fires `close` here: without this, calls in
+    // flight then would wait forever (found by the model-based test's dying Worker).
+    const ownPort = port;
+    ownPort.addEventListener("close", () => {
+      if (port !== ownPort || closing || failure !== undefined) return;
+      fail(
+        new FsError("EIO", {
+          syscall: "opfs",
+          path: label,
+          detail: "the OPFS mirror worker ended (terminated or crashed)",
+        }),
+      );
+      shutdown();
+    });
     const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
     worker.postMessage(connect, [pair.port2]);
     // Both asked at once: the Worker reads and checks the journal while the segment is replayed

@@ -218,6 +218,15 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     );
   };
   target.addEventListener("error", onError);
+  // A Worker that ends without an error (terminated, or killed by the browser) fires no `error`
+  // event; its end of the channel closes, which fires `close` here: without this, calls in
+  // flight then would wait forever (found by the model-based test's dying Worker).
+  channel.port1.addEventListener("close", () => {
+    if (closed) return;
+    client.fail(
+      new FsError("EIO", { syscall: "opfs", path: label, detail: "the OPFS worker ended (terminated or crashed)" }),
+    );
+  });
   const connect: OpfsConnectMessage = {
     kind: OPFS_CONNECT_KIND,
     port: channel.port2,
