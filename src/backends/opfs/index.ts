@@ -51,6 +51,7 @@ import { mainThreadIo } from "./main-io.js";
 import { OPFS_CONNECT_KIND, opfsRpcClient, type OpfsConnectMessage } from "./rpc.js";
 import { DEFAULT_OPFS_ROOT, describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "./root.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "./locks.js";
+import { watchWorkerLife, workerLifeLockName } from "./worker-life.js";
 
 export { DEFAULT_WEB_LOCKS_PREFIX, webLocks, type WebLocksOptions } from "./locks.js";
 export { DEFAULT_OPFS_ROOT, OPFS_FALLBACK_HINT } from "./root.js";
@@ -218,10 +219,11 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     );
   };
   target.addEventListener("error", onError);
-  // A Worker that ends without an error (terminated, or killed by the browser) fires no `error`
-  // event; its end of the channel closes, which fires `close` here: without this, calls in
-  // flight then would wait forever (found by the model-based test's dying Worker).
-  channel.port1.addEventListener("close", () => {
+  // A Worker that ends without an error (terminated by its owner or the browser) fires no `error`
+  // event: its life lock tells (found by the model-based test's dying Worker: calls in flight
+  // then waited forever).
+  const lifeLock = workerLifeLockName();
+  const stopWatching = watchWorkerLife(lifeLock, channel.port1, () => {
     if (closed) return;
     client.fail(
       new FsError("EIO", { syscall: "opfs", path: label, detail: "the OPFS worker ended (terminated or crashed)" }),
@@ -234,6 +236,7 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     busyTimeoutMs,
     ...(options.syncHandleIdleMs === undefined ? {} : { syncHandleIdleMs: options.syncHandleIdleMs }),
     ...(options.maxSyncHandles === undefined ? {} : { maxSyncHandles: options.maxSyncHandles }),
+    ...(lifeLock === undefined ? {} : { lifeLock }),
   };
   target.postMessage(connect, [channel.port2]);
   let closed = false;
@@ -254,6 +257,7 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     async close() {
       if (closed) return;
       closed = true;
+      stopWatching();
       try {
         await client.close();
       } finally {

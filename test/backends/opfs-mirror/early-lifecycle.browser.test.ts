@@ -232,9 +232,10 @@ describe("opfs-mirror early reads and the instance's life", () => {
     });
     const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, worker });
     await fs.writeFile("/a.txt", text("one"));
-    // Before the fix (no `error` event on terminate) the write waited forever.
-    const write = settle(fs.writeFile("/a.txt", text("two")));
     worker.terminate();
+    // Asked at once, before the page can know: before the fix (no `error` event on terminate)
+    // the write waited forever.
+    const write = settle(fs.writeFile("/a.txt", text("two")));
     const results = [await write, await settle(fs.stat("/a.txt"))];
     await fs.close();
     const again = opfsMirrorFileSystem({ root: `/${ROOT}` });

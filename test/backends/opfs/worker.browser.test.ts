@@ -162,11 +162,12 @@ describe("opfs (worker) specifics", () => {
     });
     const fs = opfsFileSystem({ root: `/${ROOT}`, worker });
     await fs.writeFile("/a.txt", encoder.encode("one"));
-    // Before the fix (no `error` event on terminate) these waited forever.
+    worker.terminate();
+    // Asked at once, before the page can know: before the fix (no `error` event on terminate)
+    // these waited forever.
     const inFlight = [fs.writeFile("/a.txt", encoder.encode("two")), fs.readFile("/a.txt")].map((call) =>
       rejection(call),
     );
-    worker.terminate();
     const errors = await Promise.all(inFlight);
     const later = await rejection(fs.stat("/a.txt"));
     expect([...errors, later].map((error) => error.message)).toEqual(
