@@ -11,7 +11,7 @@ import { opfsMirrorFileSystem, type OpfsMirrorFileSystem } from "../../../src/ba
 import { wipe } from "../../backends/opfs/wipe.js";
 import { modelRuns, runModel, treeOf, type ModelPlace } from "./model-based.js";
 
-const TIMEOUT_MS = 600_000;
+const TIMEOUT_MS = Number((import.meta as { env?: Record<string, string> }).env?.VITE_MODEL_TIMEOUT_MS ?? 600_000);
 let sequence = 0;
 
 /** A fresh IndexedDB workspace; at cleanup, a second instance loads the store and must hold the same tree. */
