@@ -444,7 +444,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     const ownPort = port;
     const lifeLock = workerLifeLockName();
     stopWatchingWorker = watchWorkerLife(lifeLock, ownPort, () => {
-      if (port !== ownPort || closing || failure !== undefined) return;
+      // Also while closing: the close request waits for this Worker.
+      if (port !== ownPort || failure !== undefined) return;
       fail(
         new FsError("EIO", {
           syscall: "opfs",

@@ -224,7 +224,6 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
   // then waited forever).
   const lifeLock = workerLifeLockName();
   const stopWatching = watchWorkerLife(lifeLock, channel.port1, () => {
-    if (closed) return;
     client.fail(
       new FsError("EIO", { syscall: "opfs", path: label, detail: "the OPFS worker ended (terminated or crashed)" }),
     );
@@ -257,10 +256,11 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     async close() {
       if (closed) return;
       closed = true;
-      stopWatching();
       try {
+        // A Worker that died unnoticed fails this close request too (the watch is still on).
         await client.close();
       } finally {
+        stopWatching();
         client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" }));
         target.removeEventListener("error", onError);
         if (worker === true) target.terminate();
