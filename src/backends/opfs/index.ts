@@ -29,7 +29,9 @@
  *   3. No bundler (not tested here): serve the package's `dist/` and start
  *      `new Worker("/<where you serve it>/dist/backends/opfs/opfs-worker.js", { type: "module" })`.
  *   A Worker script that cannot be loaded makes every call reject with `EIO` ("the OPFS worker
- *   failed: could not load its script ...") naming form 2; nothing hangs.
+ *   failed: could not load its script ...") naming form 2; nothing hangs. A Worker that ends later
+ *   (terminated, crashed) makes calls in flight and after reject with `EIO` ("the OPFS worker
+ *   ended"), told by a Web Lock the Worker holds while it lives (`worker-life.ts`).
  * - Several tabs: writes are atomic per file; the backend carries `locks` (Web Locks named after
  *   its root, where `navigator.locks` exists), which the tools use by default, so two tabs never
  *   interleave a read-modify-write; pass `webLocks({ prefix })` as the tools' `locks` to choose.
