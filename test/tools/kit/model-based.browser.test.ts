@@ -113,11 +113,11 @@ describe("model-based in Chromium: the tools agree with a plain model after ever
     },
   );
   test("IndexedDB, with faults at random mutating backend calls", { timeout: TIMEOUT_MS }, async () => {
-    const stats = await runModel({ create: idb, symlinks: true, runs: modelRuns(10), faults: "errors" });
+    const stats = await runModel({ create: idb, symlinks: true, runs: modelRuns(40), faults: "errors" });
     expect(stats.faultsFired).toBeGreaterThan(0);
   });
   test("OPFS (main thread, no links)", { timeout: TIMEOUT_MS }, async () => {
-    const stats = await runModel({ create: opfs, symlinks: false, runs: modelRuns(10), faults: false });
+    const stats = await runModel({ create: opfs, symlinks: false, runs: modelRuns(40), faults: false });
     expect(stats.steps).toBeGreaterThan(0);
   });
   test("OPFS in a Worker (no links)", { timeout: TIMEOUT_MS }, async () => {
