@@ -52,6 +52,7 @@ import type { FileSystem, FileSystemSync, WatchEvent } from "../../contract/type
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
 import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
+import { watchWorkerLife, workerLifeLockName } from "../opfs/worker-life.js";
 import {
   OP_MKDIR,
   OP_RENAME,
@@ -299,6 +300,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   let closing = false;
   let worker: Worker | undefined;
   let port: MessagePort | undefined;
+  /** Stops watching the Worker's life lock (see `../opfs/worker-life.ts`). */
+  let stopWatchingWorker: () => void = () => undefined;
   let nextId = 1;
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
   let releaseLock: (() => void) | undefined;
@@ -384,6 +387,7 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     }
     port?.close();
     port = undefined;
+    stopWatchingWorker();
     worker?.removeEventListener("error", onWorkerError);
     if (workerOption === true) worker?.terminate();
     worker = undefined;
@@ -466,7 +470,29 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       if ("error" in reply) waiter.reject(new MirrorFault(reply.error.code, reply.error.detail));
       else waiter.resolve(reply.value);
     };
-    const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
+    // A Worker that ends without an error (terminated by its owner or the browser) fires no
+    // `error` event: its life lock tells (found by the model-based test's dying Worker: calls in
+    // flight then waited forever).
+    const ownPort = port;
+    const lifeLock = workerLifeLockName();
+    stopWatchingWorker = watchWorkerLife(lifeLock, ownPort, () => {
+      // Also while closing: the close request waits for this Worker.
+      if (port !== ownPort || failure !== undefined) return;
+      fail(
+        new FsError("EIO", {
+          syscall: "opfs",
+          path: label,
+          detail: "the OPFS mirror worker ended (terminated or crashed)",
+        }),
+      );
+      shutdown();
+    });
+    const connect: MirrorConnectMessage = {
+      kind: OPFS_MIRROR_CONNECT_KIND,
+      port: pair.port2,
+      root,
+      ...(lifeLock === undefined ? {} : { lifeLock }),
+    };
     worker.postMessage(connect, [pair.port2]);
     // Both asked at once: the Worker reads and checks the journal while the segment is replayed
     // here (a segment without an index comes whole; an indexed one in chunks, after the journal).

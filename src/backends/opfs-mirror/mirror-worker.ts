@@ -34,6 +34,7 @@ import {
   type MirrorReply,
   type MirrorRequest,
 } from "./protocol.js";
+import { holdWorkerLife } from "../opfs/worker-life.js";
 
 function isConnect(data: unknown): data is MirrorConnectMessage {
   return typeof data === "object" && data !== null && (data as { kind?: unknown }).kind === OPFS_MIRROR_CONNECT_KIND;
@@ -461,7 +462,7 @@ function serveSession(port: MessagePort, root: string | FileSystemDirectoryHandl
 export function startOpfsMirrorWorker(scope: Pick<EventTarget, "addEventListener">): void {
   scope.addEventListener("message", (event) => {
     const data = (event as MessageEvent<unknown>).data;
-    if (isConnect(data)) serveSession(data.port, data.root);
+    if (isConnect(data)) holdWorkerLife(data.lifeLock, () => serveSession(data.port, data.root));
   });
 }
 

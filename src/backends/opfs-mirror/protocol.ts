@@ -15,6 +15,8 @@ export interface MirrorConnectMessage {
   readonly port: MessagePort;
   /** A path under the origin's OPFS root, or a directory handle. */
   readonly root: string | FileSystemDirectoryHandle;
+  /** The session's life lock, held by the Worker while it lives (see `../opfs/worker-life.ts`). */
+  readonly lifeLock?: string;
 }
 
 /** Requests, served one after the other. */

@@ -29,7 +29,9 @@
  *   3. No bundler (not tested here): serve the package's `dist/` and start
  *      `new Worker("/<where you serve it>/dist/backends/opfs/opfs-worker.js", { type: "module" })`.
  *   A Worker script that cannot be loaded makes every call reject with `EIO` ("the OPFS worker
- *   failed: could not load its script ...") naming form 2; nothing hangs.
+ *   failed: could not load its script ...") naming form 2; nothing hangs. A Worker that ends later
+ *   (terminated, crashed) makes calls in flight and after reject with `EIO` ("the OPFS worker
+ *   ended"), told by a Web Lock the Worker holds while it lives (`worker-life.ts`).
  * - Several tabs: writes are atomic per file; the backend carries `locks` (Web Locks named after
  *   its root, where `navigator.locks` exists), which the tools use by default, so two tabs never
  *   interleave a read-modify-write; pass `webLocks({ prefix })` as the tools' `locks` to choose.
@@ -51,6 +53,7 @@ import { mainThreadIo } from "./main-io.js";
 import { OPFS_CONNECT_KIND, opfsRpcClient, type OpfsConnectMessage } from "./rpc.js";
 import { DEFAULT_OPFS_ROOT, describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "./root.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "./locks.js";
+import { watchWorkerLife, workerLifeLockName } from "./worker-life.js";
 
 export { DEFAULT_WEB_LOCKS_PREFIX, webLocks, type WebLocksOptions } from "./locks.js";
 export { DEFAULT_OPFS_ROOT, OPFS_FALLBACK_HINT } from "./root.js";
@@ -218,6 +221,15 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     );
   };
   target.addEventListener("error", onError);
+  // A Worker that ends without an error (terminated by its owner or the browser) fires no `error`
+  // event: its life lock tells (found by the model-based test's dying Worker: calls in flight
+  // then waited forever).
+  const lifeLock = workerLifeLockName();
+  const stopWatching = watchWorkerLife(lifeLock, channel.port1, () => {
+    client.fail(
+      new FsError("EIO", { syscall: "opfs", path: label, detail: "the OPFS worker ended (terminated or crashed)" }),
+    );
+  });
   const connect: OpfsConnectMessage = {
     kind: OPFS_CONNECT_KIND,
     port: channel.port2,
@@ -225,6 +237,7 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
     busyTimeoutMs,
     ...(options.syncHandleIdleMs === undefined ? {} : { syncHandleIdleMs: options.syncHandleIdleMs }),
     ...(options.maxSyncHandles === undefined ? {} : { maxSyncHandles: options.maxSyncHandles }),
+    ...(lifeLock === undefined ? {} : { lifeLock }),
   };
   target.postMessage(connect, [channel.port2]);
   let closed = false;
@@ -246,8 +259,10 @@ export function opfsFileSystem(options: OpfsFileSystemOptions = {}): OpfsFileSys
       if (closed) return;
       closed = true;
       try {
+        // A Worker that died unnoticed fails this close request too (the watch is still on).
         await client.close();
       } finally {
+        stopWatching();
         client.fail(new FsError("EIO", { syscall: "opfs", path: label, detail: "the file system was closed" }));
         target.removeEventListener("error", onError);
         if (worker === true) target.terminate();

@@ -15,6 +15,7 @@ import { mainThreadIo } from "./main-io.js";
 import { OPFS_CONNECT_KIND, serveOpfsPort, type OpfsConnectMessage } from "./rpc.js";
 import { resolveOpfsRoot } from "./root.js";
 import { canUseSyncAccess, syncAccessIo } from "./sync-io.js";
+import { holdWorkerLife } from "./worker-life.js";
 
 function isConnect(data: unknown): data is OpfsConnectMessage {
   return typeof data === "object" && data !== null && (data as { kind?: unknown }).kind === OPFS_CONNECT_KIND;
@@ -36,9 +37,11 @@ export function startOpfsWorker(scope: Pick<EventTarget, "addEventListener">): v
           ...(data.maxSyncHandles === undefined ? {} : { maxHandles: data.maxSyncHandles }),
         })
       : mainThreadIo();
-    serveOpfsPort(
-      data.port,
-      createOpfsCore({ getRoot: () => resolveOpfsRoot(data.root), io, busyTimeoutMs: data.busyTimeoutMs }),
+    holdWorkerLife(data.lifeLock, () =>
+      serveOpfsPort(
+        data.port,
+        createOpfsCore({ getRoot: () => resolveOpfsRoot(data.root), io, busyTimeoutMs: data.busyTimeoutMs }),
+      ),
     );
   });
 }

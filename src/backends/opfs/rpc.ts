@@ -35,6 +35,8 @@ export interface OpfsConnectMessage {
   readonly busyTimeoutMs: number;
   readonly syncHandleIdleMs?: number;
   readonly maxSyncHandles?: number;
+  /** The session's life lock, held by the Worker while it lives (see `worker-life.ts`). */
+  readonly lifeLock?: string;
 }
 
 interface Request {

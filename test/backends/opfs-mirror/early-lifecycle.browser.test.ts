@@ -224,4 +224,23 @@ describe("opfs-mirror early reads and the instance's life", () => {
     });
     await again.close();
   });
+
+  it("a Worker terminated with a write in flight: it rejects with EIO, nothing waits forever, and a fresh instance loads the file as before or after", async () => {
+    await wipe(ROOT);
+    const worker = new Worker(new URL("../../../src/backends/opfs-mirror/mirror-worker.ts", import.meta.url), {
+      type: "module",
+    });
+    const fs = opfsMirrorFileSystem({ root: `/${ROOT}`, worker });
+    await fs.writeFile("/a.txt", text("one"));
+    worker.terminate();
+    // Asked at once, before the page can know: before the fix (no `error` event on terminate)
+    // the write waited forever.
+    const write = settle(fs.writeFile("/a.txt", text("two")));
+    const results = [await write, await settle(fs.stat("/a.txt"))];
+    await fs.close();
+    const again = opfsMirrorFileSystem({ root: `/${ROOT}` });
+    const loaded = await readText(again, "/a.txt");
+    await again.close();
+    expect({ results, kept: loaded === "one" || loaded === "two" }).toEqual({ results: ["EIO", "EIO"], kept: true });
+  });
 });

@@ -154,4 +154,25 @@ describe("opfs (worker) specifics", () => {
     expect(error.message.startsWith("EIO: i/o error, opfs '/test-opfs-broken' (the OPFS worker failed: ")).toBe(true);
     worker.terminate();
   });
+
+  it("a Worker terminated with calls in flight: they reject with EIO, none waits forever, and later calls too", async () => {
+    await wipe(ROOT);
+    const worker = new Worker(new URL("../../../src/backends/opfs/opfs-worker.ts", import.meta.url), {
+      type: "module",
+    });
+    const fs = opfsFileSystem({ root: `/${ROOT}`, worker });
+    await fs.writeFile("/a.txt", encoder.encode("one"));
+    worker.terminate();
+    // Asked at once, before the page can know: before the fix (no `error` event on terminate)
+    // these waited forever.
+    const inFlight = [fs.writeFile("/a.txt", encoder.encode("two")), fs.readFile("/a.txt")].map((call) =>
+      rejection(call),
+    );
+    const errors = await Promise.all(inFlight);
+    const later = await rejection(fs.stat("/a.txt"));
+    expect([...errors, later].map((error) => error.message)).toEqual(
+      Array(3).fill("EIO: i/o error, opfs '/test-opfs-worker' (the OPFS worker ended (terminated or crashed))"),
+    );
+    await fs.close();
+  });
 });

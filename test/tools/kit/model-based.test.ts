@@ -33,7 +33,7 @@ describe("model-based: the tools on a backend agree with a plain model after eve
     expect(stats.steps).toBeGreaterThan(0);
   });
   test("memory, with faults at random mutating backend calls", { timeout: TIMEOUT_MS }, async () => {
-    const stats = await runModel({ create: memory, symlinks: true, runs: modelRuns(80), faults: true });
+    const stats = await runModel({ create: memory, symlinks: true, runs: modelRuns(80), faults: "errors" });
     expect(stats.faultsFired).toBeGreaterThan(5);
   });
   test("Node", { timeout: TIMEOUT_MS }, async () => {
@@ -41,7 +41,7 @@ describe("model-based: the tools on a backend agree with a plain model after eve
     expect(stats.steps).toBeGreaterThan(0);
   });
   test("Node, with faults at random mutating backend calls", { timeout: TIMEOUT_MS }, async () => {
-    const stats = await runModel({ create: node, symlinks: true, runs: modelRuns(20), faults: true });
+    const stats = await runModel({ create: node, symlinks: true, runs: modelRuns(20), faults: "errors" });
     expect(stats.faultsFired).toBeGreaterThan(1);
   });
 });

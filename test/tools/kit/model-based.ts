@@ -7,7 +7,10 @@
  *
  * With faults on, a random mutating backend call of a write, edit or apply_patch fails (`EIO` or
  * `ENOSPC`): the tool must say it failed, and every path must hold either its state before the
- * call or after it, never anything else.
+ * call or after it, never anything else. With a dying Worker (backends that have one), the
+ * backend's Worker is terminated at a random mutating call (before it is sent, or a moment after):
+ * the tool must say it failed (or, when the call was done before the Worker died, succeed), and a
+ * fresh instance on the same store must load every path as it was before the call or after it.
  *
  * Shared by test/tools/kit/model-based.test.ts (memory, Node) and model-based.browser.test.ts
  * (Chromium); imports nothing from `node:`.
@@ -35,7 +38,18 @@ export interface ModelPlace {
   readonly fs: FileSystem;
   /** Absolute root the tools work in (their cwd and only allowed root). */
   readonly root: string;
+  /** Closes the instance in use (the first, or the last {@link ModelWorker.reopen}'s) and removes the store. */
   readonly cleanup?: () => Promise<void>;
+  /** The backend's Worker, for the `"dying-worker"` fault. */
+  readonly worker?: ModelWorker;
+}
+
+/** What the `"dying-worker"` fault needs of a backend that runs in a Worker. */
+export interface ModelWorker {
+  /** Terminate the Worker of the instance in use (as a crash would). */
+  kill(): void;
+  /** A fresh instance on the same store, with a new Worker; it is the instance in use from now on. */
+  reopen(): Promise<FileSystem>;
 }
 
 export interface ModelOptions {
@@ -45,8 +59,17 @@ export interface ModelOptions {
   readonly symlinks: boolean;
   /** Sequences to run. */
   readonly runs: number;
-  /** Inject faults into mutating backend calls. */
-  readonly faults: boolean;
+  /**
+   * Inject faults into mutating backend calls: `"errors"` (`EIO`, `ENOSPC`), or `"dying-worker"`
+   * (the place's Worker is terminated; see {@link ModelPlace.worker}).
+   */
+  readonly faults: false | "errors" | "dying-worker";
+  /**
+   * With `"dying-worker"`: the file a killed call was writing may be left partly written (a
+   * backend that writes in place, as OPFS in a Worker does, says so in its docs); every other
+   * path must still be as before or after.
+   */
+  readonly tornWrites?: boolean;
   /** fast-check seed (reproduce a failure). */
   readonly seed?: number;
 }
@@ -325,10 +348,18 @@ export async function treeOf(fs: FileSystem, root: string): Promise<Tree> {
 
 const sorted = (tree: Tree) => Object.fromEntries([...tree].sort(([a], [b]) => (a < b ? -1 : 1)));
 
-/** A fault plan: fail the `at`-th mutating backend call from arming on, with `code`. */
+/** One fault: fail the `at`-th mutating backend call from arming on, with `code`, or kill the Worker there. */
+type Fault =
+  | { readonly kind: "error"; at: number; readonly code: "EIO" | "ENOSPC" }
+  /** Kill the Worker before the call is sent (`delayMs` 0) or this long after, in milliseconds. */
+  | { readonly kind: "dying-worker"; at: number; readonly delayMs: number };
+
+/** A fault plan: the fault armed for the command running, and whether it fired. */
 interface Faults {
-  armed?: { at: number; code: "EIO" | "ENOSPC" };
+  armed?: Fault;
   fired: boolean;
+  /** Kills the Worker of the instance in use (the `"dying-worker"` fault). */
+  kill?: () => void;
 }
 
 const MUTATING = ["writeFile", "mkdir", "rm", "rename", "symlink"] as const;
@@ -347,7 +378,18 @@ function faulty(fs: FileSystem, faults: Faults): FileSystem {
           if (armed.at === 0) {
             faults.armed = undefined;
             faults.fired = true;
-            throw new FsError(armed.code, { syscall: method, path: String(args[0]), detail: "injected fault" });
+            if (armed.kind === "error") {
+              throw new FsError(armed.code, { syscall: method, path: String(args[0]), detail: "injected fault" });
+            }
+            if (armed.delayMs === 0) {
+              faults.kill!();
+              return own.apply(target, args);
+            }
+            const call = own.apply(target, args);
+            call.catch(() => undefined);
+            await new Promise((resolve) => setTimeout(resolve, armed.delayMs));
+            faults.kill!();
+            return call;
           }
         }
         return own.apply(target, args);
@@ -370,23 +412,37 @@ export async function runModel(options: ModelOptions): Promise<{ steps: number; 
   const probe = await create();
   const root = probe.root;
   await probe.cleanup?.();
-  const step = fc.record({
-    command: commandArb(root, symlinks),
-    fault: withFaults
+  const faultArb: fc.Arbitrary<Fault | null> =
+    withFaults === "errors"
       ? fc.option(
-          fc.record({ at: fc.integer({ min: 1, max: 2 }), code: fc.constantFrom("EIO" as const, "ENOSPC" as const) }),
-          {
-            freq: 2,
-          },
+          fc.record({
+            kind: fc.constant("error" as const),
+            at: fc.integer({ min: 1, max: 2 }),
+            code: fc.constantFrom("EIO" as const, "ENOSPC" as const),
+          }),
+          { freq: 2 },
         )
-      : fc.constant(null),
-  });
+      : withFaults === "dying-worker"
+        ? fc.option(
+            fc.record({
+              kind: fc.constant("dying-worker" as const),
+              at: fc.integer({ min: 1, max: 2 }),
+              delayMs: fc.integer({ min: 0, max: 3 }),
+            }),
+            { freq: 3 },
+          )
+        : fc.constant(null);
+  const step = fc.record({ command: commandArb(root, symlinks), fault: faultArb });
   await fc.assert(
     fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
       const place = await create();
-      const faults: Faults = { fired: false };
-      const fs = faulty(place.fs, faults);
-      const tools = createFsTools({ fs, cwd: place.root });
+      if (withFaults === "dying-worker" && place.worker === undefined) {
+        throw new TypeError('runModel: faults "dying-worker" needs a place with a worker');
+      }
+      const faults: Faults = { fired: false, ...(place.worker === undefined ? {} : { kill: place.worker.kill }) };
+      /** The instance in use (a fresh one after its Worker died). */
+      let fs = place.fs;
+      let tools = createFsTools({ fs: faulty(fs, faults), cwd: place.root });
       let model: Tree = new Map();
       try {
         for (const { command, fault } of steps) {
@@ -396,8 +452,25 @@ export async function runModel(options: ModelOptions): Promise<{ steps: number; 
           faults.armed = fault !== null && command.faultable ? { ...fault } : undefined;
           const result = await command.run(tools);
           faults.armed = undefined;
-          const actual = await treeOf(place.fs, place.root);
+          const killed = faults.fired && fault?.kind === "dying-worker";
+          if (killed) {
+            // The instance whose Worker died is done; a fresh one loads what the store kept.
+            fs = await place.worker!.reopen();
+            tools = createFsTools({ fs: faulty(fs, faults), cwd: place.root });
+          }
+          const actual = await treeOf(fs, place.root);
           stats.steps += 1;
+          if (killed && result.ok) {
+            // The call was done before the Worker died: what the tool reported written is kept.
+            stats.faultsFired += 1;
+            if (after !== undefined) model = after;
+            expect({ command: command.label, killed: "after the call", tree: sorted(actual) }).toEqual({
+              command: command.label,
+              killed: "after the call",
+              tree: sorted(model),
+            });
+            continue;
+          }
           if (faults.fired) {
             stats.faultsFired += 1;
             // The tool says it failed, and every path is as before or as after, nothing else.
@@ -406,7 +479,13 @@ export async function runModel(options: ModelOptions): Promise<{ steps: number; 
             for (const path of new Set([...model.keys(), ...expectedAfter.keys(), ...actual.keys()])) {
               const now = actual.get(path);
               const states = [model.get(path), expectedAfter.get(path)];
-              expect({ command: command.label, path, ok: states.some((state) => sameEntry(state, now)) }).toEqual({
+              const torn =
+                killed && options.tornWrites === true && command.touches.includes(path) && now?.kind === "file";
+              expect({
+                command: command.label,
+                path,
+                ok: torn || states.some((state) => sameEntry(state, now)),
+              }).toEqual({
                 command: command.label,
                 path,
                 ok: true,
