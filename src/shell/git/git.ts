@@ -16,6 +16,7 @@ import {
   shortOid,
   type DiffSide,
   type FileChange,
+  formatDiffStat,
 } from "./format.js";
 import { loadIsomorphicGit, type IsomorphicGit } from "./load.js";
 
@@ -249,7 +250,7 @@ async function rm(context: Context, args: string[]): Promise<string> {
     if (!cached) await context.nodeFs.promises.rm(joinPath(root, path), { force: true });
     out += `rm '${path}'\n`;
   }
-  return out;
+  return args.includes("-q") || args.includes("--quiet") ? "" : out;
 }
 
 async function commit(context: Context, args: string[]): Promise<string> {
@@ -508,7 +509,8 @@ async function diff(context: Context, args: string[]): Promise<string> {
       }
     }
   }
-  if (options.includes("--stat") || options.includes("--name-only")) {
+  if (options.includes("--stat")) return formatDiffStat(changes);
+  if (options.includes("--name-only")) {
     return changes.map((change) => `${change.path}\n`).join("");
   }
   return changes.map(formatFileDiff).join("");
