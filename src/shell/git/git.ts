@@ -664,8 +664,8 @@ const USAGE = `usage: git <command> [<args>]\n\nThe commands of this git (isomor
 
 /**
  * Runs one `git` command line (already split into words) over `fs`: `init [-b <branch>]`,
- * `add <paths>|.|-A`, `rm [--cached] <paths>`, `commit -m <msg> [-a]`, `status [-s]`,
- * `diff [--cached] [<commit> [<commit>]] [-- <paths>]`, `log [--oneline] [-n N]`,
+ * `add <paths>|.|-A`, `rm [-q] [--cached] <paths>`, `commit -m <msg> [-a]`, `status [-s]`,
+ * `diff [--cached] [--stat|--name-only] [<commit> [<commit>]] [-- <paths>]`, `log [--oneline] [-n N]`,
  * `checkout [--] <paths>` or `checkout <branch>`, `restore [--staged] <paths>`. Output is git's
  * own text for those. isomorphic-git is loaded on the first call.
  *
