@@ -173,6 +173,11 @@ export class FsError extends Error {
   readonly syscall: string;
   readonly path: string | undefined;
   readonly dest: string | undefined;
+  /**
+   * The extra detail given at creation (shown after the message in parentheses), e.g. the gate's
+   * reason or the quota left; `undefined` when none. Read it here, never out of `message`.
+   */
+  readonly detail: string | undefined;
   /** Set by a `realpath` that rejects with `ENOENT`/`ENOTDIR` when the backend knows it: {@link ResolvedPrefix}. */
   readonly resolvedPrefix: ResolvedPrefix | undefined;
 
@@ -191,6 +196,7 @@ export class FsError extends Error {
     this.syscall = options.syscall;
     this.path = options.path;
     this.dest = options.dest;
+    this.detail = options.detail;
     this.resolvedPrefix =
       options.resolvedPrefix === undefined
         ? undefined

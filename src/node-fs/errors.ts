@@ -89,15 +89,9 @@ export class NodeFsError extends Error {
   }
 }
 
-/** The detail an `FsError` carried after its message, e.g. the gate's reason. */
-function detailOf(error: FsError): string | undefined {
-  const match = /\) *$/.test(error.message) ? /^[^(]*\((.*)\)$/s.exec(error.message) : null;
-  return match?.[1];
-}
-
 /**
  * The Node error for what a backend threw during a call: an {@link FsError} keeps its code (and
- * its detail) and takes the call's syscall and the caller's paths; anything else is returned as is.
+ * its `detail` field) and takes the call's syscall and the caller's paths; anything else is returned as is.
  *
  * @param error - what the backend (or the gate) threw.
  * @param syscall - Node's name of the call.
@@ -108,7 +102,7 @@ function detailOf(error: FsError): string | undefined {
 export function toNodeError(error: unknown, syscall: string, path?: string, dest?: string): unknown {
   if (error instanceof NodeFsError) return error;
   if (!FsError.isInstance(error)) return error;
-  const detail = detailOf(error);
+  const detail = error.detail;
   return new NodeFsError({
     code: error.code,
     syscall,

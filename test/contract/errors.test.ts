@@ -30,3 +30,10 @@ test("FsError.resolvedPrefix: a frozen copy of what was given, absent otherwise;
   expect([Object.isFrozen(error.resolvedPrefix), Object.isFrozen(error.resolvedPrefix?.missing)]).toEqual([true, true]);
   expect(new FsError("ENOENT", { syscall: "open", path: "/a" }).resolvedPrefix).toBeUndefined();
 });
+
+test("FsError.detail: the detail as given, in a field; undefined when none", () => {
+  const error = new FsError("ENOSPC", { syscall: "write", path: "/f(1)", detail: "quota: 3 (of 8) bytes left" });
+  expect(error.detail).toBe("quota: 3 (of 8) bytes left");
+  expect(error.message).toBe("ENOSPC: no space left on device, write '/f(1)' (quota: 3 (of 8) bytes left)");
+  expect(new FsError("ENOENT", { syscall: "open", path: "/a (b)" }).detail).toBeUndefined();
+});

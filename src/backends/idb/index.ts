@@ -54,7 +54,11 @@ export interface IdbFileSystemOptions {
   readonly debounceMs?: number;
   /** idb-keyval's `createStore` (or a stand-in for tests). Default: `import("idb-keyval")` on first use. */
   readonly createStore?: CreateStore;
-  /** Called when a debounced save fails (the changes stay pending and are retried by the next save). */
+  /**
+   * Called when a save no call waits for fails: a debounced one (`"relaxed"`), or the one a
+   * synchronous change started (`"committed"`). The changes stay pending and are retried by the
+   * next save.
+   */
   readonly onError?: (error: FsError) => void;
 }
 
@@ -68,7 +72,12 @@ export interface IdbFileSystem extends FileSystem {
   readlink(path: string): Promise<string>;
   /** Resolves once the stored workspace is loaded; rejects with FsError `EIO` if it cannot be read. Calls wait for it. */
   readonly ready: Promise<void>;
-  /** The same calls, synchronous, once `ready` has resolved (before: `EBUSY`); changes are saved as the promise form's are. */
+  /**
+   * The same calls, synchronous, once `ready` has resolved (before: `EBUSY`). Committed: a change
+   * starts its save at once (the sync calls of one task share one transaction, joined by promise
+   * calls in flight), so it is in IndexedDB a transaction later, with no call to wait for it;
+   * `flush()` waits for it, and a failed save goes to `onError`. Relaxed: as the promise form's.
+   */
   readonly sync: Required<FileSystemSync>;
   /** Save every change made so far in one IndexedDB transaction. Rejects with FsError `ENOSPC` (quota) or `EIO`; the changes stay pending. */
   flush(): Promise<void>;
@@ -132,6 +141,10 @@ function physical(volume: Volume, path: string): string {
  *   (the file as it was), other changes stay pending for the next save. With
  *   `durability: "relaxed"`, saves run {@link DEFAULT_IDB_DEBOUNCE_MS} after the first unsaved
  *   change, on `flush()`, and when the page is hidden: a crash loses at most that window.
+ * - Synchronous calls (`sync`, used by `better-fs-tools/node-fs`'s `*Sync`): committed, each
+ *   change starts its save as it returns (the calls of one task share a transaction), so it is
+ *   stored a transaction later though no call waits for it; `flush()` does, and a failed save
+ *   goes to `onError`. Relaxed: debounced like the rest.
  * - Symlinks, and the memory backend's no-follow form (`noFollow`): the gate calls it with the
  *   paths it checked, and a name swapped for a link since (through this object or its memory
  *   copy) is refused with `ELOOP`, not followed. Another tab's changes reach this instance only
@@ -286,6 +299,18 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
     schedule();
   }
 
+  /**
+   * After a synchronous change: committed, start its save now, as a promise call's (calls in
+   * the same task join it, since the save reads what is marked only once it runs); nothing
+   * waits for it, so a failure goes to `onError` and the change stays pending. Relaxed: the
+   * debounce set by `mark` saves it.
+   */
+  function markSync(extent: "tree" | "entry", ...paths: string[]): void {
+    mark(extent, ...paths);
+    if (relaxed) return;
+    commitSoon().catch((error: unknown) => options.onError?.(error as FsError));
+  }
+
   const onHidden = () => {
     if (typeof document !== "undefined" && document.visibilityState !== "hidden") return;
     if (dirty.size > 0) saveNow().catch((error: unknown) => options.onError?.(error as FsError));
@@ -430,30 +455,30 @@ export function idbFileSystem(options: IdbFileSystemOptions = {}): IdbFileSystem
       } catch {
         // keep the physical path
       }
-      mark("entry", where, real);
+      markSync("entry", where, real);
     },
     mkdir(path, mkdirOptions) {
       whenLoaded("mkdir", path);
       memorySync.mkdir(path, mkdirOptions);
-      mark("entry", physical(volume, path));
+      markSync("entry", physical(volume, path));
     },
     rm(path, rmOptions) {
       whenLoaded("rm", path);
       const where = physical(volume, path);
       memorySync.rm(path, rmOptions);
-      mark("tree", where);
+      markSync("tree", where);
     },
     rename(from, to) {
       whenLoaded("rename", from);
       const source = physical(volume, from);
       const dest = physical(volume, to);
       memorySync.rename(from, to);
-      mark("tree", source, dest);
+      markSync("tree", source, dest);
     },
     symlink(linkTarget, path) {
       whenLoaded("symlink", path);
       memorySync.symlink(linkTarget, path);
-      mark("entry", physical(volume, path));
+      markSync("entry", physical(volume, path));
     },
   };
 

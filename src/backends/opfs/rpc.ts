@@ -50,6 +50,7 @@ interface SerializedError {
   readonly syscall?: string;
   readonly path?: string;
   readonly dest?: string;
+  readonly detail?: string;
   readonly message: string;
 }
 
@@ -63,31 +64,23 @@ function serializeError(error: unknown): SerializedError {
       syscall: error.syscall,
       ...(error.path === undefined ? {} : { path: error.path }),
       ...(error.dest === undefined ? {} : { dest: error.dest }),
+      ...(error.detail === undefined ? {} : { detail: error.detail }),
       message: error.message,
     };
   }
   return { message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
 }
 
-/** Rebuild an error from the wire: same code, syscall, paths and exact message. */
+/** Rebuild an error from the wire: same code, syscall, paths and detail, so the same message. */
 export function deserializeError(error: SerializedError, fallback: { syscall: string; path?: string }): FsError {
   if (error.code === undefined || error.syscall === undefined) {
     return new FsError("EIO", { ...fallback, detail: error.message });
   }
-  const base = new FsError(error.code, {
-    syscall: error.syscall,
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error.dest === undefined ? {} : { dest: error.dest }),
-  });
-  if (base.message === error.message) return base;
-  const detail = error.message.startsWith(base.message + " (")
-    ? error.message.slice(base.message.length + 2, -1)
-    : error.message;
   return new FsError(error.code, {
     syscall: error.syscall,
     ...(error.path === undefined ? {} : { path: error.path }),
     ...(error.dest === undefined ? {} : { dest: error.dest }),
-    detail,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
   });
 }
 

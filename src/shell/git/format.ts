@@ -31,7 +31,8 @@ function isBinary(bytes: Uint8Array): boolean {
   return head.includes(0);
 }
 
-const decoder = new TextDecoder();
+// ignoreBOM keeps a byte order mark as text: it is part of line 1, as git shows it.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The hunks' lines of a text change, in git's unified format (3 lines of context). */
 function hunks(before: string, after: string): { text: string; added: number; removed: number } {
@@ -91,6 +92,87 @@ export function formatFileDiff(change: FileChange): string {
   if (body === "") return text;
   text += `--- ${before === undefined ? "/dev/null" : `a/${path}`}\n+++ ${after === undefined ? "/dev/null" : `b/${path}`}\n`;
   return text + body;
+}
+
+/** The columns `git diff --stat` fits its lines in when not writing to a terminal. */
+const STAT_WIDTH = 80;
+
+/**
+ * `git diff --stat` as git prints it to a pipe: per file ` name | count +++--` (the graph scaled
+ * to fit 80 columns, long names cut to `...tail`, ` Bin X -> Y bytes` for binary files), then
+ * the ` N files changed, ...` line; nothing when no file changed.
+ *
+ * @param changes - the changed files, in git's order.
+ * @returns the text, each line ending in `\n`.
+ * @example
+ * ```ts
+ * formatDiffStat([{ path: "a.txt", before, after }]); // " a.txt | 1 +\n 1 file changed, 1 insertion(+)\n"
+ * ```
+ */
+export function formatDiffStat(changes: readonly FileChange[]): string {
+  if (changes.length === 0) return "";
+  const rows = changes.map((change) => {
+    const before = change.before?.bytes ?? new Uint8Array(0);
+    const after = change.after?.bytes ?? new Uint8Array(0);
+    const binary = isBinary(before) || isBinary(after);
+    const { added, removed } = binary ? { added: 0, removed: 0 } : lineCounts(change);
+    return { path: change.path, binary, added, removed, sizes: [before.byteLength, after.byteLength] as const };
+  });
+  const maxChange = Math.max(0, ...rows.map((row) => row.added + row.removed));
+  const maxName = Math.max(...rows.map((row) => row.path.length));
+  const bin = rows.find((row) => row.binary);
+  const numberWidth = Math.max(bin === undefined ? 0 : 3, String(maxChange).length);
+  const binWidth = Math.max(
+    0,
+    ...rows.filter((row) => row.binary).map((row) => `Bin ${row.sizes[0]} -> ${row.sizes[1]} bytes`.length),
+  );
+  const width = Math.max(STAT_WIDTH, 16 + 6 + numberWidth);
+  let graphWidth = maxChange + 4 > binWidth ? maxChange : binWidth - 4;
+  let nameWidth = maxName;
+  if (nameWidth + numberWidth + 6 + graphWidth > width) {
+    if (graphWidth > Math.floor((width * 3) / 8) - numberWidth - 6) {
+      graphWidth = Math.max(6, Math.floor((width * 3) / 8) - numberWidth - 6);
+    }
+    if (nameWidth > width - numberWidth - 6 - graphWidth) nameWidth = width - numberWidth - 6 - graphWidth;
+    else graphWidth = width - numberWidth - 6 - nameWidth;
+  }
+  const scale = (count: number) => (count === 0 ? 0 : 1 + Math.floor((count * (graphWidth - 1)) / maxChange));
+  let text = "";
+  let added = 0;
+  let removed = 0;
+  for (const row of rows) {
+    let name = row.path;
+    if (name.length > nameWidth) {
+      // git cuts at a "/" when one is in the kept tail.
+      let tail = name.slice(name.length - (nameWidth - 3));
+      const slash = tail.indexOf("/");
+      if (slash >= 0) tail = tail.slice(slash);
+      name = `...${tail}`;
+    }
+    text += ` ${name.padEnd(nameWidth)} |`;
+    if (row.binary) {
+      text += ` ${"Bin".padStart(numberWidth)} ${row.sizes[0]} -> ${row.sizes[1]} bytes\n`;
+      continue;
+    }
+    added += row.added;
+    removed += row.removed;
+    let plus = row.added;
+    let minus = row.removed;
+    if (graphWidth <= maxChange) {
+      let total = scale(plus + minus);
+      if (total < 2 && plus > 0 && minus > 0) total = 2;
+      if (plus < minus) {
+        plus = scale(plus);
+        minus = total - plus;
+      } else {
+        minus = scale(minus);
+        plus = total - minus;
+      }
+    }
+    const count = String(row.added + row.removed).padStart(numberWidth);
+    text += ` ${count}${row.added + row.removed > 0 ? " " : ""}${"+".repeat(plus)}${"-".repeat(minus)}\n`;
+  }
+  return text + formatShortStat(rows.length, added, removed);
 }
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

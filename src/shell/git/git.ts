@@ -16,6 +16,7 @@ import {
   shortOid,
   type DiffSide,
   type FileChange,
+  formatDiffStat,
 } from "./format.js";
 import { loadIsomorphicGit, type IsomorphicGit } from "./load.js";
 
@@ -249,7 +250,7 @@ async function rm(context: Context, args: string[]): Promise<string> {
     if (!cached) await context.nodeFs.promises.rm(joinPath(root, path), { force: true });
     out += `rm '${path}'\n`;
   }
-  return out;
+  return args.includes("-q") || args.includes("--quiet") ? "" : out;
 }
 
 async function commit(context: Context, args: string[]): Promise<string> {
@@ -508,7 +509,8 @@ async function diff(context: Context, args: string[]): Promise<string> {
       }
     }
   }
-  if (options.includes("--stat") || options.includes("--name-only")) {
+  if (options.includes("--stat")) return formatDiffStat(changes);
+  if (options.includes("--name-only")) {
     return changes.map((change) => `${change.path}\n`).join("");
   }
   return changes.map(formatFileDiff).join("");
@@ -662,8 +664,8 @@ const USAGE = `usage: git <command> [<args>]\n\nThe commands of this git (isomor
 
 /**
  * Runs one `git` command line (already split into words) over `fs`: `init [-b <branch>]`,
- * `add <paths>|.|-A`, `rm [--cached] <paths>`, `commit -m <msg> [-a]`, `status [-s]`,
- * `diff [--cached] [<commit> [<commit>]] [-- <paths>]`, `log [--oneline] [-n N]`,
+ * `add <paths>|.|-A`, `rm [-q] [--cached] <paths>`, `commit -m <msg> [-a]`, `status [-s]`,
+ * `diff [--cached] [--stat|--name-only] [<commit> [<commit>]] [-- <paths>]`, `log [--oneline] [-n N]`,
  * `checkout [--] <paths>` or `checkout <branch>`, `restore [--staged] <paths>`. Output is git's
  * own text for those. isomorphic-git is loaded on the first call.
  *

@@ -187,6 +187,19 @@ describe("idb persistence", () => {
     expect(decoder.decode(await second.readFile("/two.txt"))).toBe("2");
   });
 
+  it("committed: sync writes only are in the store once their save settles, with no flush (a reload sees them)", async () => {
+    const name = uniqueName();
+    const first = await open({ name });
+    first.sync.writeFile("/s/one.txt", encoder.encode("1"));
+    first.sync.writeFile("/s/two.txt", encoder.encode("2"));
+    first.sync.rename("/s/one.txt", "/s/uno.txt");
+    await vi.waitFor(async () => {
+      const reload = await open({ name });
+      expect((await reload.readdir("/s")).map((entry) => entry.name).sort()).toEqual(["two.txt", "uno.txt"]);
+      expect(decoder.decode(await reload.readFile("/s/uno.txt"))).toBe("1");
+    });
+  });
+
   it("committed: a write whose save fails rejects with ENOSPC and the file is as it was", async () => {
     const name = uniqueName();
     const first = await open({ name });

@@ -3,7 +3,7 @@
  * records each save writes and deletes, one transaction per save, the creation checks, and the
  * no-follow form the gate uses (a link swapped in after the check is refused, and its changes persist).
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { UseStore } from "idb-keyval";
 import { idbFileSystem, type IdbRecord } from "../../../src/backends/idb/index.js";
 import { createGate } from "../../../src/gate/gate.js";
@@ -426,6 +426,65 @@ describe("idbFileSystem durability (Node, stand-in store)", () => {
       durability: undefined,
       text: "wrote 3 bytes to a.txt",
     });
+  });
+
+  it("committed: sync changes of one task start one save on their own, with no flush or promise call", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.ready;
+    fs.sync.writeFile("/a.txt", encoder.encode("a"));
+    fs.sync.mkdir("/d");
+    fs.sync.rename("/a.txt", "/d/a.txt");
+    fs.sync.symlink("/d/a.txt", "/l");
+    expect(store.transactions).toEqual([]);
+    await vi.waitFor(() => expect(store.transactions).toEqual(["readwrite:3"]));
+    expect(summary(store.data)).toEqual({ "/d": "directory", "/d/a.txt": "file:a", "/l": "symlink:/d/a.txt" });
+    // A later task's sync call starts the next save.
+    fs.sync.rm("/l");
+    await vi.waitFor(() => expect(store.transactions).toEqual(["readwrite:3", "readwrite:1"]));
+    expect(summary(store.data)).toEqual({ "/d": "directory", "/d/a.txt": "file:a" });
+  });
+
+  it("committed: a promise write made with a sync change resolves with both in the store", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore });
+    await fs.ready;
+    const promised = fs.writeFile("/p.txt", encoder.encode("p"));
+    fs.sync.writeFile("/s.txt", encoder.encode("s"));
+    await promised;
+    expect(summary(store.data)).toEqual({ "/p.txt": "file:p", "/s.txt": "file:s" });
+  });
+
+  it("committed: a sync change whose save fails goes to onError and stays pending for the next save", async () => {
+    const store = fakeStore({ failOnPut: "/b.txt" });
+    const errors: string[] = [];
+    const fs = idbFileSystem({
+      name: "db",
+      createStore: store.createStore,
+      onError: (error) => errors.push(error.message),
+    });
+    await fs.ready;
+    fs.sync.writeFile("/b.txt", encoder.encode("b"));
+    await vi.waitFor(() =>
+      expect(errors).toEqual([
+        "ENOSPC: no space left on device, flush 'db/files' (IndexedDB: QuotaExceededError: quota)",
+      ]),
+    );
+    expect(summary(store.data)).toEqual({});
+    expect(new TextDecoder().decode(fs.sync.readFile("/b.txt"))).toBe("b");
+    await expect(fs.flush()).rejects.toThrow(/^ENOSPC/);
+    expect(errors.length).toBe(1);
+  });
+
+  it("relaxed: a sync change waits for the debounce, not saved on its own", async () => {
+    const store = fakeStore();
+    const fs = idbFileSystem({ name: "db", createStore: store.createStore, durability: "relaxed", debounceMs: 60_000 });
+    await fs.ready;
+    fs.sync.writeFile("/a.txt", encoder.encode("a"));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.transactions).toEqual([]);
+    await fs.flush();
+    expect(store.transactions).toEqual(["readwrite:1"]);
   });
 
   it("refuses an unknown durability at creation, naming the option", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFileDiff, formatGitDate, formatShortStat } from "../../../src/shell/git/format.js";
+import { formatDiffStat, formatFileDiff, formatGitDate, formatShortStat } from "../../../src/shell/git/format.js";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -44,5 +44,25 @@ describe("git's formats", () => {
         after: { oid: "c".repeat(40), mode: 0o100755, bytes: bytes("x\n") },
       }),
     ).toBe("diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n");
+  });
+
+  it("diff --stat: counts right-aligned, the graph scaled to 80 columns, binary sizes; nothing for no change", () => {
+    const side = (text: string) => ({ oid: "0".repeat(40), mode: 0o100644, bytes: bytes(text) });
+    const lines = (count: number) => Array.from({ length: count }, (_, index) => `${index}\n`).join("");
+    expect(formatDiffStat([])).toBe("");
+    expect(
+      formatDiffStat([
+        { path: "big.txt", after: side(lines(200)) },
+        { path: "gone.txt", before: side("a\nb\n") },
+        { path: "img.bin", before: side("\u0000"), after: side("\u0000\u0001") },
+      ]),
+    ).toBe(
+      [
+        " big.txt  | 200 " + "+".repeat(63) + "\n",
+        " gone.txt |   2 " + "-".repeat(1) + "\n",
+        " img.bin  | Bin 1 -> 2 bytes\n",
+        " 3 files changed, 200 insertions(+), 2 deletions(-)\n",
+      ].join(""),
+    );
   });
 });

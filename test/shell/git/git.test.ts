@@ -125,3 +125,72 @@ describe.skipIf(!HAS_GIT)("git over Node: the real binary (skipped: no git binar
     expect(result).toMatchObject({ ok: true, exitCode: 0, stdout: "54ee075 made by ours\n", stderr: "" });
   }, 60_000);
 });
+
+/** git's `diff --cached --stat` of the stat test (its seventh git step): scaled graph, cut name, binary. */
+const EXPECTED_STAT = [
+  " a.txt                                              |   1 +\n",
+  " b.txt                                              |  72 ++++++++++++++++++++-\n",
+  " bin.dat                                            | Bin 3 -> 5 bytes\n",
+  " ...nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn.txt |   1 +\n",
+  " 4 files changed, 73 insertions(+), 1 deletion(-)\n",
+].join("");
+
+/** Runs `steps` on the real git and on ours over memory; returns both transcripts. */
+async function compare(steps: readonly Step[]): Promise<{ ours: string[]; theirs: string[] }> {
+  return sideBySide(steps, memoryFileSystem());
+}
+
+describe.skipIf(!HAS_GIT)("git: follow-ups, ours against the real binary (skipped: no git binary on PATH)", () => {
+  it("diff shows a removed BOM as part of line 1 (moved from trial2 finding 9)", async () => {
+    const { ours, theirs } = await compare([
+      { git: ["init", "-q"] },
+      { write: "b.txt", text: "\uFEFFcr\r\nlf\r\n" },
+      { git: ["add", "b.txt"] },
+      { git: ["commit", "-q", "-m", "base"] },
+      { write: "b.txt", text: "cr\r\nLF\r\n" },
+      { git: ["diff"] },
+    ]);
+    expect(ours).toEqual(theirs);
+    expect(ours[3]?.endsWith("@@ -1,2 +1,2 @@\n-\uFEFFcr\r\n-lf\r\n+cr\r\n+LF\r\n")).toBe(true);
+  }, 60_000);
+
+  it("diff --stat prints git's stat lines and summary (moved from trial2 finding 7)", async () => {
+    const long = `dir/${"n".repeat(90)}.txt`;
+    const many = Array.from({ length: 120 }, (_, index) => `line ${index}\n`).join("");
+    const { ours, theirs } = await compare([
+      { git: ["init", "-q"] },
+      { write: "a.txt", text: "one\n" },
+      { write: "b.txt", text: many },
+      { write: "bin.dat", text: "\u0000ab" },
+      { git: ["add", "."] },
+      { git: ["commit", "-q", "-m", "one"] },
+      { git: ["diff", "--stat"] },
+      { write: "a.txt", text: "one\ntwo\n" },
+      { git: ["diff", "--stat"] },
+      { write: "b.txt", text: many.replace("line 3\n", "three\n") + "more\n".repeat(70) },
+      { write: "bin.dat", text: "\u0000abcd" },
+      { write: long, text: "x\n" },
+      { git: ["add", "-A"] },
+      { git: ["diff", "--cached", "--stat"] },
+      { remove: "a.txt" },
+      { git: ["diff", "--stat"] },
+    ]);
+    expect(ours).toEqual(theirs);
+    expect(ours.slice(3, 5)).toEqual(["", " a.txt | 1 +\n 1 file changed, 1 insertion(+)\n"]);
+    expect(ours[6]).toBe(EXPECTED_STAT);
+  }, 60_000);
+
+  it("rm -q --cached prints nothing, rm --cached names the file", async () => {
+    const { ours, theirs } = await compare([
+      { git: ["init", "-q"] },
+      { write: "x", text: "x\n" },
+      { write: "y", text: "y\n" },
+      { git: ["add", "x", "y"] },
+      { git: ["rm", "-q", "--cached", "x"] },
+      { git: ["rm", "--cached", "y"] },
+      { git: ["status", "--short"] },
+    ]);
+    expect(ours).toEqual(theirs);
+    expect(ours.slice(2)).toEqual(["", "rm 'y'\n", "?? x\n?? y\n"]);
+  }, 60_000);
+});
