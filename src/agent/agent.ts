@@ -28,7 +28,8 @@ import { sha256Digest, type Digest } from "../contract/digest.js";
 import { systemClock } from "../contract/clock.js";
 import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import type { FileSystem } from "../contract/types.js";
-import { createGate, type Gate } from "../gate/gate.js";
+import { createGate, type AllowRule, type Gate } from "../gate/gate.js";
+import { readOnly as readOnlyMiddleware } from "../gate/middleware.js";
 import { hashFiles } from "../gate/hash-files.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
@@ -72,6 +73,9 @@ export const READ_ONLY_TOOLS = ["read", "list", "glob", "grep"] as const;
 
 /** A file tool's option on the agent: `false` leaves it out, `true` or its options (with an optional `signature`) put it in. */
 export type WorkspaceToolOption<F extends Parameters<typeof adaptCoreFactory>[2]> = boolean | BundleToolOptions<F>;
+
+/** The deny rule `readOnly: true` adds: no path is written, created, removed or moved. */
+const READ_ONLY_DENY_RULE: AllowRule = { tool: "writeFile", path: "/" };
 
 /**
  * The agent's file tools, in the one shape `createFsTools`, `createAiSdkFsTools` and
@@ -460,15 +464,22 @@ export function createWorkspaceAgent<
     optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
   }
 
+  // readOnly: nothing the agent runs writes in the workspace. The backend refuses every change
+  // (EROFS, as createMcpServer's readOnly) and the gate denies writeFile everywhere, so a large
+  // extra-tool result stays a preview with a note instead of a file under tool-outputs/.
+  const readOnly = options.readOnly === true;
+  const given = options.permissions;
+  // A permissions value that is not an object is left for createGate's option error.
+  const permissions =
+    readOnly && (given === undefined || (typeof given === "object" && given !== null))
+      ? { ...given, deny: [...(given?.deny ?? []), READ_ONLY_DENY_RULE] }
+      : given;
+  const gatedFs = readOnly ? readOnlyMiddleware()(fs) : fs;
   const shared: ToolContextOptions = Object.fromEntries(
     CONTEXT_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
   ) as unknown as ToolContextOptions;
-  const gate = createGate({
-    fs,
-    cwd: options.cwd,
-    allowedRoots: options.allowedRoots,
-    permissions: options.permissions,
-  });
+  if (readOnly) Object.assign(shared, { fs: gatedFs, permissions });
+  const gate = createGate({ fs: gatedFs, cwd: options.cwd, allowedRoots: options.allowedRoots, permissions });
   const digest: Digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;
   const files = fileTools(options, shared);

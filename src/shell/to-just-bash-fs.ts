@@ -313,7 +313,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
    */
   async function statWithIdentity(path: string): Promise<FsStat> {
     if (hasSymlinks && !isVirtualDevPath(path) && !isUnaskedLookup(path)) {
-      const own = await statOf(path, false).catch(() => undefined);
+      const own = await statOf(path, false, true).catch(() => undefined);
       if (own?.type === "symlink") {
         // A link whose target is missing or outside the workspace stats as the link itself, so
         // `rm` and `mv` (which just-bash has stat their operands) act on the link, never its

@@ -718,6 +718,45 @@ describe("extraTools results are offloaded like the file tools'", () => {
     expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([big, { answer: 42 }]);
   });
 
+  it("readOnly: true writes nothing: a large result stays a preview with a note; the gate refuses writes", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
+    const model = policyModel((_, n) =>
+      n === 0 ? { calls: [{ tool: "search", input: { q: "x" } }] } : { text: "done" },
+    );
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      readOnly: true,
+      extraTools: { search },
+      extraToolsOffload: { thresholdBytes: 1024, previewBytes: 16 },
+    });
+    await agent.generate({ prompt: "search" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const check = await agent.gate.check("/w/a.txt", "write");
+    expect({
+      sent: sent.map((part) => (part.type === "tool-result" ? part.output : undefined)),
+      names: (await fs.readdir("/w")).map((entry) => entry.name),
+      check: check.ok ? "admitted" : check.error.code,
+      backendWrite: await agent.gate.backend.writeFile("/w/a.txt", new Uint8Array([1])).catch(String),
+      content: new TextDecoder().decode(await fs.readFile("/w/a.txt")),
+    }).toEqual({
+      sent: [
+        {
+          type: "text",
+          value:
+            'row 0\nrow 1\n[Output is 16.5 KiB (16,889 bytes), 2,000 lines; showed the first 2 lines. The rest could not be saved to tool-outputs/call-0-0.txt (Permission denied: /w/tool-outputs/call-0-0.txt matches a deny rule for "writeFile" in the permissions config.); narrow the request to see more.]',
+        },
+      ],
+      names: ["a.txt"],
+      check: "EDENIED",
+      backendWrite: "FsError: EROFS: read-only file system, open '/w/a.txt'",
+      content: "x\n",
+    });
+  });
+
   it("extraToolsOffload: false sends every result whole; bad values throw", async () => {
     const fs = memoryFileSystem();
     const model = policyModel((_, n) =>
