@@ -80,7 +80,7 @@ const READ_ONLY_DENY_RULE: AllowRule = { tool: "writeFile", path: "/" };
 /**
  * The agent's file tools, in the one shape `createFsTools`, `createAiSdkFsTools` and
  * `createMcpServer` take: every file tool is on unless its key is `false`; bash only with its
- * options. `write: false` withholds edit and apply_patch; `readOnly: true` withholds write,
+ * options. `write: false` withholds edit, apply_patch and bash; `readOnly: true` withholds write,
  * edit, apply_patch and bash. A `signature` (a preset's: `lineRangePreset().read`) renames a
  * tool and shapes its parameters; the tool's own settings (`read: { maxBytes }`) bound it.
  */
@@ -399,7 +399,7 @@ interface Attempt {
  * @throws TypeError ({@link OptionError}) at creation for an unknown option or tool setting, a bad
  *   value (`maxToolRounds` not an integer ≥ 1, `maxValidationRetries` < 0, `memoryFile` not a
  *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash beside `readOnly: true`,
- *   edit or applyPatch beside `write: false`, `bash: true` (bash needs a runner and an env),
+ *   edit, applyPatch or bash beside `write: false`, `bash: true` (bash needs a runner and an env),
  *   an extra tool named like a file tool; and whatever the tool factories throw.
  * @example
  * ```ts

@@ -20,6 +20,12 @@ export const MUTATING_TOOL_KEYS = ["write", "edit", "applyPatch"] as const;
 export const READ_ONLY_WITHHELD_KEYS = [...MUTATING_TOOL_KEYS, "bash"] as const;
 
 /**
+ * The tools `write: false` withholds besides `write` (setting one beside it throws): `edit`,
+ * `applyPatch`, and `bash`, whose commands write files (`echo x > a.txt`), default runner or not.
+ */
+export const WRITE_FALSE_WITHHELD_KEYS = ["edit", "applyPatch", "bash"] as const;
+
+/**
  * One tool's option in the one shape: `false` leaves it out, `true` turns it on with its
  * defaults, an object turns it on with these settings (and a `signature`, where the entry point
  * speaks signatures).
@@ -80,7 +86,7 @@ type ToolSelectionSignature = ToolSignature<never, never, ToolResult>;
  *   `false`, `true` or an object (`createFsTools grep must be false, true or an object of grep
  *   settings, got 3`); `write`, `edit`, `applyPatch` or `bash` is set beside `readOnly: true`
  *   (`createWorkspaceAgent bash cannot be set with readOnly: true (readOnly leaves out write,
- *   edit, apply_patch and bash)`); `edit` or `applyPatch` is set beside `write: false`; a
+ *   edit, apply_patch and bash)`); `edit`, `applyPatch` or `bash` is set beside `write: false` (it withholds all three); a
  *   `signature` is not a signature, or is given where `rules.signatures` is `false`.
  * @example
  * ```ts
@@ -118,18 +124,18 @@ export function selectTools(
     }
   }
   if (options.write === false) {
-    const extra = (["edit", "applyPatch"] as const).find((key) => isSet(options[key]));
+    const extra = WRITE_FALSE_WITHHELD_KEYS.find((key) => isSet(options[key]));
     if (extra !== undefined) {
       optionValueError(
         factory,
         extra,
-        "cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+        "cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)",
       );
     }
   }
   const withheld = (key: ToolSettingsKey): boolean =>
     (readOnly === true && (READ_ONLY_WITHHELD_KEYS as readonly string[]).includes(key)) ||
-    (options.write === false && (key === "edit" || key === "applyPatch"));
+    (options.write === false && (WRITE_FALSE_WITHHELD_KEYS as readonly string[]).includes(key));
   const selected: SelectedTool[] = [];
   for (const key of TOOL_SETTINGS_KEYS) {
     const value = options[key];
