@@ -124,6 +124,8 @@ export function lineRangeSignature(
       return end === undefined ? { path, offset, exact: true } : { path, offset, limit: end - offset + 1, exact: true };
     },
     toResult(result, input) {
+      // The caller's own unknown key keeps its name (`Unknown readFile input key: offset`).
+      if (!result.ok && result.error?.message.startsWith(`Unknown ${name} input key`) === true) return result;
       if (!result.ok) {
         const message = (result.error?.message ?? "")
           .replace(
@@ -134,7 +136,8 @@ export function lineRangeSignature(
         return withText(result, renameWords(message, rename));
       }
       if (hasMedia(result)) return result;
-      const ranged = input[startName] !== undefined || input[endName] !== undefined;
+      // null is absent, as toInput reads it (strict schemas send null for an unused field).
+      const ranged = input[startName] != null || input[endName] != null;
       // Unranged: the core read gave the file exactly (toInput asks for `exact`); nothing to add.
       if (!ranged || result.totalLines === undefined || result.totalLines === 0) return result;
       const [body, ...notes] = result.parts.map((part) => (part.type === "text" ? part.text : ""));
