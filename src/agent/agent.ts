@@ -460,8 +460,26 @@ export function createWorkspaceAgent<
   ) {
     optionValueError(FACTORY, "output", "must be an AI SDK output specification, e.g. Output.object({ schema })");
   }
-  if (extraTools !== undefined && (typeof extraTools !== "object" || extraTools === null)) {
-    optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
+  if (
+    extraTools !== undefined &&
+    (typeof extraTools !== "object" || extraTools === null || Array.isArray(extraTools))
+  ) {
+    optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools ({ name: tool({ ... }) }), not an array");
+  }
+  for (const [name, extraTool] of Object.entries(extraTools ?? {})) {
+    const candidate = extraTool as { inputSchema?: unknown; execute?: unknown } | null;
+    if (
+      typeof candidate !== "object" ||
+      candidate === null ||
+      candidate.inputSchema === undefined ||
+      typeof candidate.execute !== "function"
+    ) {
+      optionValueError(
+        FACTORY,
+        `extraTools.${name}`,
+        "must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+      );
+    }
   }
 
   // readOnly: nothing the agent runs writes in the workspace. The backend refuses every change
@@ -489,7 +507,9 @@ export function createWorkspaceAgent<
   }
   const extra = offloadExtraTools(FACTORY, extraTools ?? {}, { gate, clock }, options.extraToolsOffload ?? {});
   const tools: ToolSet = Object.freeze({ ...files, ...extra });
-  const toolNames = Object.keys(tools);
+  // The file tools first, then the extra tools in their order (an object puts integer-like
+  // keys first, so the order is not the merged object's).
+  const toolNames = [...Object.keys(files), ...Object.keys(extra).filter((name) => !(name in files))];
   const lastStep = { activeTools: [] as string[], toolChoice: "none" as const };
 
   const readMemory = (): Promise<MemoryFile | undefined> =>

@@ -671,6 +671,45 @@ describe("structured output", () => {
   });
 });
 
+describe("extraTools: a record of tools, sent after the file tools", () => {
+  const named = tool({ description: "n", inputSchema: z.object({}), execute: async () => "n" });
+
+  it("integer-like names are sent after the file tools too", async () => {
+    const model = policyModel(() => ({ text: "done" }));
+    const fs = memoryFileSystem();
+    await createWorkspaceAgent({ model, fs, extraTools: { zeta: named, 0: named } }).generate({ prompt: "p" });
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual([
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "write",
+      "edit",
+      "apply_patch",
+      "0",
+      "zeta",
+    ]);
+  });
+
+  it("an array, or a tool without inputSchema or execute, throws OptionError at creation", () => {
+    const model = policyModel(() => ({ text: "done" }));
+    const fs = memoryFileSystem();
+    const thrown = (extraTools: unknown) => {
+      try {
+        createWorkspaceAgent({ model, fs, extraTools: extraTools as never });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no error";
+    };
+    expect([thrown([named]), thrown({ foo: { description: "x" } }), thrown({ foo: 1 })]).toEqual([
+      "createWorkspaceAgent extraTools must be a record of AI SDK tools ({ name: tool({ ... }) }), not an array",
+      "createWorkspaceAgent extraTools.foo must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+      "createWorkspaceAgent extraTools.foo must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+    ]);
+  });
+});
+
 describe("extraTools results are offloaded like the file tools'", () => {
   const big = Array.from({ length: 2000 }, (_, i) => `row ${i}`).join("\n"); // 15,889 bytes
   const search = tool({

@@ -86,30 +86,36 @@ describe("better-fs-tools mcp --redis over stdio", () => {
     },
   );
 
-  it("exits when stdin closes (the Redis connection is closed), as the directory form does", { timeout: 180_000 }, async () => {
-    const [running, built] = await Promise.all([
-      server === undefined ? startRedisServer() : Promise.resolve(server),
-      buildForProcesses("mcp-stdio-redis"),
-    ]);
-    server = running;
-    const child = spawn(
-      process.execPath,
-      [join(built, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-b", "/w"],
-      { stdio: ["pipe", "pipe", "pipe"] },
-    );
-    // Ask once so the server is surely up (Redis connected, /w made), then hang up.
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    };
-    const answered = new Promise<string>((resolve) => child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))));
-    child.stdin.write(`${JSON.stringify(initialize)}\n`);
-    const answer = JSON.parse(await answered) as { id: number };
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    child.stdin.end();
-    // No timer here: the test's own timeout fails a server that keeps running.
-    expect({ answered: answer.id, code: await exited }).toEqual({ answered: 1, code: 0 });
-  });
+  it(
+    "exits when stdin closes (the Redis connection is closed), as the directory form does",
+    { timeout: 180_000 },
+    async () => {
+      const [running, built] = await Promise.all([
+        server === undefined ? startRedisServer() : Promise.resolve(server),
+        buildForProcesses("mcp-stdio-redis"),
+      ]);
+      server = running;
+      const child = spawn(
+        process.execPath,
+        [join(built, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-b", "/w"],
+        { stdio: ["pipe", "pipe", "pipe"] },
+      );
+      // Ask once so the server is surely up (Redis connected, /w made), then hang up.
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      };
+      const answered = new Promise<string>((resolve) =>
+        child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
+      );
+      child.stdin.write(`${JSON.stringify(initialize)}\n`);
+      const answer = JSON.parse(await answered) as { id: number };
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.stdin.end();
+      // No timer here: the test's own timeout fails a server that keeps running.
+      expect({ answered: answer.id, code: await exited }).toEqual({ answered: 1, code: 0 });
+    },
+  );
 });

@@ -321,28 +321,31 @@ describe("toJustBashFs: rm and mv of a symlink act on the link, never its target
   it.each([
     ["memory", memoryCase],
     ["node", nodeCase],
-  ])("%s: rm, rm -f and mv of links outside or dangling remove or rename the link; the target stays", async (_, make) => {
-    const { tools, names, secret } = await make();
-    const run = async (command: string) => resultText(await tools.bash.execute({ command }));
-    expect({
-      rm: await run("rm evil"),
-      rmForce: await run("rm -f dangle"),
-      rmInside: await run("rm dangle-in"),
-      mv: await run("mv evil2 moved"),
-      readThrough: await run("cat moved"),
-      names: await names(),
-      secret: await secret(),
-    }).toEqual({
-      rm: "[exit code 0]",
-      rmForce: "[exit code 0]",
-      rmInside: "[exit code 0]",
-      mv: "[exit code 0]",
-      // Reading through the moved link is still refused (memory: the gate; node: allowedRoots).
-      readThrough: expect.stringContaining("bash: refused: EACCES: permission denied, open '/w/moved' ("),
-      names: ["a.txt", "moved"],
-      secret: "hunter2\n",
-    });
-  });
+  ])(
+    "%s: rm, rm -f and mv of links outside or dangling remove or rename the link; the target stays",
+    async (_, make) => {
+      const { tools, names, secret } = await make();
+      const run = async (command: string) => resultText(await tools.bash.execute({ command }));
+      expect({
+        rm: await run("rm evil"),
+        rmForce: await run("rm -f dangle"),
+        rmInside: await run("rm dangle-in"),
+        mv: await run("mv evil2 moved"),
+        readThrough: await run("cat moved"),
+        names: await names(),
+        secret: await secret(),
+      }).toEqual({
+        rm: "[exit code 0]",
+        rmForce: "[exit code 0]",
+        rmInside: "[exit code 0]",
+        mv: "[exit code 0]",
+        // Reading through the moved link is still refused (memory: the gate; node: allowedRoots).
+        readThrough: expect.stringContaining("bash: refused: EACCES: permission denied, open '/w/moved' ("),
+        names: ["a.txt", "moved"],
+        secret: "hunter2\n",
+      });
+    },
+  );
 
   it("node: the outside directory is untouched (no file removed, none added)", async () => {
     const { tools, outside } = await nodeCase();
