@@ -49,6 +49,27 @@ export interface ToolSelectionRules {
   readonly signatures?: boolean;
 }
 
+/** The tool each preset signature was made for (a signature of another tool is refused). */
+const SIGNATURE_TOOLS = new WeakMap<object, ToolSettingsKey>();
+
+/**
+ * Record which tool each signature of a preset was made for, so that an entry point refuses it
+ * under another tool's key (`grep: { signature: lineRangePreset().read }`).
+ *
+ * @param preset - the preset: a signature per tool key.
+ * @returns the preset, unchanged.
+ * @example
+ * ```ts
+ * return forTools({ read, list, write, edit });
+ * ```
+ */
+export function forTools<P extends Partial<Record<ToolSettingsKey, object>>>(preset: P): P {
+  for (const [key, signature] of Object.entries(preset)) {
+    if (typeof signature === "object" && signature !== null) SIGNATURE_TOOLS.set(signature, key as ToolSettingsKey);
+  }
+  return preset;
+}
+
 function isSet(value: unknown): boolean {
   return value !== undefined && value !== false;
 }
@@ -87,7 +108,8 @@ type ToolSelectionSignature = ToolSignature<never, never, ToolResult>;
  *   settings, got 3`); `write`, `edit`, `applyPatch` or `bash` is set beside `readOnly: true`
  *   (`createWorkspaceAgent bash cannot be set with readOnly: true (readOnly leaves out write,
  *   edit, apply_patch and bash)`); `edit`, `applyPatch` or `bash` is set beside `write: false` (it withholds all three); a
- *   `signature` is not a signature, or is given where `rules.signatures` is `false`.
+ *   `signature` is not a signature, is a preset's signature of another tool, or is given where
+ *   `rules.signatures` is `false`.
  * @example
  * ```ts
  * selectTools("createFsTools", { readOnly: true, grep: { maxMatches: 10 } }, { onByDefault: TOOL_SETTINGS_KEYS });
@@ -150,11 +172,16 @@ export function selectTools(
         "is not taken here: this entry point's tool names and parameters are fixed (use another dialect, or createAiSdkFsTools)",
       );
     }
-    selected.push({
-      key,
-      settings,
-      signature: signature === undefined ? undefined : checkSignature(factory, key, signature),
-    });
+    const checked = signature === undefined ? undefined : checkSignature(factory, key, signature);
+    const madeFor = checked === undefined ? undefined : SIGNATURE_TOOLS.get(checked);
+    if (checked !== undefined && madeFor !== undefined && madeFor !== key) {
+      optionValueError(
+        factory,
+        `${key}.signature`,
+        `is the ${madeFor} tool's signature (${checked.name}), not ${key}'s: take the preset's ${key} signature`,
+      );
+    }
+    selected.push({ key, settings, signature: checked });
   }
   return selected;
 }

@@ -14,6 +14,7 @@ import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../kit/result.js";
 import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 import { hasMedia, renameWords, withText } from "./common.js";
+import { forTools } from "../kit/tool-selection.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
 /** Parameter names of {@link lineRangeSignature}. */
@@ -212,7 +213,7 @@ export interface LineRangePreset {
  */
 export function lineRangePreset(options: Readonly<Record<string, never>> = {}): LineRangePreset {
   assertKnownOptions("lineRangePreset", options, []);
-  return {
+  return forTools({
     read: lineRangeSignature(),
     list: {
       name: "listDir",
@@ -241,5 +242,5 @@ export function lineRangePreset(options: Readonly<Record<string, never>> = {}): 
       inputSchema: specSchema(BASH_SPEC),
       toInput: (input) => checkInput<BashInput>("runBash", input, BASH_SPEC),
     },
-  };
+  });
 }

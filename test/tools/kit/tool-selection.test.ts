@@ -63,6 +63,31 @@ describe("selectTools: the one shape of tool options", () => {
   });
 });
 
+describe("a preset's signature of another tool is refused at creation", () => {
+  test("grep with the read signature, edit with the write signature: OptionError naming both tools", () => {
+    const fs = memoryFileSystem();
+    const thrown = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return OptionError.isInstance(error) ? error.message : `not an OptionError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect([
+      thrown(() => createFsTools({ fs, grep: { signature: lineRangePreset().read as never } })),
+      thrown(() => createFsTools({ fs, edit: { signature: lineRangePreset().write as never } })),
+      thrown(() => createFsTools({ fs, read: { signature: offsetLimitPreset().grep as never } })),
+      Object.keys(createFsTools({ fs, read: { signature: lineRangePreset().read }, bash: false })),
+    ]).toEqual([
+      "createFsTools grep.signature is the read tool's signature (readFile), not grep's: take the preset's grep signature",
+      "createFsTools edit.signature is the write tool's signature (writeFile), not edit's: take the preset's edit signature",
+      "createFsTools read.signature is the grep tool's signature (grep_files), not read's: take the preset's read signature",
+      ["read", "write", "edit", "list", "glob", "grep", "apply_patch"],
+    ]);
+  });
+});
+
 describe("write: false and bash, the same in every entry point", () => {
   const message = (factory: string) =>
     `${factory} bash cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)`;
