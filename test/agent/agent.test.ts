@@ -182,12 +182,13 @@ describe("tool scopes", () => {
     const agent = createWorkspaceAgent({
       model,
       fs,
-      write: false,
+      edit: false,
+      applyPatch: false,
       bash: { runner, env: () => ({}) },
       extraTools,
     });
     await agent.generate({ prompt: "x" });
-    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "bash", "weather"]);
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "write", "bash", "weather"]);
     expect(() => createWorkspaceAgent({ model, fs, extraTools: { read: extraTools.weather } })).toThrow(
       "createWorkspaceAgent extraTools.read has the name of a file tool: give it another name",
     );
