@@ -36,7 +36,14 @@ describe("memory file", () => {
       "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse tabs.\n",
       "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse spaces.\n",
     ]);
-    expect(first.memory).toEqual({ path: "AGENTS.md", text: "Use tabs.\n", bytes: 10, truncated: false });
+    expect(first.memory).toEqual({
+      path: "AGENTS.md",
+      text: "Use tabs.\n",
+      bytes: 10,
+      truncated: false,
+      keptBytes: 10,
+      binary: false,
+    });
   });
 
   it("adds nothing when the file is absent or memoryFile is false; the memory alone without instructions", async () => {
@@ -58,9 +65,26 @@ describe("memory file", () => {
     const model = textModel();
     const result = await createWorkspaceAgent({ model, fs, maxMemoryBytes: 4 }).generate({ prompt: "x" });
     expect(systemOf(model.doGenerateCalls[0])).toBe(
-      "# Agent memory (AGENTS.md)\n\nabc\n\n[AGENTS.md cut at 4 of 10 bytes: read the file for the rest]",
+      "# Agent memory (AGENTS.md)\n\nabc\n\n[AGENTS.md cut at 3 of 10 bytes (cap 4): read the file for the rest]",
     );
-    expect(result.memory).toEqual({ path: "AGENTS.md", text: "abc", bytes: 10, truncated: true });
+    expect(result.memory).toEqual({
+      path: "AGENTS.md",
+      text: "abc",
+      bytes: 10,
+      truncated: true,
+      keptBytes: 3,
+      binary: false,
+    });
+  });
+
+  it("a memory file that is not UTF-8 text is left out with a note, never sent raw", async () => {
+    const fs = memoryFileSystem({ files: { "/AGENTS.md": new Uint8Array([0x41, 0, 0xff, 0x42]) } });
+    const model = textModel();
+    const result = await createWorkspaceAgent({ model, fs }).generate({ prompt: "x" });
+    expect([systemOf(model.doGenerateCalls[0]), result.memory]).toEqual([
+      "# Agent memory (AGENTS.md)\n\n[AGENTS.md is not UTF-8 text (4 bytes): its content was left out]",
+      { path: "AGENTS.md", text: "", bytes: 4, truncated: false, keptBytes: 0, binary: true },
+    ]);
   });
 
   it("reads the memory file through the gate: outside the roots the run rejects with EACCES", async () => {
