@@ -9,7 +9,7 @@ import type { FileSystem } from "../contract/types.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
 import { checkFsOption, CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
-import { assertKnownOptions, OptionError } from "../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import {
   assertNoSharedOptions,
   isContextOption,
@@ -312,8 +312,10 @@ export function createAiSdkFsTools<
     const name = typeof signature?.name === "string" ? signature.name : BUNDLE_TOOL_KEYS[key];
     const clash = entries.find(([, other]) => other === name);
     if (clash !== undefined) {
-      throw new TypeError(
-        `${FACTORY} has two tools named "${name}" (${clash[0]} and ${key} options): give one signature another name`,
+      optionValueError(
+        FACTORY,
+        `${key}.signature`,
+        `gives the tool name "${name}", which the ${clash[0]} tool has too: give one signature another name`,
       );
     }
     let tool: unknown;

@@ -349,7 +349,8 @@ describe("createAiSdkFsTools option errors", () => {
           },
         },
       },
-      message: 'createAiSdkFsTools has two tools named "read" (read and edit options): give one signature another name',
+      message:
+        'createAiSdkFsTools edit.signature gives the tool name "read", which the read tool has too: give one signature another name',
     },
     {
       name: "bash: true",

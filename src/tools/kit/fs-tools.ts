@@ -8,7 +8,7 @@
 import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "../apply-patch/index.js";
 import { createBashTool, type BashInput, type BashToolSettings, type FallbackRunner } from "../bash/index.js";
 import { checkFsOption, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
-import { assertKnownOptions, OptionError } from "../../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../../contract/options.js";
 import {
   assertNoSharedOptions,
   isContextOption,
@@ -212,6 +212,19 @@ export function createFsTools<const O extends FsToolsOptions>(
     clock: options.clock ?? systemClock,
   };
   const tools: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  for (const { key, signature } of selected) {
+    const name = signature?.name ?? (key === "applyPatch" ? "apply_patch" : key);
+    const other = names.get(name);
+    if (other !== undefined) {
+      optionValueError(
+        FACTORY,
+        `${key}.signature`,
+        `gives the tool name "${name}", which the ${other} tool has too: give one signature another name`,
+      );
+    }
+    names.set(name, key);
+  }
   for (const { key, settings, signature } of selected) {
     assertNoSharedOptions(FACTORY, key, settings, [...CONTEXT_OPTION_KEYS, "readOnly"]);
     const core = named(key, () => MAKERS[key]({ ...shared, ...settings }, fallbackRunner)) as CoreTool<

@@ -88,6 +88,36 @@ describe("a preset's signature of another tool is refused at creation", () => {
   });
 });
 
+describe("two tools with one name throw OptionError at creation, in the entry point's name", () => {
+  test("createFsTools, and the agent (not the bundle it builds on)", () => {
+    const fs = memoryFileSystem();
+    const readFile = lineRangePreset().read;
+    const renamed = { ...offsetLimitPreset().grep, name: "readFile" };
+    const thrown = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return OptionError.isInstance(error) ? error.message : `not an OptionError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect([
+      thrown(() => createFsTools({ fs, read: { signature: readFile }, grep: { signature: renamed } })),
+      thrown(() =>
+        createWorkspaceAgent({
+          model: policyModel(() => ({ text: "" })),
+          fs,
+          read: { signature: readFile },
+          grep: { signature: renamed },
+        }),
+      ),
+    ]).toEqual([
+      'createFsTools grep.signature gives the tool name "readFile", which the read tool has too: give one signature another name',
+      'createWorkspaceAgent grep.signature gives the tool name "readFile", which the read tool has too: give one signature another name',
+    ]);
+  });
+});
+
 describe("write: false and bash, the same in every entry point", () => {
   const message = (factory: string) =>
     `${factory} bash cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)`;
