@@ -28,7 +28,8 @@ import { sha256Digest, type Digest } from "../contract/digest.js";
 import { systemClock } from "../contract/clock.js";
 import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import type { FileSystem } from "../contract/types.js";
-import { createGate, type Gate } from "../gate/gate.js";
+import { createGate, type AllowRule, type Gate } from "../gate/gate.js";
+import { readOnly as readOnlyMiddleware } from "../gate/middleware.js";
 import { hashFiles } from "../gate/hash-files.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
@@ -73,10 +74,13 @@ export const READ_ONLY_TOOLS = ["read", "list", "glob", "grep"] as const;
 /** A file tool's option on the agent: `false` leaves it out, `true` or its options (with an optional `signature`) put it in. */
 export type WorkspaceToolOption<F extends Parameters<typeof adaptCoreFactory>[2]> = boolean | BundleToolOptions<F>;
 
+/** The deny rule `readOnly: true` adds: no path is written, created, removed or moved. */
+const READ_ONLY_DENY_RULE: AllowRule = { tool: "writeFile", path: "/" };
+
 /**
  * The agent's file tools, in the one shape `createFsTools`, `createAiSdkFsTools` and
  * `createMcpServer` take: every file tool is on unless its key is `false`; bash only with its
- * options. `write: false` withholds edit and apply_patch; `readOnly: true` withholds write,
+ * options. `write: false` withholds edit, apply_patch and bash; `readOnly: true` withholds write,
  * edit, apply_patch and bash. A `signature` (a preset's: `lineRangePreset().read`) renames a
  * tool and shapes its parameters; the tool's own settings (`read: { maxBytes }`) bound it.
  */
@@ -395,7 +399,7 @@ interface Attempt {
  * @throws TypeError ({@link OptionError}) at creation for an unknown option or tool setting, a bad
  *   value (`maxToolRounds` not an integer ≥ 1, `maxValidationRetries` < 0, `memoryFile` not a
  *   non-empty string or `false`, `inputGlobs` not strings), write tools or bash beside `readOnly: true`,
- *   edit or applyPatch beside `write: false`, `bash: true` (bash needs a runner and an env),
+ *   edit, applyPatch or bash beside `write: false`, `bash: true` (bash needs a runner and an env),
  *   an extra tool named like a file tool; and whatever the tool factories throw.
  * @example
  * ```ts
@@ -456,19 +460,44 @@ export function createWorkspaceAgent<
   ) {
     optionValueError(FACTORY, "output", "must be an AI SDK output specification, e.g. Output.object({ schema })");
   }
-  if (extraTools !== undefined && (typeof extraTools !== "object" || extraTools === null)) {
-    optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools");
+  if (
+    extraTools !== undefined &&
+    (typeof extraTools !== "object" || extraTools === null || Array.isArray(extraTools))
+  ) {
+    optionValueError(FACTORY, "extraTools", "must be a record of AI SDK tools ({ name: tool({ ... }) }), not an array");
+  }
+  for (const [name, extraTool] of Object.entries(extraTools ?? {})) {
+    const candidate = extraTool as { inputSchema?: unknown; execute?: unknown } | null;
+    if (
+      typeof candidate !== "object" ||
+      candidate === null ||
+      candidate.inputSchema === undefined ||
+      typeof candidate.execute !== "function"
+    ) {
+      optionValueError(
+        FACTORY,
+        `extraTools.${name}`,
+        "must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+      );
+    }
   }
 
+  // readOnly: nothing the agent runs writes in the workspace. The backend refuses every change
+  // (EROFS, as createMcpServer's readOnly) and the gate denies writeFile everywhere, so a large
+  // extra-tool result stays a preview with a note instead of a file under tool-outputs/.
+  const readOnly = options.readOnly === true;
+  const given = options.permissions;
+  // A permissions value that is not an object is left for createGate's option error.
+  const permissions =
+    readOnly && (given === undefined || (typeof given === "object" && given !== null))
+      ? { ...given, deny: [...(given?.deny ?? []), READ_ONLY_DENY_RULE] }
+      : given;
+  const gatedFs = readOnly ? readOnlyMiddleware()(fs) : fs;
   const shared: ToolContextOptions = Object.fromEntries(
     CONTEXT_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]),
   ) as unknown as ToolContextOptions;
-  const gate = createGate({
-    fs,
-    cwd: options.cwd,
-    allowedRoots: options.allowedRoots,
-    permissions: options.permissions,
-  });
+  if (readOnly) Object.assign(shared, { fs: gatedFs, permissions });
+  const gate = createGate({ fs: gatedFs, cwd: options.cwd, allowedRoots: options.allowedRoots, permissions });
   const digest: Digest = options.digest ?? sha256Digest();
   const clock = options.clock ?? systemClock;
   const files = fileTools(options, shared);
@@ -478,7 +507,9 @@ export function createWorkspaceAgent<
   }
   const extra = offloadExtraTools(FACTORY, extraTools ?? {}, { gate, clock }, options.extraToolsOffload ?? {});
   const tools: ToolSet = Object.freeze({ ...files, ...extra });
-  const toolNames = Object.keys(tools);
+  // The file tools first, then the extra tools in their order (an object puts integer-like
+  // keys first, so the order is not the merged object's).
+  const toolNames = [...Object.keys(files), ...Object.keys(extra).filter((name) => !(name in files))];
   const lastStep = { activeTools: [] as string[], toolChoice: "none" as const };
 
   const readMemory = (): Promise<MemoryFile | undefined> =>

@@ -27,9 +27,13 @@ export interface MemoryFile {
   readonly bytes: number;
   /** Whether the file was longer than `maxBytes` and was cut. */
   readonly truncated: boolean;
+  /** Bytes of the file kept in `text` (a cut backs up to a UTF-8 character boundary). */
+  readonly keptBytes: number;
+  /** Whether the file is not UTF-8 text (a NUL byte or an invalid sequence): then `text` is empty. */
+  readonly binary: boolean;
 }
 
-const utf8 = new TextDecoder("utf-8");
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Read the memory file through the gate.
@@ -58,9 +62,16 @@ export async function readMemoryFile(gate: Gate, path: string, maxBytes: number)
   let end = truncated ? maxBytes : data.byteLength;
   // Do not cut a UTF-8 sequence in two: back up over continuation bytes (10xxxxxx).
   if (truncated) while (end > 0 && ((data[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  let text = utf8.decode(data.subarray(0, end));
-  if (text.startsWith("\uFEFF")) text = text.slice(1);
-  return { path, text, bytes: data.byteLength, truncated };
+  const kept = data.subarray(0, end);
+  let text: string;
+  try {
+    text = kept.includes(0) ? "" : utf8.decode(kept);
+  } catch {
+    text = "";
+  }
+  if (text === "" && end > 0) return { path, text, bytes: data.byteLength, truncated, keptBytes: 0, binary: true };
+  // decode drops a leading BOM (ignoreBOM is false).
+  return { path, text, bytes: data.byteLength, truncated, keptBytes: end, binary: false };
 }
 
 /**
@@ -73,7 +84,7 @@ export async function readMemoryFile(gate: Gate, path: string, maxBytes: number)
  * @returns the system prompt, or `undefined` when there is neither.
  * @example
  * ```ts
- * systemPrompt("You review code.", { path: "AGENTS.md", text: "Use tabs.\n", bytes: 10, truncated: false }, 32768);
+ * systemPrompt("You review code.", { path: "AGENTS.md", text: "Use tabs.\n", bytes: 10, truncated: false, keptBytes: 10, binary: false }, 32768);
  * // "You review code.\n\n# Agent memory (AGENTS.md)\n\nUse tabs.\n"
  * ```
  */
@@ -83,9 +94,11 @@ export function systemPrompt(
   maxBytes: number,
 ): string | undefined {
   if (memory === undefined) return instructions;
-  const note = memory.truncated
-    ? `\n\n[${memory.path} cut at ${maxBytes} of ${memory.bytes} bytes: read the file for the rest]`
-    : "";
+  const note = memory.binary
+    ? `[${memory.path} is not UTF-8 text (${memory.bytes} bytes): its content was left out]`
+    : memory.truncated
+      ? `\n\n[${memory.path} cut at ${memory.keptBytes} of ${memory.bytes} bytes (cap ${maxBytes}): read the file for the rest]`
+      : "";
   const section = `# Agent memory (${memory.path})\n\n${memory.text}${note}`;
   return instructions === undefined || instructions === "" ? section : `${instructions}\n\n${section}`;
 }

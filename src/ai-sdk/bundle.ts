@@ -9,7 +9,7 @@ import type { FileSystem } from "../contract/types.js";
 import type { createApplyPatchTool } from "../tools/apply-patch/index.js";
 import type { createBashTool } from "../tools/bash/index.js";
 import { checkFsOption, CONTEXT_OPTION_KEYS, type ToolContextOptions } from "../tools/kit/context.js";
-import { assertKnownOptions, OptionError } from "../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../contract/options.js";
 import {
   assertNoSharedOptions,
   isContextOption,
@@ -80,7 +80,7 @@ export type BundleToolOptions<F extends CoreFactory> = Omit<CoreOptionsOf<F>, Sh
 
 /**
  * Options of {@link createAiSdkFsTools}. `read`, `edit` and `write` are on unless set to `false`
- * (`write: false` also withholds `edit` and `apply_patch`, as a tool scope does); `applyPatch`,
+ * (`write: false` also withholds `edit`, `apply_patch` and `bash`, as a tool scope does); `applyPatch`,
  * `list`, `glob` and `grep` are added by `true` or their options; `bash` by its options.
  */
 export interface AiSdkFsToolsOptions<Context = AiSdkToolContext> extends Omit<ToolContextOptions, "state" | "fs"> {
@@ -228,7 +228,7 @@ const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never)
  * Make the file tools for `generateText`/`streamText`: `read`, `edit`, `write`, plus
  * `apply_patch`, `list`, `glob` or `grep` when their key is `true` or their options, and `bash`
  * when `bash` is `{ runner, env, ... }`. Any tool can be left out with `false`; `write: false`
- * leaves out every tool that changes files (`write`, `edit`, `apply_patch`). Every tool is
+ * leaves out every tool that changes files (`write`, `edit`, `apply_patch`, and `bash`, whose commands write). Every tool is
  * strict (see `toStrictSchema`), runs over the same backend and gate, and shares the store,
  * locks, digest and clock given once at the top level. As with `createFsTools`, the
  * read-before-write check is on only with a `state` (`memoryStore()`), and without `locks` the
@@ -249,7 +249,7 @@ const FACTORIES: Readonly<Record<keyof typeof BUNDLE_TOOL_KEYS, (options: never)
  *   options (`createAiSdkFsTools read options cannot set digest: set it once at the top level`);
  *   an unknown key there (`createAiSdkFsTools read got an unknown option "maxbytes". Known options:
  *   maxBytes, maxLineLength, converters, signature`), all {@link OptionError}s; a tool's options
- *   that are not an object (or `true`/`false` where taken); `edit` or `applyPatch` set beside
+ *   that are not an object (or `true`/`false` where taken); `edit`, `applyPatch` or `bash` set beside
  *   `write: false`; two tools with one name; `bash` that is not `false` or an object with a runner and an env
  *   (`createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has
  *   no default runner (it lacks a runner). Give runner: justBashCommandRunner({ fs, cwd }) from
@@ -312,8 +312,10 @@ export function createAiSdkFsTools<
     const name = typeof signature?.name === "string" ? signature.name : BUNDLE_TOOL_KEYS[key];
     const clash = entries.find(([, other]) => other === name);
     if (clash !== undefined) {
-      throw new TypeError(
-        `${FACTORY} has two tools named "${name}" (${clash[0]} and ${key} options): give one signature another name`,
+      optionValueError(
+        FACTORY,
+        `${key}.signature`,
+        `gives the tool name "${name}", which the ${clash[0]} tool has too: give one signature another name`,
       );
     }
     let tool: unknown;

@@ -83,7 +83,7 @@ async function usableRoots(fs: FileSystem, paths: readonly string[]): Promise<st
  * @returns the SDK's `McpServer`, not yet connected.
  * @throws TypeError at creation for an unknown option, a `dialect` not in {@link MCP_DIALECTS},
  *   a tool key with the `filesystem-server` dialect, a tool set beside `readOnly: true` (write,
- *   edit, applyPatch, bash) or `write: false` (edit, applyPatch), `bash` without a `runner`,
+ *   edit, applyPatch, bash) or `write: false` (edit, applyPatch, bash), `bash` without a `runner`,
  *   a non-boolean `readOnly` or `clientRoots`, a `homeDirectory` that is not absolute, a missing
  *   `fs`, and whatever the tool factories
  *   throw for their options. Tool failures never throw: they are `isError` results.

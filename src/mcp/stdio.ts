@@ -176,7 +176,8 @@ export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> 
 /**
  * Serve a Redis workspace over stdio: `redisFileSystem` (loaded on demand: it needs the optional
  * peers unstorage and ioredis) with its Redis locks, so several servers on several hosts share
- * the workspace; the workspace paths are created if missing.
+ * the workspace; the workspace paths are created if missing. The Redis connection is closed
+ * when stdin ends, so the process exits with its client.
  *
  * @throws Error when unstorage or ioredis is not installed, or Redis cannot be reached (named).
  */
@@ -194,13 +195,28 @@ async function serveRedisWorkspace(
   }
   const roots = [...new Set(commandLine.directories.map((path) => posix.resolve(path)))];
   const fs = backend.redisFileSystem({ url: redis.url, prefix: redis.prefix, cwd: roots[0]! });
-  for (const root of roots) await fs.mkdir(root, { recursive: true });
-  const server = createMcpServer({
-    fs,
-    cwd: roots[0]!,
-    allowedRoots: roots,
-    dialect: commandLine.dialect,
-    readOnly: commandLine.readOnly,
-  });
-  await server.connect(new StdioServerTransport());
+  // The Redis connection keeps the process alive: close it when stdin ends (the client is gone),
+  // so the server exits as the directory form does, and when the start fails.
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    void fs.close().catch(() => {});
+  };
+  try {
+    for (const root of roots) await fs.mkdir(root, { recursive: true });
+    const server = createMcpServer({
+      fs,
+      cwd: roots[0]!,
+      allowedRoots: roots,
+      dialect: commandLine.dialect,
+      readOnly: commandLine.readOnly,
+    });
+    await server.connect(new StdioServerTransport());
+  } catch (error) {
+    close();
+    throw error;
+  }
+  process.stdin.once("end", close);
+  process.stdin.once("close", close);
 }

@@ -217,7 +217,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
       : loadJustBash().then(trustedRunnerOf, () => trustedRunnerOf(undefined));
   let trustedNow: TrustedRunner | undefined =
     options.trusted ?? (loadedJustBash() ? trustedRunnerOf(loadedJustBash()) : undefined);
-  function trusted<T>(work: () => Promise<T>): Promise<T> {
+  function trusted<T>(work: () => Promise<T>, quiet = false): Promise<T> {
     const promise = (
       trustedNow !== undefined
         ? trustedNow(work)
@@ -228,7 +228,7 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     ).catch((error: unknown) => {
       throw blockedByDefense(error, options.trusted !== undefined) ?? error;
     });
-    if (onRefusal !== undefined) promise.catch(report);
+    if (onRefusal !== undefined && !quiet) promise.catch(report);
     return promise;
   }
   /** Tell the host about a refusal by the gate, unless it answered a command lookup. */
@@ -269,15 +269,16 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     for (const key of [...overrides.keys()]) if (isWithin(path, key)) overrides.delete(key);
   }
 
-  function statOf(path: string, follow: boolean): Promise<FileStat> {
+  /** A cached `stat` (`follow`) or `lstat`; `quiet` leaves a refusal unreported (the caller handles it). */
+  function statOf(path: string, follow: boolean, quiet = false): Promise<FileStat> {
     if (isUnaskedLookup(path))
       return Promise.reject(new FsError("ENOENT", { syscall: follow ? "stat" : "lstat", path }));
-    if (statCacheMs === 0) return trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
-    const key = `${follow ? "s" : "l"}${path}`;
+    if (statCacheMs === 0) return trusted(() => (follow ? fs.stat(path) : fs.lstat(path)), quiet);
+    const key = `${follow ? "s" : "l"}${quiet ? "q" : ""}${path}`;
     const now = Date.now();
     const hit = statCache.get(key);
     if (hit !== undefined && now - hit.atMs <= statCacheMs) return hit.stat;
-    const stat = trusted(() => (follow ? fs.stat(path) : fs.lstat(path)));
+    const stat = trusted(() => (follow ? fs.stat(path) : fs.lstat(path)), quiet);
     statCache.set(key, { atMs: now, stat });
     // Only answers worth repeating stay: a stat or "not found"; other errors are retried.
     stat.catch((error: unknown) => {
@@ -311,6 +312,19 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
    * directory walks call for every entry, carries none (just-bash falls back to `realpath`).
    */
   async function statWithIdentity(path: string): Promise<FsStat> {
+    if (hasSymlinks && !isVirtualDevPath(path) && !isUnaskedLookup(path)) {
+      const own = await statOf(path, false, true).catch(() => undefined);
+      if (own?.type === "symlink") {
+        // A link whose target is missing or outside the workspace stats as the link itself, so
+        // `rm` and `mv` (which just-bash has stat their operands) act on the link, never its
+        // target; reading or writing through it is still refused.
+        const target = await statOf(path, true, true).catch((error: unknown) => {
+          if (isNotFound(error) || isRefusal(error)) return undefined;
+          throw error;
+        });
+        if (target === undefined) return { ...toFsStat(path, own), identity: `path:${path}` };
+      }
+    }
     const stat = await statOf(path, true);
     const identity = !hasSymlinks || isVirtualDevPath(path) ? path : await realpathOf(path);
     const result = toFsStat(path, stat);
@@ -549,7 +563,14 @@ export function toJustBashFs(source: Gate | FileSystem, options: ToJustBashFsOpt
     },
 
     async realpath(path) {
-      return trusted(() => fs.realpath(normal(path)));
+      const target = normal(path);
+      return trusted(() => fs.realpath(target), true).catch(async (error: unknown) => {
+        // A link whose target is refused is no refusal to note when `mv` or `rm` only asks
+        // whether two names are one file: they act on the link itself.
+        if (onRefusal !== undefined && (await statOf(target, false).catch(() => undefined))?.type !== "symlink")
+          report(error);
+        throw error;
+      });
     },
 
     async utimes(path, _atime, mtime) {

@@ -36,7 +36,14 @@ describe("memory file", () => {
       "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse tabs.\n",
       "You keep notes.\n\n# Agent memory (AGENTS.md)\n\nUse spaces.\n",
     ]);
-    expect(first.memory).toEqual({ path: "AGENTS.md", text: "Use tabs.\n", bytes: 10, truncated: false });
+    expect(first.memory).toEqual({
+      path: "AGENTS.md",
+      text: "Use tabs.\n",
+      bytes: 10,
+      truncated: false,
+      keptBytes: 10,
+      binary: false,
+    });
   });
 
   it("adds nothing when the file is absent or memoryFile is false; the memory alone without instructions", async () => {
@@ -58,9 +65,26 @@ describe("memory file", () => {
     const model = textModel();
     const result = await createWorkspaceAgent({ model, fs, maxMemoryBytes: 4 }).generate({ prompt: "x" });
     expect(systemOf(model.doGenerateCalls[0])).toBe(
-      "# Agent memory (AGENTS.md)\n\nabc\n\n[AGENTS.md cut at 4 of 10 bytes: read the file for the rest]",
+      "# Agent memory (AGENTS.md)\n\nabc\n\n[AGENTS.md cut at 3 of 10 bytes (cap 4): read the file for the rest]",
     );
-    expect(result.memory).toEqual({ path: "AGENTS.md", text: "abc", bytes: 10, truncated: true });
+    expect(result.memory).toEqual({
+      path: "AGENTS.md",
+      text: "abc",
+      bytes: 10,
+      truncated: true,
+      keptBytes: 3,
+      binary: false,
+    });
+  });
+
+  it("a memory file that is not UTF-8 text is left out with a note, never sent raw", async () => {
+    const fs = memoryFileSystem({ files: { "/AGENTS.md": new Uint8Array([0x41, 0, 0xff, 0x42]) } });
+    const model = textModel();
+    const result = await createWorkspaceAgent({ model, fs }).generate({ prompt: "x" });
+    expect([systemOf(model.doGenerateCalls[0]), result.memory]).toEqual([
+      "# Agent memory (AGENTS.md)\n\n[AGENTS.md is not UTF-8 text (4 bytes): its content was left out]",
+      { path: "AGENTS.md", text: "", bytes: 4, truncated: false, keptBytes: 0, binary: true },
+    ]);
   });
 
   it("reads the memory file through the gate: outside the roots the run rejects with EACCES", async () => {
@@ -182,12 +206,13 @@ describe("tool scopes", () => {
     const agent = createWorkspaceAgent({
       model,
       fs,
-      write: false,
+      edit: false,
+      applyPatch: false,
       bash: { runner, env: () => ({}) },
       extraTools,
     });
     await agent.generate({ prompt: "x" });
-    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "bash", "weather"]);
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual(["read", "list", "glob", "grep", "write", "bash", "weather"]);
     expect(() => createWorkspaceAgent({ model, fs, extraTools: { read: extraTools.weather } })).toThrow(
       "createWorkspaceAgent extraTools.read has the name of a file tool: give it another name",
     );
@@ -671,6 +696,45 @@ describe("structured output", () => {
   });
 });
 
+describe("extraTools: a record of tools, sent after the file tools", () => {
+  const named = tool({ description: "n", inputSchema: z.object({}), execute: async () => "n" });
+
+  it("integer-like names are sent after the file tools too", async () => {
+    const model = policyModel(() => ({ text: "done" }));
+    const fs = memoryFileSystem();
+    await createWorkspaceAgent({ model, fs, extraTools: { zeta: named, 0: named } }).generate({ prompt: "p" });
+    expect(toolNamesOf(model.doGenerateCalls[0])).toEqual([
+      "read",
+      "list",
+      "glob",
+      "grep",
+      "write",
+      "edit",
+      "apply_patch",
+      "0",
+      "zeta",
+    ]);
+  });
+
+  it("an array, or a tool without inputSchema or execute, throws OptionError at creation", () => {
+    const model = policyModel(() => ({ text: "done" }));
+    const fs = memoryFileSystem();
+    const thrown = (extraTools: unknown) => {
+      try {
+        createWorkspaceAgent({ model, fs, extraTools: extraTools as never });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no error";
+    };
+    expect([thrown([named]), thrown({ foo: { description: "x" } }), thrown({ foo: 1 })]).toEqual([
+      "createWorkspaceAgent extraTools must be a record of AI SDK tools ({ name: tool({ ... }) }), not an array",
+      "createWorkspaceAgent extraTools.foo must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+      "createWorkspaceAgent extraTools.foo must be an AI SDK tool with an inputSchema and an execute function: tool({ description, inputSchema, execute })",
+    ]);
+  });
+});
+
 describe("extraTools results are offloaded like the file tools'", () => {
   const big = Array.from({ length: 2000 }, (_, i) => `row ${i}`).join("\n"); // 15,889 bytes
   const search = tool({
@@ -716,6 +780,45 @@ describe("extraTools results are offloaded like the file tools'", () => {
     expect(new TextDecoder().decode(await fs.readFile("/w/tool-outputs/call-0-0.txt"))).toBe(big);
     // The host still sees the whole result in the steps.
     expect(result.steps[0]!.toolResults.map((part) => part.output)).toEqual([big, { answer: 42 }]);
+  });
+
+  it("readOnly: true writes nothing: a large result stays a preview with a note; the gate refuses writes", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
+    const model = policyModel((_, n) =>
+      n === 0 ? { calls: [{ tool: "search", input: { q: "x" } }] } : { text: "done" },
+    );
+    const agent = createWorkspaceAgent({
+      model,
+      fs,
+      cwd: "/w",
+      readOnly: true,
+      extraTools: { search },
+      extraToolsOffload: { thresholdBytes: 1024, previewBytes: 16 },
+    });
+    await agent.generate({ prompt: "search" });
+    const sent = model.doGenerateCalls[1]!.prompt.flatMap((message) =>
+      message.role === "tool" ? message.content : [],
+    );
+    const check = await agent.gate.check("/w/a.txt", "write");
+    expect({
+      sent: sent.map((part) => (part.type === "tool-result" ? part.output : undefined)),
+      names: (await fs.readdir("/w")).map((entry) => entry.name),
+      check: check.ok ? "admitted" : check.error.code,
+      backendWrite: await agent.gate.backend.writeFile("/w/a.txt", new Uint8Array([1])).catch(String),
+      content: new TextDecoder().decode(await fs.readFile("/w/a.txt")),
+    }).toEqual({
+      sent: [
+        {
+          type: "text",
+          value:
+            'row 0\nrow 1\n[Output is 16.5 KiB (16,889 bytes), 2,000 lines; showed the first 2 lines. The rest could not be saved to tool-outputs/call-0-0.txt (Permission denied: /w/tool-outputs/call-0-0.txt matches a deny rule for "writeFile" in the permissions config.); narrow the request to see more.]',
+        },
+      ],
+      names: ["a.txt"],
+      check: "EDENIED",
+      backendWrite: "FsError: EROFS: read-only file system, open '/w/a.txt'",
+      content: "x\n",
+    });
   });
 
   it("extraToolsOffload: false sends every result whole; bad values throw", async () => {

@@ -349,7 +349,8 @@ describe("createAiSdkFsTools option errors", () => {
           },
         },
       },
-      message: 'createAiSdkFsTools has two tools named "read" (read and edit options): give one signature another name',
+      message:
+        'createAiSdkFsTools edit.signature gives the tool name "read", which the read tool has too: give one signature another name',
     },
     {
       name: "bash: true",
@@ -389,13 +390,13 @@ describe("createAiSdkFsTools option errors", () => {
       name: "edit beside write: false",
       options: { fs, write: false, edit: {} },
       message:
-        "createAiSdkFsTools edit cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+        "createAiSdkFsTools edit cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)",
     },
     {
       name: "applyPatch beside write: false",
       options: { fs, write: false, applyPatch: true },
       message:
-        "createAiSdkFsTools applyPatch cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+        "createAiSdkFsTools applyPatch cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)",
     },
     {
       name: "an unknown grep setting, named under its key",

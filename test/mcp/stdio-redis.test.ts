@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseMcpCommandLine } from "../../src/mcp/stdio.js";
+import { spawn } from "node:child_process";
 import { buildForProcesses } from "../backends/redis/processes.js";
 import { NO_REDIS_REASON, REDIS_AVAILABLE, startRedisServer, type RedisServer } from "../backends/redis/server.js";
 
@@ -78,6 +79,39 @@ describe.skipIf(!REDIS_AVAILABLE)(`better-fs-tools mcp --redis over stdio (${NO_
         escape: true,
         after: "1|one\n2|three",
       });
+    },
+  );
+
+  it(
+    "exits when stdin closes (the Redis connection is closed), as the directory form does",
+    { timeout: 180_000 },
+    async () => {
+      const [running, built] = await Promise.all([
+        server === undefined ? startRedisServer() : Promise.resolve(server),
+        buildForProcesses("mcp-stdio-redis"),
+      ]);
+      server = running;
+      const child = spawn(
+        process.execPath,
+        [join(built, "mcp", "bin.js"), "mcp", "--redis", running.url, "--prefix", "team-b", "/w"],
+        { stdio: ["pipe", "pipe", "pipe"] },
+      );
+      // Ask once so the server is surely up (Redis connected, /w made), then hang up.
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      };
+      const answered = new Promise<string>((resolve) =>
+        child.stdout.once("data", (chunk: Buffer) => resolve(String(chunk))),
+      );
+      child.stdin.write(`${JSON.stringify(initialize)}\n`);
+      const answer = JSON.parse(await answered) as { id: number };
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.stdin.end();
+      // No timer here: the test's own timeout fails a server that keeps running.
+      expect({ answered: answer.id, code: await exited }).toEqual({ answered: 1, code: 0 });
     },
   );
 });

@@ -1,5 +1,19 @@
+import {
+  mkdtemp,
+  readdir as readdirHost,
+  readFile as readHost,
+  mkdir as mkdirHost,
+  rm as rmHost,
+  symlink as symlinkHost,
+  writeFile as writeHost,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Bash } from "just-bash";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { nodeFileSystem } from "../../src/backends/node/index.js";
+import { createFsTools } from "../../src/shell/defaults.js";
+import { resultText } from "../../src/tools/kit/result.js";
 import { createGate } from "../../src/gate/gate.js";
 import { memoryFileSystem } from "../../src/backends/memory/index.js";
 import type { FileSystem } from "../../src/contract/types.js";
@@ -260,5 +274,82 @@ describe("toJustBashFs when just-bash's defense layer blocks a backend call it r
     await expect(adapter.readFile("/w/a.txt")).rejects.toThrow(
       "EIO: i/o error, open '/w/a.txt' (just-bash's defense layer blocked it (process.cwd is blocked during script execution): the trusted option of toJustBashFs did not run the backend call as trusted code of the just-bash that runs the script)",
     );
+  });
+});
+
+describe("toJustBashFs: rm and mv of a symlink act on the link, never its target", () => {
+  const temporary: string[] = [];
+  afterEach(async () => {
+    for (const dir of temporary.splice(0)) await rmHost(dir, { recursive: true, force: true });
+  });
+
+  async function memoryCase() {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n", "/secret/key": "hunter2\n" } });
+    await fs.symlink("/secret/key", "/w/evil");
+    await fs.symlink("/secret/key", "/w/evil2");
+    await fs.symlink("/nowhere", "/w/dangle");
+    await fs.symlink("/w/missing", "/w/dangle-in");
+    return {
+      tools: createFsTools({ fs, cwd: "/w", state: false }),
+      names: async () => (await fs.readdir("/w")).map((entry) => entry.name).sort(),
+      secret: async () => new TextDecoder().decode(await fs.readFile("/secret/key")),
+    };
+  }
+
+  async function nodeCase() {
+    // Rooted at a temporary folder (not under /dev, which the shell serves itself): the workspace
+    // is /w, the secret lies outside it at /secret.
+    const base = await mkdtemp(join(tmpdir(), "bft-link-"));
+    temporary.push(base);
+    const fs = nodeFileSystem({ root: base, cwd: "/w", allowedRoots: ["/w"] });
+    await mkdirHost(join(base, "w"));
+    await mkdirHost(join(base, "secret"));
+    await writeHost(join(base, "w", "a.txt"), "one\n");
+    await writeHost(join(base, "secret", "key"), "hunter2\n");
+    await fs.symlink!("/secret/key", "/w/evil");
+    await fs.symlink!("/secret/key", "/w/evil2");
+    await fs.symlink!("/nowhere", "/w/dangle");
+    await fs.symlink!("/w/missing", "/w/dangle-in");
+    return {
+      tools: createFsTools({ fs, cwd: "/w", state: false }),
+      names: async () => (await readdirHost(join(base, "w"))).sort(),
+      secret: async () => readHost(join(base, "secret", "key"), "utf8"),
+      outside: join(base, "secret"),
+    };
+  }
+
+  it.each([
+    ["memory", memoryCase],
+    ["node", nodeCase],
+  ])(
+    "%s: rm, rm -f and mv of links outside or dangling remove or rename the link; the target stays",
+    async (_, make) => {
+      const { tools, names, secret } = await make();
+      const run = async (command: string) => resultText(await tools.bash.execute({ command }));
+      expect({
+        rm: await run("rm evil"),
+        rmForce: await run("rm -f dangle"),
+        rmInside: await run("rm dangle-in"),
+        mv: await run("mv evil2 moved"),
+        readThrough: await run("cat moved"),
+        names: await names(),
+        secret: await secret(),
+      }).toEqual({
+        rm: "[exit code 0]",
+        rmForce: "[exit code 0]",
+        rmInside: "[exit code 0]",
+        mv: "[exit code 0]",
+        // Reading through the moved link is still refused (memory: the gate; node: allowedRoots).
+        readThrough: expect.stringContaining("bash: refused: EACCES: permission denied, open '/w/moved' ("),
+        names: ["a.txt", "moved"],
+        secret: "hunter2\n",
+      });
+    },
+  );
+
+  it("node: the outside directory is untouched (no file removed, none added)", async () => {
+    const { tools, outside } = await nodeCase();
+    await tools.bash.execute({ command: "rm evil; rm -f dangle; mv evil2 x; rm x" });
+    expect((await readdirHost(outside)).sort()).toEqual(["key"]);
   });
 });

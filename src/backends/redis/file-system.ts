@@ -10,6 +10,7 @@ import redisDriver from "unstorage/drivers/redis";
 import type { Redis, RedisOptions } from "ioredis";
 import { assertKnownOptions, optionValueError } from "../../contract/options.js";
 import { unstorageFileSystem, type UnstorageFileSystem } from "../unstorage/file-system.js";
+import { STORE_PREFIX_CHARACTERS, STORE_PREFIX_PATTERN } from "../unstorage/keys.js";
 import { DEFAULT_REDIS_LOCK_TTL_MS, DEFAULT_REDIS_LOCK_WAIT_MS, redisLocks, type RedisLockClient } from "./locks.js";
 
 /** The backend's name, as `FileSystem.name` reports it. */
@@ -25,7 +26,10 @@ export const REDIS_SCAN_COUNT = 1_000;
 export interface RedisFileSystemOptions {
   /** The server: `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS). */
   readonly url: string;
-  /** The workspace's key prefix: every process that opens the same url and prefix shares one tree. */
+  /**
+   * The workspace's key prefix: every process that opens the same url and prefix shares one tree.
+   * Letters, digits, `_` `.` `~` `-` only, so no two prefixes share a key.
+   */
   readonly prefix: string;
   /** The working directory to hand to the tools (absolute). @default "/" */
   readonly cwd?: string;
@@ -94,11 +98,11 @@ export function redisFileSystem(options: RedisFileSystemOptions): RedisFileSyste
   if (typeof url !== "string" || !/^rediss?:\/\//.test(url)) {
     optionValueError("redisFileSystem", "url", `must be a redis:// or rediss:// URL, got ${JSON.stringify(url)}`);
   }
-  if (typeof prefix !== "string" || prefix.trim() === "" || /[?#]/.test(prefix)) {
+  if (typeof prefix !== "string" || !STORE_PREFIX_PATTERN.test(prefix)) {
     optionValueError(
       "redisFileSystem",
       "prefix",
-      `must be a non-empty string without ? or #, got ${JSON.stringify(prefix)}`,
+      `must be a non-empty string of ${STORE_PREFIX_CHARACTERS} (no : or /, which would reach into another prefix's keys), got ${JSON.stringify(prefix)}`,
     );
   }
   const commandTimeoutMs = milliseconds("commandTimeoutMs", options.commandTimeoutMs, DEFAULT_REDIS_COMMAND_TIMEOUT_MS);

@@ -13,7 +13,7 @@
 import type { Storage } from "unstorage";
 import { FsError, type FsErrorCode } from "../../contract/errors.js";
 import { mapConcurrent } from "../../contract/concurrency.js";
-import type { Locks } from "../../contract/locks.js";
+import { memoryLocks, type Locks } from "../../contract/locks.js";
 import { assertKnownOptions, optionValueError } from "../../contract/options.js";
 import type { DirEntry, FileStat, FileSystem } from "../../contract/types.js";
 import {
@@ -26,6 +26,8 @@ import {
   prefixKeys,
   pathOf,
   type StorePath,
+  STORE_PREFIX_CHARACTERS,
+  STORE_PREFIX_PATTERN,
 } from "./keys.js";
 import { decodeValue, encodeValue, type StoredValue } from "./value.js";
 
@@ -39,13 +41,19 @@ export interface UnstorageFileSystemOptions {
   /** Backend name in messages and descriptions. @default UNSTORAGE_FILE_SYSTEM_NAME */
   readonly name?: string;
   /**
-   * Key prefix of this workspace inside the storage (several workspaces can share one store).
+   * Key prefix of this workspace inside the storage (several workspaces can share one store):
+   * letters, digits, `_` `.` `~` `-` only, so no two bases ever share a key (a `:` or `/` would
+   * reach into another workspace's directories). `""` is the whole storage, every base included.
    * @default "" (the whole storage)
    */
   readonly base?: string;
   /** The working directory to hand to the tools (absolute). @default "/" */
   readonly cwd?: string;
-  /** Locks to declare as the backend's `locks` (the tools use them): e.g. Redis locks shared by every process. */
+  /**
+   * Locks to declare as the backend's `locks` (the tools use them): e.g. Redis locks shared by
+   * every process. @default one in-process lock table per storage and base, shared by every
+   * backend object over them in this process
+   */
   readonly locks?: Locks;
   /** The clock for modification times, in milliseconds since the epoch. @default Date.now */
   readonly now?: () => number;
@@ -59,6 +67,18 @@ export interface UnstorageFileSystem extends FileSystem {
 }
 
 const KNOWN_OPTIONS = ["name", "base", "cwd", "locks", "now"];
+
+/** The default locks: one table per storage and base in this process (every backend object over them shares it). */
+const locksByStorage = new WeakMap<Storage, Map<string, Locks>>();
+
+/** The in-process locks of `base` in `storage`, created on first use. */
+function processLocks(storage: Storage, base: string): Locks {
+  let byBase = locksByStorage.get(storage);
+  if (byBase === undefined) locksByStorage.set(storage, (byBase = new Map()));
+  let locks = byBase.get(base);
+  if (locks === undefined) byBase.set(base, (locks = memoryLocks()));
+  return locks;
+}
 
 /** What a path names right now. */
 type Found =
@@ -106,8 +126,12 @@ export function unstorageFileSystem(storage: Storage, options: UnstorageFileSyst
   if (typeof name !== "string" || name === "")
     optionValueError("unstorageFileSystem", "name", "must be a non-empty string");
   const base = options.base ?? "";
-  if (typeof base !== "string" || /[?#]/.test(base)) {
-    optionValueError("unstorageFileSystem", "base", `must be a string without ? or #, got ${JSON.stringify(base)}`);
+  if (typeof base !== "string" || (base !== "" && !STORE_PREFIX_PATTERN.test(base))) {
+    optionValueError(
+      "unstorageFileSystem",
+      "base",
+      `must be "" or a string of ${STORE_PREFIX_CHARACTERS} (no : or /, which would reach into another base's keys), got ${JSON.stringify(base)}`,
+    );
   }
   const cwd = options.cwd ?? "/";
   if (typeof cwd !== "string" || !cwd.startsWith("/")) {
@@ -119,8 +143,8 @@ export function unstorageFileSystem(storage: Storage, options: UnstorageFileSyst
   const now = options.now ?? Date.now;
   if (typeof now !== "function")
     optionValueError("unstorageFileSystem", "now", "must be a function returning milliseconds");
-  // unstorage normalises keys: `/` and `\` become `:`, repeated and outer `:` are dropped.
-  const prefix = base.replace(/[/\\]/g, ":").replace(/:+/g, ":").replace(/^:|:$/g, "");
+  const prefix = base;
+  const locks = options.locks ?? processLocks(storage, prefix);
   const full = (key: string) => (prefix === "" ? key : key === "" ? prefix : `${prefix}:${key}`);
 
   // ---- store calls (every rejection of the store becomes EIO) ----
@@ -248,7 +272,7 @@ export function unstorageFileSystem(storage: Storage, options: UnstorageFileSyst
     capabilities: {},
     cwd,
     storage,
-    ...(options.locks === undefined ? {} : { locks: options.locks }),
+    locks,
 
     async readFile(path) {
       const { names, trailingSlash } = parse(path, "open");

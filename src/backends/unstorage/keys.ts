@@ -55,6 +55,16 @@ export function parseStorePath(path: string, syscall: string, dest?: string): St
   return { names, trailingSlash: names.length > 0 && path.length > 1 && path.endsWith("/") };
 }
 
+/**
+ * The characters a workspace's key prefix (unstorage `base`, Redis `prefix`) may hold: letters,
+ * digits, `_` `.` `~` `-`. None of them is a separator, so the keys of one prefix are never the
+ * keys of another (`team-a:w` would name the directory `w` of the workspace `team-a`).
+ */
+export const STORE_PREFIX_PATTERN = /^[A-Za-z0-9_.~-]+$/;
+
+/** The allowed characters of a key prefix, for option errors. */
+export const STORE_PREFIX_CHARACTERS = "letters, digits, _ . ~ -";
+
 /** Names that escape to themselves: the common case costs one test. */
 const PLAIN_NAME = /^[A-Za-z0-9_.~-]+$/;
 

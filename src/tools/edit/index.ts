@@ -415,24 +415,21 @@ function lineNumbers(text: string, positions: readonly number[]): number[] {
   return lines;
 }
 
-/** Collapse runs of spaces and tabs to one space; `map[i]` is the source index of output char `i`. */
-function squeezeBlanks(text: string): { text: string; map: number[] } {
-  let out = "";
-  const map: number[] = [];
-  let inBlank = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === " " || c === "\t") {
-      if (inBlank) continue;
-      inBlank = true;
-      out += " ";
-    } else {
-      inBlank = false;
-      out += c;
-    }
-    map.push(i);
+/** Collapse runs of spaces and tabs to one space (one native pass: linear in the text). */
+function squeezeBlanks(text: string): string {
+  return text.replace(/[ \t]+/g, " ");
+}
+
+/** The index in `text` of index `at` of `squeezeBlanks(text)`: one step per blank run before it. */
+function sourceIndex(text: string, at: number): number {
+  const runs = /[ \t]{2,}/g;
+  let removed = 0;
+  for (let run = runs.exec(text); run !== null; run = runs.exec(text)) {
+    // The run's first blank stays (as one space) at squeezed index run.index - removed.
+    if (run.index - removed >= at) break;
+    removed += run[0].length - 1;
   }
-  return { text: out, map };
+  return at + removed;
 }
 
 /** The ENOMATCH message, with hints for the usual causes. */
@@ -448,14 +445,18 @@ function notFoundMessage(
   if (/^\s*\d+\|/.test(oldText)) {
     hints.push("oldText seems to start with a line-number prefix from read (`12|`); leave the prefixes out.");
   }
-  const squeezedOld = squeezeBlanks(oldText).text;
-  // The whitespace-blind search is a hint only; skip it for very large files.
-  if (squeezedOld.trim() !== "" && view.length <= WHITESPACE_HINT_MAX_CHARS) {
-    const squeezedView = squeezeBlanks(view);
-    const at = squeezedView.text.indexOf(squeezedOld);
+  // The whitespace-blind search is a hint only; skip it for a very large file or oldText (the
+  // work stays bounded: a few native passes over at most WHITESPACE_HINT_MAX_CHARS each).
+  const squeezedOld =
+    view.length <= WHITESPACE_HINT_MAX_CHARS && oldText.length <= WHITESPACE_HINT_MAX_CHARS
+      ? squeezeBlanks(oldText)
+      : "";
+  if (squeezedOld.trim() !== "") {
+    const at = squeezeBlanks(view).indexOf(squeezedOld);
     if (at >= 0) {
-      const line = lineNumbers(view, [squeezedView.map[at]!])[0]!;
-      const fileLine = view.slice(view.lastIndexOf("\n", squeezedView.map[at]!) + 1).split("\n", 1)[0]!;
+      const source = sourceIndex(view, at);
+      const line = lineNumbers(view, [source])[0]!;
+      const fileLine = view.slice(view.lastIndexOf("\n", source) + 1).split("\n", 1)[0]!;
       const indent = /^[\t ]*/.exec(fileLine)?.[0] ?? "";
       const tabs = indent.includes("\t") ? "tabs" : "spaces";
       hints.push(

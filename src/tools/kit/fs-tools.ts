@@ -8,7 +8,7 @@
 import { createApplyPatchTool, type ApplyPatchInput, type ApplyPatchToolOptions } from "../apply-patch/index.js";
 import { createBashTool, type BashInput, type BashToolSettings, type FallbackRunner } from "../bash/index.js";
 import { checkFsOption, CONTEXT_OPTION_KEYS, type PerCall, type ToolContextOptions } from "./context.js";
-import { assertKnownOptions, OptionError } from "../../contract/options.js";
+import { assertKnownOptions, OptionError, optionValueError } from "../../contract/options.js";
 import {
   assertNoSharedOptions,
   isContextOption,
@@ -58,7 +58,10 @@ export interface FsToolsOptions extends Omit<ToolContextOptions, "state"> {
    */
   readonly readOnly?: boolean;
   readonly read?: FsToolOption<ReadToolSettings, ReadInput, ReadResult>;
-  /** `false` leaves out `write`, and with it `edit` and `apply_patch` (setting them beside it throws). */
+  /**
+   * `false` leaves out `write`, and with it `edit`, `apply_patch` and `bash` (its commands write
+   * files): setting one of them beside it throws.
+   */
   readonly write?: FsToolOption<WriteToolSettings, WriteInput, MutationResult>;
   readonly edit?: FsToolOption<EditToolSettings, EditInput, MutationResult>;
   readonly list?: FsToolOption<ListToolSettings, ListInput, SearchResult>;
@@ -101,7 +104,7 @@ type SurelyOff<O, K extends keyof CoreNames> = [Field<O, K>] extends [false]
   : K extends Withheld
     ? [Field<O, "readOnly">] extends [true]
       ? true
-      : K extends "edit" | "applyPatch"
+      : K extends "edit" | "applyPatch" | "bash"
         ? [Field<O, "write">] extends [false]
           ? true
           : false
@@ -166,7 +169,7 @@ const MAKERS: Readonly<
  *   `locks`, `digest`, `clock`), `readOnly`, and a key per tool (`read`, `write`, `edit`,
  *   `list`, `glob`, `grep`, `applyPatch`, `bash`): `false` leaves it out, `true` or absent makes
  *   it with its defaults, an object with these settings and an optional `signature`.
- *   `write: false` leaves out `edit` and `apply_patch` too; `readOnly: true` leaves out `write`,
+ *   `write: false` leaves out `edit`, `apply_patch` and `bash` (its commands write) too; `readOnly: true` leaves out `write`,
  *   `edit`, `apply_patch` and `bash`.
  * @param fallbackRunner - the runner `bash` uses without `bash.runner` (the package's entries
  *   pass just-bash's).
@@ -209,6 +212,19 @@ export function createFsTools<const O extends FsToolsOptions>(
     clock: options.clock ?? systemClock,
   };
   const tools: Record<string, unknown> = {};
+  const names = new Map<string, string>();
+  for (const { key, signature } of selected) {
+    const name = signature?.name ?? (key === "applyPatch" ? "apply_patch" : key);
+    const other = names.get(name);
+    if (other !== undefined) {
+      optionValueError(
+        FACTORY,
+        `${key}.signature`,
+        `gives the tool name "${name}", which the ${other} tool has too: give one signature another name`,
+      );
+    }
+    names.set(name, key);
+  }
   for (const { key, settings, signature } of selected) {
     assertNoSharedOptions(FACTORY, key, settings, [...CONTEXT_OPTION_KEYS, "readOnly"]);
     const core = named(key, () => MAKERS[key]({ ...shared, ...settings }, fallbackRunner)) as CoreTool<

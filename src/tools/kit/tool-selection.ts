@@ -20,6 +20,12 @@ export const MUTATING_TOOL_KEYS = ["write", "edit", "applyPatch"] as const;
 export const READ_ONLY_WITHHELD_KEYS = [...MUTATING_TOOL_KEYS, "bash"] as const;
 
 /**
+ * The tools `write: false` withholds besides `write` (setting one beside it throws): `edit`,
+ * `applyPatch`, and `bash`, whose commands write files (`echo x > a.txt`), default runner or not.
+ */
+export const WRITE_FALSE_WITHHELD_KEYS = ["edit", "applyPatch", "bash"] as const;
+
+/**
  * One tool's option in the one shape: `false` leaves it out, `true` turns it on with its
  * defaults, an object turns it on with these settings (and a `signature`, where the entry point
  * speaks signatures).
@@ -41,6 +47,27 @@ export interface ToolSelectionRules {
   readonly onByDefault: readonly ToolSettingsKey[];
   /** Whether a `signature` inside a tool's settings is taken (else it is refused). @default true */
   readonly signatures?: boolean;
+}
+
+/** The tool each preset signature was made for (a signature of another tool is refused). */
+const SIGNATURE_TOOLS = new WeakMap<object, ToolSettingsKey>();
+
+/**
+ * Record which tool each signature of a preset was made for, so that an entry point refuses it
+ * under another tool's key (`grep: { signature: lineRangePreset().read }`).
+ *
+ * @param preset - the preset: a signature per tool key.
+ * @returns the preset, unchanged.
+ * @example
+ * ```ts
+ * return forTools({ read, list, write, edit });
+ * ```
+ */
+export function forTools<P extends Partial<Record<ToolSettingsKey, object>>>(preset: P): P {
+  for (const [key, signature] of Object.entries(preset)) {
+    if (typeof signature === "object" && signature !== null) SIGNATURE_TOOLS.set(signature, key as ToolSettingsKey);
+  }
+  return preset;
 }
 
 function isSet(value: unknown): boolean {
@@ -80,8 +107,9 @@ type ToolSelectionSignature = ToolSignature<never, never, ToolResult>;
  *   `false`, `true` or an object (`createFsTools grep must be false, true or an object of grep
  *   settings, got 3`); `write`, `edit`, `applyPatch` or `bash` is set beside `readOnly: true`
  *   (`createWorkspaceAgent bash cannot be set with readOnly: true (readOnly leaves out write,
- *   edit, apply_patch and bash)`); `edit` or `applyPatch` is set beside `write: false`; a
- *   `signature` is not a signature, or is given where `rules.signatures` is `false`.
+ *   edit, apply_patch and bash)`); `edit`, `applyPatch` or `bash` is set beside `write: false` (it withholds all three); a
+ *   `signature` is not a signature, is a preset's signature of another tool, or is given where
+ *   `rules.signatures` is `false`.
  * @example
  * ```ts
  * selectTools("createFsTools", { readOnly: true, grep: { maxMatches: 10 } }, { onByDefault: TOOL_SETTINGS_KEYS });
@@ -118,18 +146,18 @@ export function selectTools(
     }
   }
   if (options.write === false) {
-    const extra = (["edit", "applyPatch"] as const).find((key) => isSet(options[key]));
+    const extra = WRITE_FALSE_WITHHELD_KEYS.find((key) => isSet(options[key]));
     if (extra !== undefined) {
       optionValueError(
         factory,
         extra,
-        "cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+        "cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)",
       );
     }
   }
   const withheld = (key: ToolSettingsKey): boolean =>
     (readOnly === true && (READ_ONLY_WITHHELD_KEYS as readonly string[]).includes(key)) ||
-    (options.write === false && (key === "edit" || key === "applyPatch"));
+    (options.write === false && (WRITE_FALSE_WITHHELD_KEYS as readonly string[]).includes(key));
   const selected: SelectedTool[] = [];
   for (const key of TOOL_SETTINGS_KEYS) {
     const value = options[key];
@@ -144,11 +172,16 @@ export function selectTools(
         "is not taken here: this entry point's tool names and parameters are fixed (use another dialect, or createAiSdkFsTools)",
       );
     }
-    selected.push({
-      key,
-      settings,
-      signature: signature === undefined ? undefined : checkSignature(factory, key, signature),
-    });
+    const checked = signature === undefined ? undefined : checkSignature(factory, key, signature);
+    const madeFor = checked === undefined ? undefined : SIGNATURE_TOOLS.get(checked);
+    if (checked !== undefined && madeFor !== undefined && madeFor !== key) {
+      optionValueError(
+        factory,
+        `${key}.signature`,
+        `is the ${madeFor} tool's signature (${checked.name}), not ${key}'s: take the preset's ${key} signature`,
+      );
+    }
+    selected.push({ key, settings, signature: checked });
   }
   return selected;
 }

@@ -14,6 +14,7 @@ import { checkInput, specSchema, type InputSpec } from "../kit/input.js";
 import type { MutationResult, ReadResult, SearchResult, ShellResult } from "../kit/result.js";
 import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 import { hasMedia, renameWords, withText } from "./common.js";
+import { forTools } from "../kit/tool-selection.js";
 import { assertKnownOptions } from "../../contract/options.js";
 
 /** Parameter names of {@link lineRangeSignature}. */
@@ -124,6 +125,8 @@ export function lineRangeSignature(
       return end === undefined ? { path, offset, exact: true } : { path, offset, limit: end - offset + 1, exact: true };
     },
     toResult(result, input) {
+      // The caller's own unknown key keeps its name (`Unknown readFile input key: offset`).
+      if (!result.ok && result.error?.message.startsWith(`Unknown ${name} input key`) === true) return result;
       if (!result.ok) {
         const message = (result.error?.message ?? "")
           .replace(
@@ -134,7 +137,8 @@ export function lineRangeSignature(
         return withText(result, renameWords(message, rename));
       }
       if (hasMedia(result)) return result;
-      const ranged = input[startName] !== undefined || input[endName] !== undefined;
+      // null is absent, as toInput reads it (strict schemas send null for an unused field).
+      const ranged = input[startName] != null || input[endName] != null;
       // Unranged: the core read gave the file exactly (toInput asks for `exact`); nothing to add.
       if (!ranged || result.totalLines === undefined || result.totalLines === 0) return result;
       const [body, ...notes] = result.parts.map((part) => (part.type === "text" ? part.text : ""));
@@ -209,7 +213,7 @@ export interface LineRangePreset {
  */
 export function lineRangePreset(options: Readonly<Record<string, never>> = {}): LineRangePreset {
   assertKnownOptions("lineRangePreset", options, []);
-  return {
+  return forTools({
     read: lineRangeSignature(),
     list: {
       name: "listDir",
@@ -238,5 +242,5 @@ export function lineRangePreset(options: Readonly<Record<string, never>> = {}): 
       inputSchema: specSchema(BASH_SPEC),
       toInput: (input) => checkInput<BashInput>("runBash", input, BASH_SPEC),
     },
-  };
+  });
 }

@@ -18,6 +18,7 @@ import type { MutationResult, ReadResult, SearchResult, ToolResult } from "../ki
 import { ToolInputError, type ToolSignature } from "../kit/tool.js";
 import type { WriteInput } from "../write/index.js";
 import { asErrorString, catNumbered, hasMedia, parseNumberedLines, renameWords, withText } from "./common.js";
+import { forTools } from "../kit/tool-selection.js";
 import { assertKnownOptions, optionValueError } from "../../contract/options.js";
 
 /** Default most characters of `read_file` output: 100,000; longer output is cut at a line end with a note saying where to continue. */
@@ -292,5 +293,5 @@ export function offsetLimitPreset(options: OffsetLimitPresetOptions = {}): Offse
     },
   };
 
-  return { read, list, grep, write, edit };
+  return forTools({ read, list, grep, write, edit });
 }

@@ -44,7 +44,18 @@ describe("redisFileSystem options", () => {
   it.each([
     [{ prefix: "p" }, "redisFileSystem url must be a redis:// or rediss:// URL, got undefined"],
     [{ url: "http://h", prefix: "p" }, 'redisFileSystem url must be a redis:// or rediss:// URL, got "http://h"'],
-    [{ url: "redis://h" }, "redisFileSystem prefix must be a non-empty string without ? or #, got undefined"],
+    [
+      { url: "redis://h" },
+      "redisFileSystem prefix must be a non-empty string of letters, digits, _ . ~ - (no : or /, which would reach into another prefix's keys), got undefined",
+    ],
+    [
+      { url: "redis://h", prefix: "team-a:w" },
+      'redisFileSystem prefix must be a non-empty string of letters, digits, _ . ~ - (no : or /, which would reach into another prefix\'s keys), got "team-a:w"',
+    ],
+    [
+      { url: "redis://h", prefix: "team-a/w" },
+      'redisFileSystem prefix must be a non-empty string of letters, digits, _ . ~ - (no : or /, which would reach into another prefix\'s keys), got "team-a/w"',
+    ],
     [
       { url: "redis://h", prefix: "p", lockTtlMs: 0 },
       "redisFileSystem lockTtlMs must be a positive whole number of milliseconds, got 0",

@@ -3,6 +3,8 @@ import memoryDriver from "unstorage/drivers/memory";
 import { describe, expect, it } from "vitest";
 import { testFileSystem } from "better-fs-tools/conformance";
 import { unstorageFileSystem } from "../../../src/backends/unstorage/index.js";
+import { createFsTools } from "../../../src/shell/defaults.js";
+import { resultText } from "../../../src/index.js";
 
 testFileSystem({
   name: "unstorage (memory driver)",
@@ -10,7 +12,7 @@ testFileSystem({
 });
 testFileSystem({
   name: "unstorage (memory driver, base prefix)",
-  create: async () => unstorageFileSystem(createStorage({ driver: memoryDriver() }), { base: "ws:one" }),
+  create: async () => unstorageFileSystem(createStorage({ driver: memoryDriver() }), { base: "ws.one" }),
 });
 
 const encoder = new TextEncoder();
@@ -99,10 +101,72 @@ describe("unstorageFileSystem layout and options", () => {
   it.each([
     [{ bas: "x" }, 'unstorageFileSystem got an unknown option "bas". Known options: name, base, cwd, locks, now'],
     [{ cwd: "w" }, 'unstorageFileSystem cwd must be an absolute path string, got "w"'],
-    [{ base: "a?b" }, 'unstorageFileSystem base must be a string without ? or #, got "a?b"'],
+    [
+      { base: "a?b" },
+      'unstorageFileSystem base must be "" or a string of letters, digits, _ . ~ - (no : or /, which would reach into another base\'s keys), got "a?b"',
+    ],
+    [
+      { base: "team-a:w" },
+      'unstorageFileSystem base must be "" or a string of letters, digits, _ . ~ - (no : or /, which would reach into another base\'s keys), got "team-a:w"',
+    ],
     [{ locks: {} }, "unstorageFileSystem locks must be a Locks ({ run(keys, fn) })"],
   ])("options %j throw TypeError", (options, message) => {
     expect(() => unstorageFileSystem(fresh(), options as never)).toThrow(new TypeError(message));
+  });
+
+  it.each(["team-a:w", "team-a/w", "team-a:w:", "team-a\\w", ":team-a", "team a"])(
+    "base %j (it would reach into the base team-a's keys) is refused at creation",
+    (base) => {
+      expect(() => unstorageFileSystem(fresh(), { base })).toThrow(
+        new TypeError(
+          `unstorageFileSystem base must be "" or a string of letters, digits, _ . ~ - (no : or /, which would reach into another base's keys), got ${JSON.stringify(base)}`,
+        ),
+      );
+    },
+  );
+
+  it("a base that extends another one's name is its own workspace (team-a, team-a.w, team-aw)", async () => {
+    const storage = fresh();
+    const teamA = createFsTools({ fs: unstorageFileSystem(storage, { base: "team-a", cwd: "/w" }), cwd: "/w" });
+    expect((await teamA.write.execute({ path: "secret.txt", content: "A's secret" })).ok).toBe(true);
+    const seen = [];
+    for (const base of ["team-a.w", "team-aw", "team-a-"]) {
+      const other = unstorageFileSystem(storage, { base, cwd: "/" });
+      seen.push({ base, root: (await other.readdir("/")).map((entry) => entry.name) });
+    }
+    expect(seen).toEqual([
+      { base: "team-a.w", root: [] },
+      { base: "team-aw", root: [] },
+      { base: "team-a-", root: [] },
+    ]);
+    expect((await storage.getKeys()).sort()).toEqual(["team-a:w:%", "team-a:w:secret.txt"]);
+  });
+
+  it("two backend objects over one storage and base share one lock table: no acknowledged edit is lost", async () => {
+    const storage = fresh();
+    const lines = Array.from({ length: 10 }, (_, i) => `k${i}=old`);
+    const one = createFsTools({ fs: unstorageFileSystem(storage, { base: "t", cwd: "/w" }), cwd: "/w", state: false });
+    const two = createFsTools({ fs: unstorageFileSystem(storage, { base: "t", cwd: "/w" }), cwd: "/w", state: false });
+    await one.write.execute({ path: "f.txt", content: lines.join("\n") + "\n" });
+    const results = await Promise.all(
+      lines.map((line, i) =>
+        (i % 2 ? one : two).edit.execute({ path: "f.txt", oldText: line, newText: line.replace("old", "new") }),
+      ),
+    );
+    expect(results.map((result) => result.ok)).toEqual(Array.from({ length: 10 }, () => true));
+    expect(resultText(await one.read.execute({ path: "f.txt" }))).toBe(
+      lines.map((line, i) => `${i + 1}|${line.replace("old", "new")}`).join("\n"),
+    );
+  });
+
+  it("the default locks: one table per storage and base in the process", () => {
+    const storage = fresh();
+    const a = unstorageFileSystem(storage, { base: "t" });
+    expect({
+      sameBase: unstorageFileSystem(storage, { base: "t" }).locks === a.locks,
+      otherBase: unstorageFileSystem(storage, { base: "u" }).locks === a.locks,
+      otherStorage: unstorageFileSystem(fresh(), { base: "t" }).locks === a.locks,
+    }).toEqual({ sameBase: true, otherBase: false, otherStorage: false });
   });
 
   it("a storage that is not an unstorage Storage throws TypeError", () => {

@@ -144,3 +144,27 @@ describe("edit: a lone CR is a line ending, as read shows it", () => {
     expect(await decode("/w/mixed.txt")).toBe("a\r\nb\nc\rd\n");
   });
 });
+
+describe("edit: the not-found hint is linear work", () => {
+  test("a 5 MB oldText on a two-byte file is ENOMATCH with the plain hint (the whitespace-blind search is skipped)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "y".repeat(5_000_000), newText: "z" });
+    expect([result.error?.code, resultText(result)]).toEqual([
+      "ENOMATCH",
+      "oldText was not found in a.txt; the file was not changed. Read the file again and copy the text exactly, including indentation.",
+    ]);
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("x\n");
+  });
+
+  test("a 2 MB oldText of blank runs is squeezed in one pass and still found whitespace-blind", async () => {
+    const line = "a \t  b";
+    const file = `${"q\n".repeat(1000)}${"\t".repeat(3)}${line}\n`;
+    const fs = memoryFileSystem({ files: { "/w/a.txt": file } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: `${" ".repeat(2_000_000)}a b`, newText: "z" });
+    expect(resultText(result)).toBe(
+      "oldText was not found in a.txt; the file was not changed. It matches at line 1001 if spaces and tabs are ignored: the whitespace differs (the file's line 1001 is indented with tabs). Copy the exact whitespace from read's output.",
+    );
+  });
+});

@@ -7,6 +7,11 @@ import { selectTools } from "../../../src/tools/kit/tool-selection.js";
 import { TOOL_SETTINGS_KEYS } from "../../../src/tools/kit/setting-keys.js";
 import { createReadTool } from "../../../src/tools/read/index.js";
 import { withSignature } from "../../../src/tools/kit/tool.js";
+import { createAiSdkFsTools } from "../../../src/ai-sdk/index.js";
+import { createWorkspaceAgent } from "../../../src/agent/index.js";
+import { createMcpServer } from "../../../src/mcp/index.js";
+import { justBashCommandRunner } from "../../../src/shell/index.js";
+import { policyModel } from "../../agent/mock-model.js";
 
 const keys = (options: Parameters<typeof selectTools>[1], onByDefault = TOOL_SETTINGS_KEYS) =>
   selectTools("f", options, { onByDefault }).map(({ key }) => key);
@@ -21,8 +26,8 @@ describe("selectTools: the one shape of tool options", () => {
     ]);
   });
 
-  test("write: false withholds edit and apply_patch; readOnly: true withholds write, edit, apply_patch and bash", () => {
-    expect(keys({ write: false })).toEqual(["read", "list", "glob", "grep", "bash"]);
+  test("write: false withholds edit, apply_patch and bash; readOnly: true withholds write, edit, apply_patch and bash", () => {
+    expect(keys({ write: false })).toEqual(["read", "list", "glob", "grep"]);
     expect(keys({ readOnly: true })).toEqual(["read", "list", "glob", "grep"]);
     expect(keys({ readOnly: true, write: false, bash: false })).toEqual(["read", "list", "glob", "grep"]);
   });
@@ -45,7 +50,7 @@ describe("selectTools: the one shape of tool options", () => {
       "write: f write cannot be set with readOnly: true (readOnly leaves out write, edit, apply_patch and bash)",
     );
     expect(error({ write: false, applyPatch: true })).toBe(
-      "applyPatch: f applyPatch cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch)",
+      "applyPatch: f applyPatch cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)",
     );
     expect(error({ readOnly: "yes" } as never)).toBe('readOnly: f readOnly must be a boolean, got "yes"');
     expect(error({ grep: 3 } as never)).toBe("grep: f grep must be false, true or an object of grep settings, got 3");
@@ -58,11 +63,100 @@ describe("selectTools: the one shape of tool options", () => {
   });
 });
 
+describe("a preset's signature of another tool is refused at creation", () => {
+  test("grep with the read signature, edit with the write signature: OptionError naming both tools", () => {
+    const fs = memoryFileSystem();
+    const thrown = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return OptionError.isInstance(error) ? error.message : `not an OptionError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect([
+      thrown(() => createFsTools({ fs, grep: { signature: lineRangePreset().read as never } })),
+      thrown(() => createFsTools({ fs, edit: { signature: lineRangePreset().write as never } })),
+      thrown(() => createFsTools({ fs, read: { signature: offsetLimitPreset().grep as never } })),
+      Object.keys(createFsTools({ fs, read: { signature: lineRangePreset().read }, bash: false })),
+    ]).toEqual([
+      "createFsTools grep.signature is the read tool's signature (readFile), not grep's: take the preset's grep signature",
+      "createFsTools edit.signature is the write tool's signature (writeFile), not edit's: take the preset's edit signature",
+      "createFsTools read.signature is the grep tool's signature (grep_files), not read's: take the preset's read signature",
+      ["read", "write", "edit", "list", "glob", "grep", "apply_patch"],
+    ]);
+  });
+});
+
+describe("two tools with one name throw OptionError at creation, in the entry point's name", () => {
+  test("createFsTools, and the agent (not the bundle it builds on)", () => {
+    const fs = memoryFileSystem();
+    const readFile = lineRangePreset().read;
+    const renamed = { ...offsetLimitPreset().grep, name: "readFile" };
+    const thrown = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return OptionError.isInstance(error) ? error.message : `not an OptionError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect([
+      thrown(() => createFsTools({ fs, read: { signature: readFile }, grep: { signature: renamed } })),
+      thrown(() =>
+        createWorkspaceAgent({
+          model: policyModel(() => ({ text: "" })),
+          fs,
+          read: { signature: readFile },
+          grep: { signature: renamed },
+        }),
+      ),
+    ]).toEqual([
+      'createFsTools grep.signature gives the tool name "readFile", which the read tool has too: give one signature another name',
+      'createWorkspaceAgent grep.signature gives the tool name "readFile", which the read tool has too: give one signature another name',
+    ]);
+  });
+});
+
+describe("write: false and bash, the same in every entry point", () => {
+  const message = (factory: string) =>
+    `${factory} bash cannot be set with write: false (write: false leaves out every tool that changes files: write, edit, apply_patch, and bash, whose commands write files; a shell needs write on)`;
+
+  test("the default bash is withheld, so no command can write", () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
+    expect(Object.keys(createFsTools({ fs, cwd: "/w", write: false }))).toEqual(["read", "list", "glob", "grep"]);
+  });
+
+  test("a bash given beside write: false throws OptionError at creation in every entry point", () => {
+    const fs = memoryFileSystem();
+    const bash = { runner: justBashCommandRunner({ cwd: "/" }), env: {} };
+    const thrown = (create: () => unknown) => {
+      try {
+        create();
+      } catch (error) {
+        return OptionError.isInstance(error) ? error.message : `not an OptionError: ${String(error)}`;
+      }
+      return "no error";
+    };
+    expect({
+      fsTools: thrown(() => createFsTools({ fs, write: false, bash: {} })),
+      aiSdk: thrown(() => createAiSdkFsTools({ fs, write: false, bash })),
+      agent: thrown(() => createWorkspaceAgent({ model: policyModel(() => ({ text: "" })), fs, write: false, bash })),
+      mcp: thrown(() => createMcpServer({ fs, write: false, bash })),
+    }).toEqual({
+      fsTools: message("createFsTools"),
+      aiSdk: message("createAiSdkFsTools"),
+      agent: message("createWorkspaceAgent"),
+      mcp: message("createMcpServer"),
+    });
+  });
+});
+
 describe("createFsTools takes the one shape", () => {
-  test("readOnly: true gives read, list, glob and grep; write: false keeps bash; false leaves one out", () => {
+  test("readOnly: true gives read, list, glob and grep; write: false withholds the default bash; false leaves one out", () => {
     const fs = memoryFileSystem();
     expect(Object.keys(createFsTools({ fs, readOnly: true }))).toEqual(["read", "list", "glob", "grep"]);
-    expect(Object.keys(createFsTools({ fs, write: false, glob: false }))).toEqual(["read", "list", "grep", "bash"]);
+    expect(Object.keys(createFsTools({ fs, write: false, glob: false }))).toEqual(["read", "list", "grep"]);
     expect(Object.keys(createFsTools({ fs, read: true, applyPatch: true }))).toEqual([
       "read",
       "write",

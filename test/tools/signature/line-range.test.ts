@@ -14,6 +14,8 @@ import { createListTool } from "../../../src/tools/list/index.js";
 import { createReadTool } from "../../../src/tools/read/index.js";
 import { lineRangePreset, lineRangeSignature } from "../../../src/tools/signature/index.js";
 import { memoryStore } from "../../../src/tools/kit/state.js";
+import { withSignature } from "../../../src/tools/kit/tool.js";
+import { resultText } from "../../../src/tools/kit/result.js";
 import { ToolInputError } from "../../../src/tools/kit/tool.js";
 import { scriptedModel, toolOutputsSentAt } from "../../ai-sdk/mock-model.js";
 
@@ -259,5 +261,25 @@ describe("line-range readFile without a range is the file exactly (workspace-fil
     // Byte for byte the same outside the one changed character.
     expect(after.length).toBe(before.length);
     expect(Array.from(after).filter((byte, i) => byte !== before[i])).toEqual([0x35]);
+  });
+});
+
+describe("lineRangePreset read: input errors and null ranges", () => {
+  test("an unknown key is named as the caller sent it (offset), not renamed to startLine", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "l1\nl2\n" } });
+    const read = withSignature(createReadTool({ fs, cwd: "/w" }), lineRangePreset().read);
+    const result = await read.execute({ path: "a.txt", offset: 2 } as never);
+    expect([result.error?.code, resultText(result)]).toEqual([
+      "EINPUT",
+      "Unknown readFile input key: offset. Expected path, startLine, endLine",
+    ]);
+  });
+
+  test("startLine and endLine null read the file as omitted ones do: the exact bytes, no header", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "l1\r\nl2\r\n" } });
+    const read = withSignature(createReadTool({ fs, cwd: "/w" }), lineRangePreset().read);
+    const nulls = await read.execute({ path: "a.txt", startLine: null, endLine: null } as never);
+    const omitted = await read.execute({ path: "a.txt" });
+    expect([resultText(nulls), resultText(omitted)]).toEqual(["l1\r\nl2\r\n", "l1\r\nl2\r\n"]);
   });
 });
