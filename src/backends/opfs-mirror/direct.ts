@@ -1,8 +1,9 @@
 /**
  * A cold start's first reads straight from OPFS on the main thread, while the Worker boots: the
- * sealed segment's tail (seal, `INDEX_AT`, `INDEX`) and the journal are read through `getFile()`
- * snapshots, and a file is found by walking the index's raw bytes for its path (no decode of the
- * whole index, no Worker round trip), then read as its one record (`File.slice`), checksum checked.
+ * sealed segment's tail (seal, `INDEX_AT`, LOCATOR: its last 32 KiB) and the journal are read
+ * through `getFile()` snapshots; a file's INDEX entry is found in the one block of the INDEX that
+ * the LOCATOR points at (a few KiB, walked raw: no decode of the whole index, no Worker round
+ * trip), then the file is read as its one record (`File.slice`), checksum checked.
  *
  * Only the instance that holds the root's lock (the writer) asks, and only before any change is
  * asked for, so the disk is what the loaded tree will be. A path the journal touches (itself or a
@@ -26,10 +27,14 @@ import {
   decodeRecords,
   type JournalOp,
 } from "./journal.js";
+import { blockOf, decodeLocator } from "./locator.js";
 import { generationOf, journalName, segmentName } from "./protocol.js";
 
-/** Bytes read from the segment's end in one call: the seal, `INDEX_AT` and (for trees up to some 20,000 files) the index: 1 MiB. */
-export const DIRECT_TAIL_BYTES = 1024 * 1024;
+/**
+ * Bytes read from the segment's end in one call: the seal, `INDEX_AT` and the LOCATOR (see
+ * locator.ts) for trees whose locator rows' paths fit: 32 KiB.
+ */
+export const DIRECT_TAIL_BYTES = 32 * 1024;
 
 /** A journal longer than this (bytes) is left to the Worker's load: 4 MiB. */
 export const DIRECT_JOURNAL_MAX_BYTES = 4 * 1024 * 1024;
@@ -60,19 +65,26 @@ async function slice(file: Blob, start: number, end: number): Promise<Uint8Array
   return new Uint8Array(await file.slice(start, end).arrayBuffer());
 }
 
-/** Where one file's record is, from the index (offset and length in bytes), or undefined. */
-function findInIndex(index: Uint8Array, path: Uint8Array): { offset: number; bytes: number; size: number } | undefined {
+/**
+ * Where one file's record is (offset and length in bytes), from the INDEX entries in
+ * `entries[at, end)` (whole entries, as the INDEX lays them out), or undefined.
+ */
+function findEntry(
+  entries: Uint8Array,
+  at: number,
+  end: number,
+  path: Uint8Array,
+): { offset: number; bytes: number; size: number } | undefined {
+  const index = entries;
   const view = new DataView(index.buffer, index.byteOffset, index.byteLength);
-  const count = view.getUint32(RECORD_HEADER_BYTES + 1, true);
-  let at = RECORD_HEADER_BYTES + 5;
   const first = path[0];
-  for (let entry = 0; entry < count; entry++) {
-    if (at + 5 > index.byteLength) return undefined;
+  while (at < end) {
+    if (at + 5 > end) return undefined;
     const kind = index[at]!;
     const length = view.getUint32(at + 1, true);
     const name = at + 5;
     at = name + length + 24;
-    if (at > index.byteLength) return undefined;
+    if (at > end) return undefined;
     if (length !== path.byteLength || index[name] !== first) continue;
     let same = true;
     for (let byte = 1; byte < length; byte++) {
@@ -146,13 +158,38 @@ export async function openDirectReads(directory: FileSystemDirectoryHandle): Pro
     const indexAt = checkedRecord(tail, indexAtEnd - INDEX_AT_BYTES, indexAtEnd, OP_INDEX_AT);
     if (indexAt === undefined) return undefined;
     const indexOffset = new DataView(indexAt.buffer, indexAt.byteOffset).getFloat64(RECORD_HEADER_BYTES + 1, true);
-    const indexEnd = tailStart + indexAtEnd - INDEX_AT_BYTES;
-    if (!Number.isSafeInteger(indexOffset) || indexOffset < 0 || indexOffset >= indexEnd) return undefined;
-    const index =
-      indexOffset >= tailStart
-        ? checkedRecord(tail, indexOffset - tailStart, indexEnd - tailStart, OP_INDEX)
-        : checkedRecord(await slice(segment, indexOffset, indexEnd), 0, indexEnd - indexOffset, OP_INDEX);
-    if (index === undefined) return undefined;
+    const indexAtStart = tailStart + indexAtEnd - INDEX_AT_BYTES;
+    if (!Number.isSafeInteger(indexOffset) || indexOffset < 0 || indexOffset >= indexAtStart) return undefined;
+    // A LOCATOR before INDEX_AT: a file's entry is found in one block of the INDEX. Without one
+    // (a segment written before it came), the whole INDEX is read.
+    let found = decodeLocator(tail, indexAtEnd - INDEX_AT_BYTES);
+    if (found !== undefined && found.start < 0) {
+      // Longer than the tail read: read it whole (it starts that far before the tail).
+      const from = tailStart + found.start;
+      found =
+        from < indexOffset ? undefined : decodeLocator(await slice(segment, from, indexAtStart), indexAtStart - from);
+      if (found !== undefined) found = { ...found, start: found.start + from - tailStart };
+    }
+    let find: (path: Uint8Array, text: string) => Promise<ReturnType<typeof findEntry>>;
+    if (found?.locator !== undefined) {
+      const locator = found.locator;
+      const indexEnd = tailStart + found.start;
+      find = async (path, text) => {
+        const block = blockOf(locator, text, indexEnd);
+        if (block === undefined || block.start < indexOffset || block.end > indexEnd) return undefined;
+        const bytes = await slice(segment, block.start, block.end);
+        return findEntry(bytes, 0, bytes.byteLength, path);
+      };
+    } else {
+      const whole = await slice(segment, indexOffset, indexAtStart);
+      const length =
+        whole.byteLength >= RECORD_HEADER_BYTES
+          ? RECORD_HEADER_BYTES + new DataView(whole.buffer).getUint32(0, true)
+          : 0;
+      const index = checkedRecord(whole, 0, length, OP_INDEX);
+      if (index === undefined) return undefined;
+      find = async (path) => findEntry(index, RECORD_HEADER_BYTES + 5, index.byteLength, path);
+    }
     const journal = await journalFile;
     if (journal !== undefined && journal.size > DIRECT_JOURNAL_MAX_BYTES) return undefined;
     const records =
@@ -169,7 +206,7 @@ export async function openDirectReads(directory: FileSystemDirectoryHandle): Pro
             return touched.op === OP_WRITE && resolvePath("/", touched.path) === path
               ? touched.data.slice()
               : undefined;
-          const entry = findInIndex(index, encoder.encode(path));
+          const entry = await find(encoder.encode(path), path);
           if (entry === undefined) return undefined;
           const record = decodeRecords(await slice(segment, entry.offset, entry.offset + entry.bytes)).records[0];
           // The record the index points at, whole and checked, and no other.
