@@ -314,6 +314,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   const writerKnown = new Promise<boolean>((resolve) => (settleWriter = resolve));
   /** The cold start's direct reads (see `direct.ts`), opened by the first read asked before the load ends. */
   let direct: Promise<DirectReads | undefined> | undefined;
+  /** The first direct read, settled: the Worker's `open` waits for it (their OPFS calls would queue behind each other). */
+  let directFirst: Promise<unknown> | undefined;
 
   type Unsent = MirrorRequest extends infer R ? (R extends MirrorRequest ? Omit<R, "id"> : never) : never;
   function request(message: Unsent, transfer: Transferable[] = []) {
@@ -444,6 +446,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     };
     const connect: MirrorConnectMessage = { kind: OPFS_MIRROR_CONNECT_KIND, port: pair.port2, root };
     worker.postMessage(connect, [pair.port2]);
+    // The Worker boots meanwhile; its reads of the same files start once the direct one has its bytes.
+    if (directFirst !== undefined) await directFirst;
+    stopIfClosed();
     // Both asked at once: the Worker reads and checks the journal while the segment is replayed
     // here (a segment without an index comes whole; an indexed one in chunks, after the journal).
     const opening = request({ kind: "open" }) as Promise<MirrorSegment>;
@@ -1064,12 +1069,14 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       ([writer, reads]) => (writer ? reads : undefined),
       () => undefined,
     );
-    return direct.then(async (reads) => {
+    const answer = direct.then(async (reads) => {
       if (reads === undefined || earlyOff || loaded || failure !== undefined) return undefined;
       const bytes = await reads.readFile(path);
       // A change asked for meanwhile: the read waits for the load, which holds it.
       return earlyOff || failure !== undefined ? undefined : bytes;
     });
+    directFirst ??= answer.catch(() => undefined);
+    return answer;
   }
 
   /** {@link askDirect}, then the early reads, then the loaded tree. */

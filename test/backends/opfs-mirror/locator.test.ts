@@ -50,7 +50,7 @@ describe("opfs-mirror segment locator", () => {
     const end = segment.byteLength - INDEX_AT_BYTES;
     const start = decodeLocator(segment, end)!.start;
     const damaged = segment.slice();
-    damaged[start + 20] ^= 1;
+    damaged[start + 20] = damaged[start + 20]! ^ 1;
     expect(decodeLocator(damaged, end)).toBeUndefined();
     // The INDEX's end is no LOCATOR's end.
     expect(decodeLocator(segment, start)?.locator).toBeUndefined();
