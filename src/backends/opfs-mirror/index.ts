@@ -799,6 +799,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     loading ??= load().then(
       () => {
         loaded = true;
+        // The direct reads' journal, locator and snapshot are let go: the tree answers now.
+        direct = undefined;
+        directFirst = undefined;
         settleEarlyReads(undefined);
         earlyInUse?.stop();
         earlyInUse = undefined;
@@ -807,6 +810,8 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       (error: unknown) => {
         const fsError = toFsError(error);
         settleWriter(false);
+        direct = undefined;
+        directFirst = undefined;
         settleEarlyReads(undefined);
         earlyInUse?.stop();
         earlyInUse = undefined;
