@@ -63,7 +63,7 @@ export interface EarlyReads {
 }
 
 /** `/a/b.txt`-style (absolute, no empty, `.` or `..` name, no trailing slash), or `/`: the paths the index holds. */
-function isCanonical(path: string): boolean {
+export function isCanonical(path: string): boolean {
   if (path === "/") return true;
   return path.startsWith("/") && !path.endsWith("/") && !path.includes("//") && !ODD_NAME.test(path);
 }

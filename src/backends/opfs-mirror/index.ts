@@ -51,8 +51,9 @@ import { assertKnownOptions } from "../../contract/options.js";
 import type { FileSystem, FileSystemSync, WatchEvent } from "../../contract/types.js";
 import { memoryFileSystem, type MemoryFileSystem } from "../memory/index.js";
 import { DEFAULT_WEB_LOCKS_PREFIX, webLocks } from "../opfs/locks.js";
-import { describeRoot, hasOpfsApi, opfsUnavailableError } from "../opfs/root.js";
+import { describeRoot, hasOpfsApi, opfsUnavailableError, resolveOpfsRoot } from "../opfs/root.js";
 import { watchWorkerLife, workerLifeLockName } from "../opfs/worker-life.js";
+import { openDirectReads, type DirectReads } from "./direct.js";
 import {
   OP_MKDIR,
   OP_RENAME,
@@ -339,6 +340,13 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
   let earlyDecided = false;
   /** Set when the whole tree is cleared to be loaded again; `watch` then reports a reload. */
   let treeReplaced = false;
+  /** Settled once the first load knows whether this instance holds the root's lock (the writer). */
+  let settleWriter: (writer: boolean) => void = () => undefined;
+  const writerKnown = new Promise<boolean>((resolve) => (settleWriter = resolve));
+  /** The cold start's direct reads (see `direct.ts`), opened by the first read asked before the load ends. */
+  let direct: Promise<DirectReads | undefined> | undefined;
+  /** The first direct read, settled: the Worker's `open` waits for it (their OPFS calls would queue behind each other). */
+  let directFirst: Promise<unknown> | undefined;
 
   type Unsent = MirrorRequest extends infer R ? (R extends MirrorRequest ? Omit<R, "id"> : never) : never;
   function request(message: Unsent, transfer: Transferable[] = []) {
@@ -430,17 +438,19 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
     if (locks === undefined) {
       holdsLock = true;
+      settleWriter(true);
       return openAsWriter();
     }
     if (typeof BroadcastChannel !== "function") {
       // No way to hear the writer: one instance at a time, as a second one waits for the lock.
-      await lockRequest(locks, { mode: "exclusive" });
+      settleWriter(await lockRequest(locks, { mode: "exclusive" }));
       stopIfClosed();
       return openAsWriter();
     }
     channel = new BroadcastChannel(lockName);
     channel.onmessage = (event: MessageEvent<TabMessage>) => onTabMessage(event.data);
     const writer = await lockRequest(locks, { mode: "exclusive", ifAvailable: true });
+    settleWriter(writer);
     stopIfClosed();
     if (writer) return openAsWriter();
     role = "reader";
@@ -494,6 +504,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       ...(lifeLock === undefined ? {} : { lifeLock }),
     };
     worker.postMessage(connect, [pair.port2]);
+    // The Worker boots meanwhile; its reads of the same files start once the direct one has its bytes.
+    if (directFirst !== undefined) await directFirst;
+    stopIfClosed();
     // Both asked at once: the Worker reads and checks the journal while the segment is replayed
     // here (a segment without an index comes whole; an indexed one in chunks, after the journal).
     const opening = request({ kind: "open" }) as Promise<MirrorSegment>;
@@ -844,6 +857,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     loading ??= load().then(
       () => {
         loaded = true;
+        // The direct reads' journal, locator and snapshot are let go: the tree answers now.
+        direct = undefined;
+        directFirst = undefined;
         settleEarlyReads(undefined);
         earlyInUse?.stop();
         earlyInUse = undefined;
@@ -851,6 +867,9 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
       },
       (error: unknown) => {
         const fsError = toFsError(error);
+        settleWriter(false);
+        direct = undefined;
+        directFirst = undefined;
         settleEarlyReads(undefined);
         earlyInUse?.stop();
         earlyInUse = undefined;
@@ -1243,6 +1262,41 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     return askEarly(ask).then((answer) => (answer !== undefined ? answer : read(call)()));
   }
 
+  /**
+   * A file read before the Worker's early reads exist: straight from OPFS on the main thread
+   * (see `direct.ts`) once this instance is known to hold the lock, and while no change has been
+   * asked for; undefined when the call must go on to the early reads or the load.
+   */
+  function askDirect(path: string): Promise<Uint8Array | undefined> {
+    if (earlyOff || earlyDecided || loaded || failure !== undefined || typeof FileSystemFileHandle !== "function")
+      return Promise.resolve(undefined);
+    if (loading === undefined) ready().catch(() => undefined);
+    direct ??= Promise.all([writerKnown, resolveOpfsRoot(root).then(openDirectReads)]).then(
+      ([writer, reads]) => (writer ? reads : undefined),
+      () => undefined,
+    );
+    const answer = direct.then(async (reads) => {
+      if (reads === undefined || earlyOff || loaded || failure !== undefined) return undefined;
+      const bytes = await reads.readFile(path);
+      // A change asked for meanwhile: the read waits for the load, which holds it.
+      return earlyOff || failure !== undefined ? undefined : bytes;
+    });
+    directFirst ??= answer.catch(() => undefined);
+    return answer;
+  }
+
+  /** {@link askDirect}, then the early reads, then the loaded tree. */
+  function readFileBeforeLoad(path: string): Promise<Uint8Array> {
+    return askDirect(path).then((bytes) =>
+      bytes !== undefined
+        ? bytes
+        : beforeLoad(
+            (early) => early.readFile(path),
+            () => mem.readFile(path),
+          ),
+    );
+  }
+
   /** The early reads' answer, or undefined when the call must wait for the load (see {@link beforeLoad}). */
   function askEarly<R>(ask: (early: EarlyReads) => Promise<R | undefined>): Promise<R | undefined> {
     if (earlyOff) return Promise.resolve(undefined);
@@ -1409,12 +1463,16 @@ export function opfsMirrorFileSystem(options: OpfsMirrorFileSystemOptions = {}):
     sync,
     ...(locks === undefined ? {} : { locks }),
     readFile: (path) =>
-      beforeLoad(
-        (early) => early.readFile(path),
-        () => mem.readFile(path),
-      ),
+      loaded
+        ? beforeLoad(
+            () => Promise.resolve(undefined),
+            () => mem.readFile(path),
+          )
+        : readFileBeforeLoad(path),
     async readFileView<T>(path: string, use: (bytes: Uint8Array) => T): Promise<T> {
       if (failure === undefined && !loaded) {
+        const bytes = await askDirect(path);
+        if (bytes !== undefined) return use(bytes);
         // An error of `use` is the caller's: it is thrown, not taken for "ask the load".
         let thrown: { readonly error: unknown } | undefined;
         const answer = await askEarly((early) =>

@@ -17,7 +17,8 @@
  *   before its seal: where each directory and file record starts, so a cold start can answer a
  *   read before it has read the whole segment (an entry is `kind(u8) path offset(f64)
  *   bytes(u32) size(u32) mtimeMs(f64)`; `INDEX_AT` has a fixed size, found from the end).
- *   Replay ignores both; a segment without them is read whole.
+ *   Replay ignores both; a segment without them is read whole. A `LOCATOR` may sit between the
+ *   two (every n-th INDEX entry, see locator.ts); checked and skipped by the decoder.
  *
  * Only calls that succeeded in memory are written, so replaying the records in order on an
  * empty tree rebuilds the tree exactly. Decoding stops at the first record whose length runs past
@@ -34,6 +35,8 @@ export const OP_RENAME = 4;
 export const OP_INDEX = 5;
 export const OP_INDEX_AT = 6;
 export const OP_WRITE_FLUSHED = 7;
+/** A segment's LOCATOR (after its INDEX): rows of the INDEX for a cold start's first reads (see locator.ts). */
+export const OP_LOCATOR = 8;
 
 /**
  * A journal WRITE with at least this much data, in bytes, is written as `WRITE_FLUSHED` (data
@@ -69,6 +72,7 @@ export type JournalOp =
   | { readonly op: typeof OP_RENAME; readonly path: string; readonly dest: string }
   | { readonly op: typeof OP_INDEX; readonly entries: readonly IndexEntry[] }
   | { readonly op: typeof OP_INDEX_AT; readonly offset: number }
+  | { readonly op: typeof OP_LOCATOR }
   | { readonly op: typeof OP_SEAL; readonly count: number };
 
 const encoder = new TextEncoder();
@@ -290,7 +294,8 @@ export function decodeRecords(bytes: Uint8Array, options: DecodeOptions = {}): D
     }
     const record = decodePayload(bytes, view, at + RECORD_HEADER_BYTES, end);
     if (record === undefined) break;
-    records.push(record);
+    // A LOCATOR serves a cold start's first reads only (locator.ts): nothing to replay or list.
+    if (record.op !== OP_LOCATOR) records.push(record);
     at = end;
   }
   return { records, validBytes: at };
@@ -361,6 +366,8 @@ function decodePayload(bytes: Uint8Array, view: DataView, start: number, end: nu
     }
     case OP_SEAL:
       return end - start === 5 ? { op: OP_SEAL, count: view.getUint32(start + 1, true) } : undefined;
+    case OP_LOCATOR:
+      return { op: OP_LOCATOR };
     case OP_INDEX_AT:
       return end - start === 9 ? { op: OP_INDEX_AT, offset: view.getFloat64(start + 1, true) } : undefined;
     case OP_INDEX: {

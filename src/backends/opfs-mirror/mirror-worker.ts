@@ -90,7 +90,13 @@ function readIndex(access: SyncAccessHandle, size: number): { index: Uint8Array;
   if (!isRecord(indexAt, OP_INDEX_AT)) return undefined;
   const offset = new DataView(indexAt.buffer).getFloat64(RECORD_HEADER_BYTES + 1, true);
   if (!Number.isSafeInteger(offset) || offset < 0 || offset >= indexAtStart) return undefined;
-  const index = readAt(access, offset, indexAtStart - offset);
+  // The INDEX, then (written since the LOCATOR came) a LOCATOR before INDEX_AT: the INDEX is
+  // the first record there, as long as its length says.
+  const tail = readAt(access, offset, indexAtStart - offset);
+  if (tail.byteLength < RECORD_HEADER_BYTES) return undefined;
+  const indexEnd = RECORD_HEADER_BYTES + new DataView(tail.buffer).getUint32(0, true);
+  if (indexEnd > tail.byteLength) return undefined;
+  const index = tail.subarray(0, indexEnd);
   return isRecord(index, OP_INDEX) ? { index, recordsEnd: offset } : undefined;
 }
 

@@ -18,6 +18,7 @@ import {
   type IndexEntry,
   type PreparedRecord,
 } from "./journal.js";
+import { encodeLocator } from "./locator.js";
 
 /** A segment's records and its closing SEAL record, written after the records are durable. */
 export interface Segment {
@@ -31,7 +32,8 @@ type Link = Volume["_core"]["root"];
  * Encode the tree under `/` as a segment, in one buffer: the tree is walked through memfs's
  * links (names sorted as `readdir` sorts them), each file's bytes read in place, and each record
  * written straight into the segment (no copy per file, no buffer per record). The records end
- * with an INDEX of where each one starts and an INDEX_AT that says where the INDEX is.
+ * with an INDEX of where each one starts, a LOCATOR of every n-th INDEX entry (see locator.ts)
+ * and an INDEX_AT that says where the INDEX is.
  *
  * @param volume - the working set (read synchronously, so the segment is one consistent state).
  * @returns the records (directories before their contents) and the seal.
@@ -68,9 +70,12 @@ export function encodeSegment(volume: Volume): Segment {
   visit(volume._core.root, "/");
   const count = records.length;
   const index = prepareRecord({ op: OP_INDEX, entries });
+  const locator = encodeLocator(total, index.names!);
   const indexAt = prepareRecord({ op: OP_INDEX_AT, offset: total });
-  const bytes = new Uint8Array(total + index.bytes + indexAt.bytes);
+  const bytes = new Uint8Array(total + index.bytes + locator.byteLength + indexAt.bytes);
   let at = 0;
-  for (const record of [...records, index, indexAt]) at = writeRecord(bytes, at, record);
+  for (const record of [...records, index]) at = writeRecord(bytes, at, record);
+  bytes.set(locator, at);
+  writeRecord(bytes, at + locator.byteLength, indexAt);
   return { bytes, seal: encodeRecord({ op: OP_SEAL, count }) };
 }
