@@ -91,8 +91,15 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/**
+ * On a POSIX host a backslash is an ordinary byte of a name (`a\b.txt` is one file), as Node and
+ * the kernel take it; on Windows it is a separator, and paths holding one are refused.
+ */
+const BACKSLASH_NAMES = process.platform !== "win32";
+const PATH_INPUT = Object.freeze({ backslashNames: BACKSLASH_NAMES });
+
 function absoluteOption(option: string, value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value) !== undefined) {
+  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value, PATH_INPUT) !== undefined) {
     throw new TypeError(`nodeFileSystem ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
   }
   return resolvePath("/", value);
@@ -190,7 +197,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
   /** Namespace path → host path (lexical). */
   function toHost(path: string, syscall: string): string {
-    const problem = checkPathInput(path);
+    const problem = checkPathInput(path, PATH_INPUT);
     if (problem !== undefined || !path.startsWith("/")) {
       throw new FsError(problem?.code ?? "EINVAL", {
         syscall,
@@ -601,7 +608,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   /** The methods; `exact`: the no-follow form (paths taken as real, no link followed). */
   const methods = (exact: boolean): FileSystem => ({
     name: NODE_FILE_SYSTEM_NAME,
-    capabilities: Object.freeze({ symlink: true }),
+    capabilities: Object.freeze({ symlink: true, backslashNames: BACKSLASH_NAMES }),
 
     readFile: (path) =>
       call("open", path, async () => {

@@ -296,6 +296,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
           fs: options.fs,
           cwd: scope.cwd,
           allowedRoots: scope.roots,
+          // A backslash is a name byte where the backend says so (Node on POSIX), as for the official server.
+          backslashNames: options.fs.capabilities.backslashNames === true,
           ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
         }),
       };
