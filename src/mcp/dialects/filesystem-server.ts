@@ -191,6 +191,20 @@ export function applyEdits(content: string, edits: readonly { oldText: string; n
   return text;
 }
 
+/**
+ * A patch with its `---`/`+++` lines naming `path` as written, as the official server's `diff` 8
+ * gives them: `diff` 9 C-quotes a name holding a backslash, a quote or a non-ASCII character
+ * (`"/w/a\\b.txt"`, `"/w/caf\303\251"`).
+ */
+function plainFileNames(path: string, patch: string): string {
+  const index = `Index: ${path}\n${"=".repeat(67)}\n`;
+  if (!patch.startsWith(index)) return patch;
+  const oldLineEnd = patch.indexOf("\n", index.length);
+  const newLineEnd = oldLineEnd === -1 ? -1 : patch.indexOf("\n", oldLineEnd + 1);
+  if (newLineEnd === -1) return patch;
+  return `${index}--- ${path}\toriginal\n+++ ${path}\tmodified${patch.slice(newLineEnd)}`;
+}
+
 /** Lines of context around each change in a unified diff (the `diff` package's default). */
 const DIFF_CONTEXT_LINES = 3;
 
@@ -210,7 +224,8 @@ function newlinesBefore(text: string, end: number): number {
  * hunk line numbers shifted back. A one-line edit of a 10 MiB file diffs a few lines, not 160,000.
  */
 export function unifiedDiff(path: string, before: string, after: string): string {
-  const patch = (a: string, b: string) => createTwoFilesPatch(path, path, a, b, "original", "modified");
+  const patch = (a: string, b: string) =>
+    plainFileNames(path, createTwoFilesPatch(path, path, a, b, "original", "modified"));
   if (before === after) return patch(before, after);
   const shortest = Math.min(before.length, after.length);
   let same = 0;
