@@ -292,7 +292,11 @@ export const ATTACKS: readonly Attack[] = [
     { path: "sub/..\\..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" },
     "sub/..\\..\\outside (mixed)",
   ),
-  ...each("backslash", { path: "..\\/outside/secret.txt", expect: "denied", gateCode: "EINVAL" }, "..\\/outside (mixed)"),
+  ...each(
+    "backslash",
+    { path: "..\\/outside/secret.txt", expect: "denied", gateCode: "EINVAL" },
+    "..\\/outside (mixed)",
+  ),
   ...each(
     "backslash",
     { path: "/w/..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" },

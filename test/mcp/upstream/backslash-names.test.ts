@@ -40,7 +40,10 @@ afterAll(async () => {
 const text = async (name: string, args: Record<string, unknown>) => textOf(await call(client, name, args));
 const names = async (at = dir) => (await fs.readdir(at)).sort();
 /** Everything beside the served directory: it never changes. */
-const outsideNow = async () => ({ names: await names(home), secret: await fs.readFile(path.join(home, "secret.txt"), "utf8") });
+const outsideNow = async () => ({
+  names: await names(home),
+  secret: await fs.readFile(path.join(home, "secret.txt"), "utf8"),
+});
 const OUTSIDE = { names: ["secret.txt", "work"], secret: "SECRET" };
 
 describe("a name with a backslash is an ordinary name", () => {
