@@ -8,9 +8,23 @@ import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { posix, resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { nodeFileSystem } from "../backends/node/index.js";
-import { MCP_DIALECTS, type McpDialect } from "./options.js";
-import { createMcpServer } from "./server.js";
+// The backend's own module, not its index: the command runner (node:child_process) is not needed here.
+import { nodeFileSystem } from "../backends/node/file-system.js";
+import { buildMcpServer, type DialectRegistrars } from "./build-server.js";
+import { MCP_DIALECTS, type McpDialect, type McpServerOptions } from "./options.js";
+
+/**
+ * The MCP server with only `dialect`'s tools loaded: the other dialect's modules (and, for the
+ * `filesystem-server` dialect, the library's own tools) are never imported, so the bin answers
+ * `initialize` sooner.
+ */
+async function serverFor(options: McpServerOptions & { readonly dialect: McpDialect }) {
+  const registrars: DialectRegistrars =
+    options.dialect === "filesystem-server"
+      ? { "filesystem-server": (await import("./dialects/filesystem-server.js")).registerFilesystemServerTools }
+      : { "better-fs-tools": (await import("./dialects/better-fs-tools.js")).registerBetterFsTools };
+  return buildMcpServer(options, registrars);
+}
 
 /** The parsed `better-fs-tools mcp` command line. */
 export interface McpCommandLine {
@@ -156,7 +170,7 @@ export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> 
   );
   // Resolve the jail now: the backend keeps each root's real path from its first call on.
   await Promise.all(roots.map((root) => fs.stat(root)));
-  const server = createMcpServer({
+  const server = await serverFor({
     fs,
     cwd: roots[0] ?? "/",
     allowedRoots: roots,
@@ -195,7 +209,7 @@ async function serveRedisWorkspace(
   const roots = [...new Set(commandLine.directories.map((path) => posix.resolve(path)))];
   const fs = backend.redisFileSystem({ url: redis.url, prefix: redis.prefix, cwd: roots[0]! });
   for (const root of roots) await fs.mkdir(root, { recursive: true });
-  const server = createMcpServer({
+  const server = await serverFor({
     fs,
     cwd: roots[0]!,
     allowedRoots: roots,
