@@ -11,19 +11,17 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 // The backend's own module, not its index: the command runner (node:child_process) is not needed here.
 import { nodeFileSystem } from "../backends/node/file-system.js";
 import { buildMcpServer, type DialectRegistrars } from "./build-server.js";
-import { MCP_DIALECTS, type McpDialect, type McpServerOptions } from "./options.js";
+import { MCP_DIALECTS, type McpDialect } from "./options.js";
 
 /**
- * The MCP server with only `dialect`'s tools loaded: the other dialect's modules (and, for the
+ * The registrar of `dialect` alone: the other dialect's modules (and, for the
  * `filesystem-server` dialect, the library's own tools) are never imported, so the bin answers
  * `initialize` sooner.
  */
-async function serverFor(options: McpServerOptions & { readonly dialect: McpDialect }) {
-  const registrars: DialectRegistrars =
-    options.dialect === "filesystem-server"
-      ? { "filesystem-server": (await import("./dialects/filesystem-server.js")).registerFilesystemServerTools }
-      : { "better-fs-tools": (await import("./dialects/better-fs-tools.js")).registerBetterFsTools };
-  return buildMcpServer(options, registrars);
+async function registrarsFor(dialect: McpDialect): Promise<DialectRegistrars> {
+  return dialect === "filesystem-server"
+    ? { "filesystem-server": (await import("./dialects/filesystem-server.js")).registerFilesystemServerTools }
+    : { "better-fs-tools": (await import("./dialects/better-fs-tools.js")).registerBetterFsTools };
 }
 
 /** The parsed `better-fs-tools mcp` command line. */
@@ -160,8 +158,17 @@ export async function servedDirectories(
  */
 export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> {
   if (commandLine.redis !== undefined) return serveRedisWorkspace(commandLine, commandLine.redis);
-  const roots = await servedDirectories(commandLine.directories);
+  // The dialect loads while the directories are checked; their warnings are printed once the
+  // server is ready, just before its start line, as the official server prints them together.
+  const loading = registrarsFor(commandLine.dialect);
+  loading.catch(() => {}); // Awaited below; a failure must not also be an unhandled rejection.
+  const warnings: string[] = [];
+  const roots = await servedDirectories(commandLine.directories, (line) => warnings.push(line));
+  const printWarnings = () => {
+    for (const line of warnings) console.error(line);
+  };
   if (roots.length === 0 && commandLine.directories.length > 0) {
+    printWarnings();
     throw new Error("None of the specified directories are accessible");
   }
   const home = homedir();
@@ -170,14 +177,18 @@ export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> 
   );
   // Resolve the jail now: the backend keeps each root's real path from its first call on.
   await Promise.all(roots.map((root) => fs.stat(root)));
-  const server = await serverFor({
-    fs,
-    cwd: roots[0] ?? "/",
-    allowedRoots: roots,
-    dialect: commandLine.dialect,
-    readOnly: commandLine.readOnly,
-    ...(home.startsWith("/") ? { homeDirectory: home } : {}),
-  });
+  const server = buildMcpServer(
+    {
+      fs,
+      cwd: roots[0] ?? "/",
+      allowedRoots: roots,
+      dialect: commandLine.dialect,
+      readOnly: commandLine.readOnly,
+      ...(home.startsWith("/") ? { homeDirectory: home } : {}),
+    },
+    await loading,
+  );
+  printWarnings();
   await server.connect(new StdioServerTransport());
   if (commandLine.dialect === "filesystem-server") {
     console.error("Secure MCP Filesystem Server running on stdio");
@@ -209,12 +220,15 @@ async function serveRedisWorkspace(
   const roots = [...new Set(commandLine.directories.map((path) => posix.resolve(path)))];
   const fs = backend.redisFileSystem({ url: redis.url, prefix: redis.prefix, cwd: roots[0]! });
   for (const root of roots) await fs.mkdir(root, { recursive: true });
-  const server = await serverFor({
-    fs,
-    cwd: roots[0]!,
-    allowedRoots: roots,
-    dialect: commandLine.dialect,
-    readOnly: commandLine.readOnly,
-  });
+  const server = buildMcpServer(
+    {
+      fs,
+      cwd: roots[0]!,
+      allowedRoots: roots,
+      dialect: commandLine.dialect,
+      readOnly: commandLine.readOnly,
+    },
+    await registrarsFor(commandLine.dialect),
+  );
   await server.connect(new StdioServerTransport());
 }
