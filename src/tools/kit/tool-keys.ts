@@ -6,17 +6,10 @@
  * @module
  */
 
-/** The bundle keys, in order. */
-export const TOOL_SETTINGS_KEYS = Object.freeze([
-  "read",
-  "write",
-  "edit",
-  "list",
-  "glob",
-  "grep",
-  "applyPatch",
-  "bash",
-] as const);
+const KEYS = ["read", "write", "edit", "list", "glob", "grep", "applyPatch", "bash"] as const;
 
 /** A bundle key of a core tool: `read`, ..., `applyPatch`, `bash`. */
-export type ToolSettingsKey = (typeof TOOL_SETTINGS_KEYS)[number];
+export type ToolSettingsKey = (typeof KEYS)[number];
+
+/** The bundle keys, in order. */
+export const TOOL_SETTINGS_KEYS: readonly ToolSettingsKey[] = Object.freeze([...KEYS]);
