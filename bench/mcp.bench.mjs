@@ -9,7 +9,9 @@
 // - startup: spawn the server, initialize, list_allowed_directories, close.
 // Ours is `dist/mcp/bin.js mcp <dir> --dialect filesystem-server` (Node backend, gate on every
 // path); theirs is its own bin on the same directory. Medians over rounds after a warm-up; each
-// round times the two back to back (bench/lib.mjs).
+// round times the two back to back (bench/lib.mjs). The three rows issue 24 holds to <= 1x
+// (read_multiple_files, directory_tree, startup) run 11 rounds: their per-round ratios swing
+// 0.5-1.6x on a loaded machine, and a median of 5 moved with it.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -87,7 +89,7 @@ export async function run() {
       ["edit_file, one line of a 10 MiB file", { rounds: 5, iterations: 2, warmup: 1 }, flipper],
       [
         "read_multiple_files, 1,000 files",
-        { rounds: 5, iterations: 2, warmup: 1 },
+        { rounds: 11, iterations: 2, warmup: 1 },
         (client, dir) => {
           const paths = [];
           for (let d = 0; d < 10; d++)
@@ -100,7 +102,7 @@ export async function run() {
       ],
       [
         "directory_tree, 5,000 files",
-        { rounds: 5, iterations: 2, warmup: 1 },
+        { rounds: 11, iterations: 2, warmup: 1 },
         (client, dir) => async () => {
           const tree = JSON.parse((await call(client, "directory_tree", { path: join(dir, "tree") })).content[0].text);
           if (tree.length !== 50) throw new Error(`directory_tree gave ${tree.length} directories, not 50`);
@@ -108,7 +110,7 @@ export async function run() {
       ],
       [
         "startup: spawn, initialize, one call, close",
-        { rounds: 5, iterations: 1, warmup: 1 },
+        { rounds: 11, iterations: 1, warmup: 1 },
         (_client, dir) => async () => {
           const args = dir === oursDir ? [OURS, "mcp", dir, "--dialect", "filesystem-server"] : [THEIRS, dir];
           const client = await connect(args);

@@ -5,8 +5,9 @@
  *
  * Nothing here decodes, unquotes or normalises Unicode: `%2e%2e`, `"data"`, `data ` and `．．`
  * are literal names, distinct from `..` and `data`. What is refused up front (see
- * {@link checkPathInput}): an empty path, NUL bytes, backslashes, and paths or names longer
- * than {@link MAX_PATH_BYTES} / {@link MAX_NAME_BYTES}.
+ * {@link checkPathInput}): an empty path, NUL bytes, backslashes (unless the caller takes them
+ * as name bytes, for a backend that declares `capabilities.backslashNames`: never as a
+ * separator), and paths or names longer than {@link MAX_PATH_BYTES} / {@link MAX_NAME_BYTES}.
  *
  * @module
  */
@@ -41,6 +42,15 @@ function utf8Length(text: string): number {
   return bytes;
 }
 
+/** Options of {@link checkPathInput}. */
+export interface PathInputOptions {
+  /**
+   * Take a backslash as an ordinary name byte (`a\b.txt` is one name; `..\x` is a name, not
+   * `..`), for a backend that declares `capabilities.backslashNames`. Default `false`: refused.
+   */
+  readonly backslashNames?: boolean;
+}
+
 /** Why a path was refused before any lookup. */
 export interface PathInputProblem {
   readonly code: Extract<FsErrorCode, "EINVAL" | "ENAMETOOLONG">;
@@ -52,22 +62,25 @@ export interface PathInputProblem {
  * Check a path as given by a caller (model, bash or host) before it is resolved.
  *
  * @param input - the path as given; anything not a string is refused.
+ * @param options - see {@link PathInputOptions}: whether a backslash is a name byte.
  * @returns `undefined` when the path may be resolved, else the problem: `EINVAL` for a
- *   non-string, an empty or blank path, a NUL byte or a backslash; `ENAMETOOLONG` for a path
+ *   non-string, an empty or blank path, a NUL byte or a backslash (unless
+ *   `options.backslashNames`); `ENAMETOOLONG` for a path
  *   over {@link MAX_PATH_BYTES} bytes or a name over {@link MAX_NAME_BYTES} bytes.
  * @example
  * ```ts
  * checkPathInput("a\\b"); // { code: "EINVAL", reason: "backslashes are not allowed (use / to separate directories)" }
  * checkPathInput("src/a.ts"); // undefined
+ * checkPathInput("a\\b", { backslashNames: true }); // undefined (one name, `a\b`)
  * ```
  */
-export function checkPathInput(input: unknown): PathInputProblem | undefined {
+export function checkPathInput(input: unknown, options?: PathInputOptions): PathInputProblem | undefined {
   if (typeof input !== "string") {
     return { code: "EINVAL", reason: `a path must be a string, got ${input === null ? "null" : typeof input}` };
   }
   if (input.trim() === "") return { code: "EINVAL", reason: "the path is empty" };
   if (input.includes("\0")) return { code: "EINVAL", reason: "NUL bytes are not allowed in paths" };
-  if (input.includes("\\")) {
+  if (options?.backslashNames !== true && input.includes("\\")) {
     return { code: "EINVAL", reason: "backslashes are not allowed (use / to separate directories)" };
   }
   // At most 3 UTF-8 bytes per UTF-16 code unit: short paths need no counting.

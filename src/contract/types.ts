@@ -43,6 +43,12 @@ export interface FileSystemCapabilities {
   readonly watch?: boolean;
   /** Synchronous access handles are used (OPFS in a Worker). */
   readonly syncAccess?: boolean;
+  /**
+   * A backslash is an ordinary byte of a name, never a separator (the Node backend on a POSIX
+   * host: `a\b.txt` is one name). Absent: the backend refuses paths with a backslash (`EINVAL`),
+   * as the gate does unless created with `backslashNames: true`.
+   */
+  readonly backslashNames?: boolean;
 }
 
 /** A change reported by `watch`. */

@@ -17,6 +17,7 @@ import {
   relativeTo,
   resolvePath,
   resolveRealPath,
+  type PathInputOptions,
   type ResolutionCache,
 } from "../contract/path.js";
 import { missingMethodMessage, withMissingMethods } from "../contract/missing-methods.js";
@@ -132,7 +133,7 @@ export interface PermissionOptions {
 }
 
 /** The keys of {@link GateOptions}. */
-const GATE_OPTION_KEYS = ["fs", "cwd", "allowedRoots", "permissions"] as const;
+const GATE_OPTION_KEYS = ["fs", "cwd", "allowedRoots", "permissions", "backslashNames"] as const;
 
 /** The keys of {@link PermissionOptions}. */
 const PERMISSION_OPTION_KEYS = ["allow", "deny", "approve"] as const;
@@ -150,6 +151,14 @@ export interface GateOptions {
    */
   readonly allowedRoots?: readonly string[];
   readonly permissions?: PermissionOptions;
+  /**
+   * Take a backslash in a path as an ordinary byte of a name (`a\b.txt` is one name, `..\x` a
+   * name and not `..`), never as a separator. Only for a backend that declares
+   * `capabilities.backslashNames` (the Node backend on a POSIX host); else a TypeError at
+   * creation. Default `false`: a path with a backslash is refused with `EINVAL` and a hint to
+   * use `/` (a model writing `src\a.ts` usually means `src/a.ts`).
+   */
+  readonly backslashNames?: boolean;
 }
 
 /** Options of {@link Gate.check}. */
@@ -247,11 +256,11 @@ interface CompiledRule {
   readonly matchCommand?: (command: string) => boolean;
 }
 
-function assertAbsolute(option: string, value: unknown): string {
+function assertAbsolute(option: string, value: unknown, input: PathInputOptions): string {
   if (typeof value !== "string" || !value.startsWith("/")) {
     throw new TypeError(`createGate ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
   }
-  const problem = checkPathInput(value);
+  const problem = checkPathInput(value, input);
   if (problem !== undefined) throw new TypeError(`createGate ${option} ${JSON.stringify(value)}: ${problem.reason}`);
   return resolvePath("/", value);
 }
@@ -364,7 +373,8 @@ export const LOST_NO_FOLLOW_MESSAGE =
  * through the backend, confinement to `allowedRoots` name by name), then access outside the roots
  * is admitted by an allow rule, else by `approve`, else refused (fail closed).
  *
- * Refusals are error results, never throws: `EINVAL` (empty path, NUL byte, backslash),
+ * Refusals are error results, never throws: `EINVAL` (empty path, NUL byte, backslash unless
+ * `backslashNames`),
  * `ENAMETOOLONG` (over 4096 bytes, or a name over 255), `ELOOP` (more than 40 symlinks), and
  * `EDENIED` (outside the roots and not admitted). Messages name the path; the input and loop
  * refusals also name the allowed roots; the fail-closed refusal reads exactly
@@ -438,7 +448,17 @@ export function createGate(givenOptions: GateOptions): Gate {
   // Other missing methods fail when called, with a message that names them and the fix.
   const backend = withMissingMethods(given);
   const options = withBackendPlace(givenOptions, backend);
-  const givenCwd = options.cwd === undefined ? undefined : assertAbsolute("cwd", options.cwd);
+  const backslashNames = options.backslashNames ?? false;
+  if (typeof backslashNames !== "boolean") {
+    throw new TypeError(`createGate backslashNames must be a boolean, got ${JSON.stringify(backslashNames)}`);
+  }
+  if (backslashNames && given.capabilities?.backslashNames !== true) {
+    throw new TypeError(
+      `createGate backslashNames: the backend "${String(given.name)}" does not declare capabilities.backslashNames (a backslash may be a separator or refused there)`,
+    );
+  }
+  const pathInput = { backslashNames } as const;
+  const givenCwd = options.cwd === undefined ? undefined : assertAbsolute("cwd", options.cwd, pathInput);
   if (options.allowedRoots !== undefined && !Array.isArray(options.allowedRoots)) {
     throw new TypeError("createGate allowedRoots must be an array of absolute paths");
   }
@@ -450,7 +470,7 @@ export function createGate(givenOptions: GateOptions): Gate {
   const allowedRoots = Object.freeze(
     options.allowedRoots === undefined
       ? [givenCwd ?? "/"]
-      : options.allowedRoots.map((root, index) => assertAbsolute(`allowedRoots[${index}]`, root)),
+      : options.allowedRoots.map((root, index) => assertAbsolute(`allowedRoots[${index}]`, root, pathInput)),
   );
   const cwd = givenCwd ?? allowedRoots[0] ?? "/";
   const rules = compileRules(options.permissions?.allow);
@@ -562,7 +582,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     checkOptions: CheckOptions,
     metadata: boolean,
   ): Promise<GateCheck> {
-    const problem = checkPathInput(path);
+    const problem = checkPathInput(path, pathInput);
     if (problem !== undefined) {
       const shown = typeof path === "string" ? JSON.stringify(path) : String(path);
       return toolError(problem.code, `Invalid path ${shown}: ${problem.reason}. Allowed roots: ${rootsText}.`);
@@ -715,7 +735,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     denied,
     // The checked backend declares the gate's place, so a tool or shell over it starts there too.
     fs: Object.freeze({
-      ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }),
+      ...gatedFileSystem(backend, noFollow, checkPath, { denies, denied }, backslashNames),
       cwd,
       allowedRoots,
       // The tools say so in their results when the backend may still lose a change (relaxed).
@@ -858,7 +878,13 @@ function gatedFileSystem(
   backend: FileSystem,
   check: (path: string, access: Access, options: CheckOptions, metadata: boolean) => Promise<GateCheck>,
   tests: DenyTests,
+  backslashNames: boolean,
 ): FileSystem {
+  // The checked fs takes a backslash as a name byte only when the gate does.
+  const capabilities =
+    backslashNames || guarded.capabilities.backslashNames !== true
+      ? guarded.capabilities
+      : Object.freeze({ ...guarded.capabilities, backslashNames: false });
   async function admit(
     path: string,
     access: Access | "metadata",
@@ -882,7 +908,7 @@ function gatedFileSystem(
   };
   const fs: FileSystem = {
     name: guarded.name,
-    capabilities: guarded.capabilities,
+    capabilities,
     readFile: async (path) => backend.readFile(await admit(path, "read", "open")),
     writeFile: async (path, data) => backend.writeFile(await admit(path, "write", "open"), data),
     stat: async (path): Promise<FileStat> => backend.stat(await admit(path, "metadata", "stat")),

@@ -64,6 +64,11 @@ if ("error" in commandLine) {
 try {
   await stdio.serveMcpStdio(commandLine);
 } catch (error) {
+  // The dialect's modules load on demand (zod among them): a missing peer is still one line.
+  if (peerMissing(error)) {
+    console.error(MISSING_PEERS);
+    process.exit(1);
+  }
   console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }

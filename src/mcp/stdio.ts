@@ -8,9 +8,21 @@ import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { posix, resolve } from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { nodeFileSystem } from "../backends/node/index.js";
+// The backend's own module, not its index: the command runner (node:child_process) is not needed here.
+import { nodeFileSystem } from "../backends/node/file-system.js";
+import { buildMcpServer, type DialectRegistrars } from "./build-server.js";
 import { MCP_DIALECTS, type McpDialect } from "./options.js";
-import { createMcpServer } from "./server.js";
+
+/**
+ * The registrar of `dialect` alone: the other dialect's modules (and, for the
+ * `filesystem-server` dialect, the library's own tools) are never imported, so the bin answers
+ * `initialize` sooner.
+ */
+async function registrarsFor(dialect: McpDialect): Promise<DialectRegistrars> {
+  return dialect === "filesystem-server"
+    ? { "filesystem-server": (await import("./dialects/filesystem-server.js")).registerFilesystemServerTools }
+    : { "better-fs-tools": (await import("./dialects/better-fs-tools.js")).registerBetterFsTools };
+}
 
 /** The parsed `better-fs-tools mcp` command line. */
 export interface McpCommandLine {
@@ -146,8 +158,17 @@ export async function servedDirectories(
  */
 export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> {
   if (commandLine.redis !== undefined) return serveRedisWorkspace(commandLine, commandLine.redis);
-  const roots = await servedDirectories(commandLine.directories);
+  // The dialect loads while the directories are checked; their warnings are printed once the
+  // server is ready, just before its start line, as the official server prints them together.
+  const loading = registrarsFor(commandLine.dialect);
+  loading.catch(() => {}); // Awaited below; a failure must not also be an unhandled rejection.
+  const warnings: string[] = [];
+  const roots = await servedDirectories(commandLine.directories, (line) => warnings.push(line));
+  const printWarnings = () => {
+    for (const line of warnings) console.error(line);
+  };
   if (roots.length === 0 && commandLine.directories.length > 0) {
+    printWarnings();
     throw new Error("None of the specified directories are accessible");
   }
   const home = homedir();
@@ -156,14 +177,18 @@ export async function serveMcpStdio(commandLine: McpCommandLine): Promise<void> 
   );
   // Resolve the jail now: the backend keeps each root's real path from its first call on.
   await Promise.all(roots.map((root) => fs.stat(root)));
-  const server = createMcpServer({
-    fs,
-    cwd: roots[0] ?? "/",
-    allowedRoots: roots,
-    dialect: commandLine.dialect,
-    readOnly: commandLine.readOnly,
-    ...(home.startsWith("/") ? { homeDirectory: home } : {}),
-  });
+  const server = buildMcpServer(
+    {
+      fs,
+      cwd: roots[0] ?? "/",
+      allowedRoots: roots,
+      dialect: commandLine.dialect,
+      readOnly: commandLine.readOnly,
+      ...(home.startsWith("/") ? { homeDirectory: home } : {}),
+    },
+    await loading,
+  );
+  printWarnings();
   await server.connect(new StdioServerTransport());
   if (commandLine.dialect === "filesystem-server") {
     console.error("Secure MCP Filesystem Server running on stdio");
@@ -205,13 +230,16 @@ async function serveRedisWorkspace(
   };
   try {
     for (const root of roots) await fs.mkdir(root, { recursive: true });
-    const server = createMcpServer({
-      fs,
-      cwd: roots[0]!,
-      allowedRoots: roots,
-      dialect: commandLine.dialect,
-      readOnly: commandLine.readOnly,
-    });
+    const server = buildMcpServer(
+      {
+        fs,
+        cwd: roots[0]!,
+        allowedRoots: roots,
+        dialect: commandLine.dialect,
+        readOnly: commandLine.readOnly,
+      },
+      await registrarsFor(commandLine.dialect),
+    );
     await server.connect(new StdioServerTransport());
   } catch (error) {
     close();

@@ -29,6 +29,19 @@ describe("checkPathInput", () => {
     expect(checkPathInput(input)).toEqual(expected);
   });
 
+  it("takes a backslash as a name byte with backslashNames, refusing the rest as before", () => {
+    expect(checkPathInput("a\\b", { backslashNames: true })).toBeUndefined();
+    expect(checkPathInput("..\\..\\etc\\passwd", { backslashNames: true })).toBeUndefined();
+    expect(checkPathInput("a\\b\0", { backslashNames: true })).toEqual({
+      code: "EINVAL",
+      reason: "NUL bytes are not allowed in paths",
+    });
+    expect(checkPathInput("a\\b", { backslashNames: false })).toEqual({
+      code: "EINVAL",
+      reason: "backslashes are not allowed (use / to separate directories)",
+    });
+  });
+
   it("refuses a non-string with its type", () => {
     expect(checkPathInput(42)).toEqual({ code: "EINVAL", reason: "a path must be a string, got number" });
     expect(checkPathInput(null)).toEqual({ code: "EINVAL", reason: "a path must be a string, got null" });

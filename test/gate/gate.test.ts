@@ -25,6 +25,45 @@ async function fixture() {
 const FAIL_CLOSED = (path: string, tool: string) =>
   `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`;
 
+describe("createGate: backslashNames", () => {
+  const withBackslashNames = (fs: FileSystem): FileSystem => ({
+    ...fs,
+    capabilities: { ...fs.capabilities, backslashNames: true },
+  });
+
+  it("takes a backslash as a name byte, never a separator; `..` names still climb", async () => {
+    const fs = withBackslashNames(memoryFileSystem({ files: { "/w/a\\b.txt": "ab", "/outside.txt": "secret" } }));
+    const gate = createGate({ fs, cwd: "/w", backslashNames: true });
+    expect(await gate.check("a\\b.txt", "read")).toEqual({ ok: true, path: "/w/a\\b.txt", outside: false });
+    expect(await gate.check("..\\outside.txt", "read")).toEqual({
+      ok: true,
+      path: "/w/..\\outside.txt",
+      outside: false,
+    });
+    expect(await gate.check("a\\..\\..\\x", "write")).toEqual({ ok: true, path: "/w/a\\..\\..\\x", outside: false });
+    expect(await gate.check("a\\../../../outside.txt", "read")).toMatchObject({
+      ok: false,
+      error: { code: "EDENIED", path: "/outside.txt" },
+    });
+    expect(text(await gate.fs.readFile("/w/a\\b.txt"))).toBe("ab");
+    expect(gate.fs.capabilities.backslashNames).toBe(true);
+  });
+
+  it("without it, refuses backslashes and says so in gate.fs's capabilities", async () => {
+    const gate = createGate({ fs: withBackslashNames(memoryFileSystem()), cwd: "/w" });
+    expect(await gate.check("a\\b.txt", "read")).toMatchObject({ ok: false, error: { code: "EINVAL" } });
+    expect(gate.fs.capabilities.backslashNames).toBe(false);
+  });
+
+  it("throws a TypeError over a backend that does not declare capabilities.backslashNames", () => {
+    expect(() => createGate({ fs: memoryFileSystem(), cwd: "/w", backslashNames: true })).toThrow(
+      new TypeError(
+        'createGate backslashNames: the backend "memory" does not declare capabilities.backslashNames (a backslash may be a separator or refused there)',
+      ),
+    );
+  });
+});
+
 describe("createGate: paths inside", () => {
   it("resolves relative paths against cwd and absolute ones as they are", async () => {
     const gate = createGate({ fs: await fixture(), cwd: "/w" });
@@ -351,8 +390,8 @@ describe("createGate: rules and approval", () => {
     expect(OptionError.isInstance(root) && [root.factory, root.option, root.known, root.message]).toEqual([
       "createGate",
       "allowedRoot",
-      ["fs", "cwd", "allowedRoots", "permissions"],
-      'createGate got an unknown option "allowedRoot". Known options: fs, cwd, allowedRoots, permissions',
+      ["fs", "cwd", "allowedRoots", "permissions", "backslashNames"],
+      'createGate got an unknown option "allowedRoot". Known options: fs, cwd, allowedRoots, permissions, backslashNames',
     ]);
     const nested = thrown(() => createGate({ fs, permissions: { allow: [], aprove: () => true } } as never));
     expect(OptionError.isInstance(nested) && [nested.option, nested.within, nested.message]).toEqual([
@@ -377,7 +416,7 @@ describe("createGate: rules and approval", () => {
       'createGate permissions got an unknown option "dney". Known options: allow, deny, approve',
     );
     expect(() => createGate({ fs, cwd: "/w", deny } as never)).toThrow(
-      'createGate got an unknown option "deny". Known options: fs, cwd, allowedRoots, permissions',
+      'createGate got an unknown option "deny". Known options: fs, cwd, allowedRoots, permissions, backslashNames',
     );
   });
 

@@ -11,7 +11,12 @@ function outcome(result: CallToolResult): AttemptOutcome {
   return { ok: result.isError !== true, text };
 }
 
-const TARGETS: ReadonlyArray<{ name: string; target: (fs: FileSystem) => Promise<AttackTarget> }> = [
+const TARGETS: ReadonlyArray<{
+  name: string;
+  target: (fs: FileSystem) => Promise<AttackTarget>;
+  /** A backslash is a name byte where the backend says so (the filesystem-server dialect, as the official server). */
+  backslashNames?: boolean;
+}> = [
   {
     name: "MCP better-fs-tools dialect (read, write, list)",
     target: async (fs) => {
@@ -25,6 +30,7 @@ const TARGETS: ReadonlyArray<{ name: string; target: (fs: FileSystem) => Promise
   },
   {
     name: "MCP filesystem-server dialect (read_text_file, write_file, list_directory)",
+    backslashNames: true,
     target: async (fs) => {
       const mcp = await connect({
         fs,
@@ -47,6 +53,7 @@ const TARGETS: ReadonlyArray<{ name: string; target: (fs: FileSystem) => Promise
   },
   {
     name: "MCP filesystem-server dialect (read_multiple_files, search_files, directory_tree)",
+    backslashNames: true,
     target: async (fs) => {
       const mcp = await connect({
         fs,
@@ -72,8 +79,14 @@ const TARGETS: ReadonlyArray<{ name: string; target: (fs: FileSystem) => Promise
 
 describe("security corpus through MCP", () => {
   for (const { name: backendName, backend, destroy } of NODE_CORPUS_BACKENDS) {
-    for (const { name, target } of TARGETS) {
-      runSecurityCorpus({ name: `${name} on ${backendName}`, backend, ...(destroy ? { destroy } : {}), target });
+    for (const { name, target, backslashNames } of TARGETS) {
+      runSecurityCorpus({
+        name: `${name} on ${backendName}`,
+        backend,
+        ...(destroy ? { destroy } : {}),
+        target,
+        ...(backslashNames === true ? { backslashNames } : {}),
+      });
     }
   }
 });

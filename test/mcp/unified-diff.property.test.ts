@@ -7,7 +7,7 @@
 import { applyPatch, createTwoFilesPatch } from "diff";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import { unifiedDiff } from "../../src/mcp/dialects/filesystem-server.js";
+import { unifiedDiff } from "../../src/mcp/dialects/unified-diff.js";
 
 const text = fc
   .array(fc.constantFrom("a", "b", "c", "", "  a", "d\r"), { maxLength: 40 })

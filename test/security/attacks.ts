@@ -120,6 +120,11 @@ export interface Attack {
   readonly links?: Readonly<Record<string, string>>;
   /** For race rows: which name is swapped for a link to outside (see {@link RACE_SWAPS}). */
   readonly race?: RaceSwap;
+  /**
+   * For backslash rows: what a target that takes a backslash as a name byte (never a separator:
+   * the Node backend on a POSIX host, `backslashNames`) must do instead. Default `contained`.
+   */
+  readonly asNames?: { readonly expect: AttackExpectation; readonly gateCode?: ToolErrorCode };
 }
 
 /** What a race row swaps: the file itself, or the directory holding it. */
@@ -276,6 +281,48 @@ export const ATTACKS: readonly Attack[] = [
   ...each("backslash", { path: "..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" }, "..\\outside"),
   ...each("backslash", { path: "sub\\b.txt", expect: "denied", gateCode: "EINVAL" }, "sub\\b.txt"),
   ...each("backslash", { path: "\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" }, "\\outside"),
+  ...each("backslash", { path: "..\\..\\etc\\passwd", expect: "denied", gateCode: "EINVAL" }, "..\\..\\etc\\passwd"),
+  ...each(
+    "backslash",
+    { path: "a\\..\\..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" },
+    "a\\..\\..\\outside",
+  ),
+  ...each(
+    "backslash",
+    { path: "sub/..\\..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" },
+    "sub/..\\..\\outside (mixed)",
+  ),
+  ...each(
+    "backslash",
+    { path: "..\\/outside/secret.txt", expect: "denied", gateCode: "EINVAL" },
+    "..\\/outside (mixed)",
+  ),
+  ...each(
+    "backslash",
+    { path: "/w/..\\outside\\secret.txt", expect: "denied", gateCode: "EINVAL" },
+    "/w/..\\outside absolute",
+  ),
+  // Where `..` is still a name of its own, the lexical `..` applies: out, whatever the backslashes.
+  ...each(
+    "backslash",
+    {
+      path: "a\\../../../outside/secret.txt",
+      expect: "denied",
+      gateCode: "EINVAL",
+      asNames: { expect: "denied", gateCode: "EDENIED" },
+    },
+    "a\\../../../outside (mixed: `a\\..` is one name, the two `..` lead out)",
+  ),
+  ...each(
+    "backslash",
+    {
+      path: "/w\\..\\outside/secret.txt",
+      expect: "denied",
+      gateCode: "EINVAL",
+      asNames: { expect: "denied", gateCode: "EDENIED" },
+    },
+    "/w\\..\\outside/ is a name at /",
+  ),
   // Trailing spaces and quotes: literal names, distinct from the bare name.
   ...each("spaces-quotes", { path: "data ", expect: "allowed", content: "data-space" }, "`data ` is not `data`", [
     "read",

@@ -11,7 +11,7 @@ import { FsError } from "../../src/contract/errors.js";
 import { NODE_CORPUS_BACKENDS } from "./backends.js";
 import { ATTACKS, runSecurityCorpus, type AttemptOutcome } from "./corpus.js";
 import { removeTree } from "./remove-tree.js";
-import { CORE_TARGETS } from "./targets.js";
+import { CORE_TARGETS, gateTarget } from "./targets.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -47,12 +47,26 @@ for (const { name: backendName, backend, destroy, independent } of NODE_CORPUS_B
   }
 }
 
+// The gate taking a backslash as a name byte (as the MCP filesystem-server dialect does on the
+// Node backend): the backslash rows are contained names, or refused where a `..` name leads out.
+const nodeBackend = NODE_CORPUS_BACKENDS.find((entry) => entry.name === "node");
+if (nodeBackend === undefined) throw new Error("no node backend in NODE_CORPUS_BACKENDS");
+runSecurityCorpus({
+  name: "gate.check with backslashNames on node",
+  backend: nodeBackend.backend,
+  ...(nodeBackend.destroy ? { destroy: nodeBackend.destroy } : {}),
+  target: (fs) => gateTarget(fs, true),
+  checkGateCodes: true,
+  backslashNames: true,
+});
+
 // The Node backend alone (no gate), jailed to /w: defence in depth. Not the race rows: their
 // swaps are timed on the calls of the backend object the runner hands over, and this target
 // makes its own.
 runSecurityCorpus(
   {
     name: "node backend jailed to /w, no gate",
+    backslashNames: true,
     backend: async () =>
       nodeFileSystem({ root: await mkdtemp(join(tmpdir(), "bft-corpus-jail-")), allowedRoots: ["/"] }),
     destroy: async (fs) => removeTree((fs as NodeFileSystem).root),

@@ -69,6 +69,23 @@ export interface SecurityCorpusOptions {
    * instances share one root (the OPFS mirror wipes and reopens the same root per case).
    */
   readonly shareDeepFixtures?: boolean;
+  /**
+   * The target takes a backslash as a name byte where the backend declares
+   * `capabilities.backslashNames` (the Node backend on POSIX): there the backslash rows expect
+   * their `asNames` outcome (default `contained`), and their names say so.
+   */
+  readonly backslashNames?: boolean;
+}
+
+/** A backslash row as a target that takes a backslash as a name byte must meet it. */
+function asNameRow(attack: Attack): Attack {
+  const { asNames, gateCode: _refused, ...rest } = attack;
+  const expected = asNames ?? { expect: "contained" as const };
+  return {
+    ...rest,
+    ...expected,
+    name: `${attack.name}, ${expected.expect} here: a backslash is a name byte on this POSIX backend, never a separator`,
+  };
 }
 
 /** The text written by write rows that give no `content`. */
@@ -233,12 +250,14 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
 
     const stale = Object.keys(options.skip ?? {}).filter((name) => !ATTACKS.some((attack) => attack.name === name));
     if (stale.length > 0) throw new Error(`${options.name}: skip names no row of the corpus: ${stale.join(", ")}`);
-    for (const attack of attacks) {
+    const namesHere = options.backslashNames === true && probe.capabilities.backslashNames === true;
+    for (const given of attacks) {
+      const attack = namesHere && given.family === "backslash" ? asNameRow(given) : given;
       // A row the target cannot express at all (it has no such access, or the backend has no
       // symlinks) is not registered: it does not apply. A row in `skip` is registered as a
       // skipped case whose name says why.
       if (!accesses.has(attack.access) || (attack.needs === "symlink" && !symlinks)) continue;
-      const reason = options.skip?.[attack.name];
+      const reason = options.skip?.[given.name];
       if (reason !== undefined) {
         it.skip(`${attack.name}: skipped, ${reason}`, () => {});
         continue;

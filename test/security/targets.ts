@@ -41,8 +41,8 @@ const names = (entries: readonly { name: string }[]) =>
     .join("\n");
 
 /** `gate.check`, then the checked path through the gate's no-follow form (as host code should call the backend). */
-export function gateTarget(fs: FileSystem): AttackTarget {
-  const gate = createGate({ fs, cwd: "/w" });
+export function gateTarget(fs: FileSystem, backslashNames = false): AttackTarget {
+  const gate = createGate({ fs, cwd: "/w", ...(backslashNames ? { backslashNames } : {}) });
   const checked = async (
     path: string,
     access: "read" | "write" | "list",

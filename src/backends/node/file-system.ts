@@ -5,6 +5,7 @@
  * @module
  */
 import { closeSync, constants, promises as fsp, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import nodePath from "node:path";
 import { type DirEntry, type FileStat, type FileSystem, type FileType } from "../../contract/types.js";
@@ -82,6 +83,26 @@ function toFileStat(stats: Stats): FileStat {
   };
 }
 
+/**
+ * The bytes of an opened regular file whose `fstat` gave `size`: read into one buffer of that
+ * size (as Node's `readFile` does for a regular file, without its second `fstat`); a file that
+ * reports 0 bytes (procfs, sysfs) is read to its end in chunks by `readFile`.
+ */
+async function readOpened(handle: FileHandle, size: number): Promise<Uint8Array> {
+  if (size === 0) {
+    const data = await handle.readFile();
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+  const bytes = new Uint8Array(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await handle.read(bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
+}
+
 function codeOf(error: unknown): string | undefined {
   return typeof error === "object" && error !== null ? ((error as { code?: string }).code ?? undefined) : undefined;
 }
@@ -91,8 +112,15 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
+/**
+ * On a POSIX host a backslash is an ordinary byte of a name (`a\b.txt` is one file), as Node and
+ * the kernel take it; on Windows it is a separator, and paths holding one are refused.
+ */
+const BACKSLASH_NAMES = process.platform !== "win32";
+const PATH_INPUT = Object.freeze({ backslashNames: BACKSLASH_NAMES });
+
 function absoluteOption(option: string, value: unknown): string {
-  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value) !== undefined) {
+  if (typeof value !== "string" || !value.startsWith("/") || checkPathInput(value, PATH_INPUT) !== undefined) {
     throw new TypeError(`nodeFileSystem ${option} must be an absolute POSIX path, got ${JSON.stringify(value)}`);
   }
   return resolvePath("/", value);
@@ -190,7 +218,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
 
   /** Namespace path → host path (lexical). */
   function toHost(path: string, syscall: string): string {
-    const problem = checkPathInput(path);
+    const problem = checkPathInput(path, PATH_INPUT);
     if (problem !== undefined || !path.startsWith("/")) {
       throw new FsError(problem?.code ?? "EINVAL", {
         syscall,
@@ -210,7 +238,17 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   }
 
   const realRoots = new Map<string, string>();
-  async function jailRoots(): Promise<string[]> {
+  /** The roots' real paths once every one is known (they are fixed from then on). */
+  let knownRoots: string[] | undefined;
+  /** The real host paths of the allowed roots: an array at once when all are known, else a promise. */
+  function jailRoots(): string[] | Promise<string[]> {
+    if (knownRoots !== undefined) return knownRoots;
+    return resolveJailRoots().then((roots) => {
+      if (realRoots.size === allowedRoots.length) knownRoots = roots;
+      return roots;
+    });
+  }
+  async function resolveJailRoots(): Promise<string[]> {
     return Promise.all(
       allowedRoots.map(async (value) => {
         const cached = realRoots.get(value);
@@ -274,7 +312,8 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
       : await lookupHostPath(host, { follow, descriptorChecks, shown: path, syscall });
     const real = lookup.real;
     const inside = toNamespace(real);
-    const roots = await jailRoots();
+    const known = jailRoots();
+    const roots = Array.isArray(known) ? known : await known;
     if (inside === undefined || !roots.some((rootPath) => isWithin(rootPath, real))) {
       // The directories above a root may be looked at (lstat, realpath, readlink), never read or
       // changed: a caller resolving a root that does not exist yet must see the symlinks on its
@@ -601,7 +640,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
   /** The methods; `exact`: the no-follow form (paths taken as real, no link followed). */
   const methods = (exact: boolean): FileSystem => ({
     name: NODE_FILE_SYSTEM_NAME,
-    capabilities: Object.freeze({ symlink: true }),
+    capabilities: Object.freeze({ symlink: true, backslashNames: BACKSLASH_NAMES }),
 
     readFile: (path) =>
       call("open", path, async () => {
@@ -612,8 +651,7 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
           const stats = await handle.stat();
           if (stats.isDirectory()) throw new FsError("EISDIR", { syscall: "open", path });
           if (!stats.isFile()) refuseSpecial(path, "open", stats);
-          const data = await handle.readFile();
-          return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+          return await readOpened(handle, stats.size);
         } finally {
           await handle.close();
         }

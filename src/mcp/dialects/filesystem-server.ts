@@ -16,7 +16,6 @@
  * @module
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createTwoFilesPatch } from "diff";
 import picomatch from "picomatch";
 import { z } from "zod";
 import { FsError } from "../../contract/errors.js";
@@ -191,62 +190,6 @@ export function applyEdits(content: string, edits: readonly { oldText: string; n
   return text;
 }
 
-/** Lines of context around each change in a unified diff (the `diff` package's default). */
-const DIFF_CONTEXT_LINES = 3;
-
-/** Count `\n` in `text` before `end`. */
-function newlinesBefore(text: string, end: number): number {
-  let count = 0;
-  for (let at = text.indexOf("\n"); at !== -1 && at < end; at = text.indexOf("\n", at + 1)) count++;
-  return count;
-}
-
-/**
- * The unified diff of `before` → `after` (`createTwoFilesPatch`, headers `original` and
- * `modified`), computed on the changed lines only (equal to the `diff` package's whole-text patch
- * for an edit in one place; where repeated lines allow two alignments it may pick the other one,
- * and it always applies to `before` to give `after`): the common
- * leading and trailing lines, beyond the context a hunk shows, are cut before diffing and the
- * hunk line numbers shifted back. A one-line edit of a 10 MiB file diffs a few lines, not 160,000.
- */
-export function unifiedDiff(path: string, before: string, after: string): string {
-  const patch = (a: string, b: string) => createTwoFilesPatch(path, path, a, b, "original", "modified");
-  if (before === after) return patch(before, after);
-  const shortest = Math.min(before.length, after.length);
-  let same = 0;
-  while (same < shortest && before.charCodeAt(same) === after.charCodeAt(same)) same++;
-  // Start of the first changed line, then back over the context lines and one more.
-  let head = same === 0 ? 0 : before.lastIndexOf("\n", same - 1) + 1;
-  for (let line = 0; line <= DIFF_CONTEXT_LINES && head > 0; line++) {
-    head = head === 1 ? 0 : before.lastIndexOf("\n", head - 2) + 1;
-  }
-  let tail = 0;
-  const most = shortest - head;
-  while (tail < most && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail))
-    tail++;
-  // The common tail, cut at a line start after the last changed line, then past the context and one more line.
-  let cut = before.indexOf("\n", before.length - tail - 1);
-  for (let line = 0; line <= DIFF_CONTEXT_LINES && cut !== -1; line++) cut = before.indexOf("\n", cut + 1);
-  const kept = cut === -1 || cut + 1 >= before.length ? 0 : before.length - (cut + 1);
-  if (head === 0 && kept === 0) return patch(before, after);
-  const offset = newlinesBefore(before, head);
-  const middle = patch(before.slice(head, before.length - kept), after.slice(head, after.length - kept));
-  if (offset === 0) return middle;
-  return middle.replace(
-    /^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@/gm,
-    (_match, oldStart: string, oldCount = "", newStart: string, newCount = "") =>
-      `@@ -${Number(oldStart) + offset}${oldCount} +${Number(newStart) + offset}${newCount} @@`,
-  );
-}
-
-/** The unified diff `edit_file` returns, fenced with more backticks than it contains. */
-export function fencedDiff(path: string, before: string, after: string): string {
-  const diff = unifiedDiff(path, before, after);
-  let fence = "```";
-  while (diff.includes(fence)) fence += "`";
-  return `${fence}diff\n${diff}${fence}\n\n`;
-}
-
 function textResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: { content: text } };
 }
@@ -296,6 +239,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
           fs: options.fs,
           cwd: scope.cwd,
           allowedRoots: scope.roots,
+          // A backslash is a name byte where the backend says so (Node on POSIX), as for the official server.
+          backslashNames: options.fs.capabilities.backslashNames === true,
           ...(options.permissions !== undefined ? { permissions: options.permissions } : {}),
         }),
       };
@@ -710,6 +655,8 @@ export function registerFilesystemServerTools(context: DialectContext): void {
         const read = decodeNodeUtf8(await gate.fs.readFile(real.path));
         const before = read.includes("\r") ? read.replace(crlf, "\n") : read;
         const after = applyEdits(before, args.edits);
+        // Loaded on the first edit: the diff package is not needed to start the server.
+        const { fencedDiff } = await import("./unified-diff.js");
         const diff = fencedDiff(real.path, before, after);
         if (!args.dryRun && after !== before) await writeText(gate, real.path, after);
         return textResult(diff);

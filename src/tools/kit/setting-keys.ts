@@ -15,6 +15,9 @@ import { GREP_SETTING_KEYS } from "../grep/index.js";
 import { LIST_SETTING_KEYS } from "../list/index.js";
 import { READ_SETTING_KEYS } from "../read/index.js";
 import { WRITE_SETTING_KEYS } from "../write/index.js";
+import { TOOL_SETTINGS_KEYS, type ToolSettingsKey } from "./tool-keys.js";
+
+export { TOOL_SETTINGS_KEYS, type ToolSettingsKey };
 
 /** Each core tool's own option keys (besides {@link CONTEXT_OPTION_KEYS}), by bundle key. */
 export const TOOL_SETTING_KEYS = Object.freeze({
@@ -26,13 +29,7 @@ export const TOOL_SETTING_KEYS = Object.freeze({
   grep: GREP_SETTING_KEYS,
   applyPatch: APPLY_PATCH_SETTING_KEYS,
   bash: BASH_SETTING_KEYS,
-} as const);
-
-/** A bundle key of a core tool: `read`, ..., `applyPatch`, `bash`. */
-export type ToolSettingsKey = keyof typeof TOOL_SETTING_KEYS;
-
-/** The bundle keys, in order. */
-export const TOOL_SETTINGS_KEYS = Object.freeze(Object.keys(TOOL_SETTING_KEYS) as ToolSettingsKey[]);
+} as const) satisfies Readonly<Record<ToolSettingsKey, readonly string[]>>;
 
 /**
  * True when an option path (`cwd`, `permissions.allow[0].tool`) lies under one of the shared

@@ -43,6 +43,24 @@ describe("nodeFileSystem: jail, special files, atomic writes", () => {
     await rm(base, { recursive: true, force: true });
   });
 
+  it("a backslash is a name byte on POSIX, never a separator (declared as capabilities.backslashNames)", async () => {
+    const fs = nodeFileSystem({ cwd: box });
+    expect(fs.capabilities.backslashNames).toBe(process.platform !== "win32");
+    await fs.writeFile(`${box}/a\\b.txt`, encode("one name"));
+    await fs.writeFile(`${box}/..\\outside.txt`, encode("inside"));
+    await fs.mkdir(`${box}/d\\e`);
+    expect(await readdir(box)).toEqual(["..\\outside.txt", "a.txt", "a\\b.txt", "d\\e"]);
+    expect(decode(await fs.readFile(`${box}/a\\b.txt`))).toBe("one name");
+    expect(await readFile(join(base, "outside.txt"), "utf8")).toBe("secret");
+    expect(await failure(fs.readFile(`${box}/..\\..\\outside.txt`))).toBe(
+      `ENOENT: no such file or directory, open '${box}/..\\..\\outside.txt'`,
+    );
+    // A `..` name still climbs: `a\..` is one name, the `..` after it leaves the box.
+    expect(await failure(fs.readFile(`${box}/a\\../../../outside.txt`))).toBe(
+      `EACCES: permission denied, open '${box}/a\\../../../outside.txt' (${base}/outside.txt is outside the allowed roots ${box})`,
+    );
+  });
+
   it("host paths: confined to allowedRoots (default [cwd]), /box never admits /box-evil", async () => {
     await mkdir(`${box}-evil`);
     await writeFile(`${box}-evil/x`, "x");
