@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { pathFormError, trailingSlashError } from "../kit/path-form.js";
 import { baseName, createResolutionCache, parentPath, resolvePath, type ResolutionCache } from "../../contract/path.js";
 import { sameBytes } from "../../contract/bytes.js";
 import { mapConcurrent } from "../../contract/concurrency.js";
@@ -438,6 +439,15 @@ async function resolveAll(
   existence: Map<string, boolean | undefined>,
 ): Promise<Step<Resolved[]>> {
   // A Delete acts on the name itself: a symlink is removed, never the file it points to.
+  for (const operation of operations) {
+    for (const given of operation.type === "update" && operation.moveTo !== undefined
+      ? [operation.path, operation.moveTo]
+      : [operation.path]) {
+      const form = pathFormError(given) ?? trailingSlashError(given, operation.type);
+      if (form !== undefined)
+        return { ok: false, error: { ...form, message: `${form.message} (in ${header(operation)})` } };
+    }
+  }
   const requests: Array<Promise<Checked>> = [];
   for (const operation of operations) {
     const moves = operation.type === "update" && operation.moveTo !== undefined;
