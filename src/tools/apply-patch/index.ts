@@ -624,6 +624,14 @@ function computeChanges(
       }
       // Codex overwrites an existing file here; so does this tool, and says so.
       const existed = (pending.get(path) ?? originals.get(path))?.kind === "file";
+      if (existed && operation.createOnly === true) {
+        return fail(
+          "EEXIST",
+          `Cannot create ${show(path)}: it already exists, and this diff creates it from nothing (--- /dev/null). ` +
+            `To change it, diff against its current content (--- a/${show(path)} and +++ b/${show(path)}); to replace it whole, write it.`,
+          path,
+        );
+      }
       pending.set(path, { kind: "file", bytes: encodeText({ text: operation.contents, bom: false }) });
       changes.push({ action: existed ? "updated" : "added", path });
       summary.push(existed ? `A ${show(path)} (replaced the existing file)` : `A ${show(path)}`);
