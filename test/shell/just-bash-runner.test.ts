@@ -211,6 +211,13 @@ describe("justBashCommandRunner", () => {
     ).toBe("");
   });
 
+  it("trial finding 11: justBashCommandRunner({}) does not throw (as its TSDoc now says): a store of its own", async () => {
+    const runner = justBashCommandRunner({});
+    expect([runner.name, runner.cwd, runner.confined]).toEqual(["just-bash", "/", true]);
+    const out = await runner.run({ command: "echo x > b.txt && ls", cwd: "/", env: {}, timeoutMs: 5_000 });
+    expect(out).toEqual({ stdout: "b.txt\n", stderr: "", exitCode: 0, timedOut: false });
+  });
+
   it("declares its cwd: the given one, the gate's, or the backend's own", async () => {
     const { fs, gate } = setup({ "/w/a.txt": "alpha\n", "/p/b.txt": "beta\n" });
     expect(justBashCommandRunner({ fs: gate, cwd: "/w/sub" }).cwd).toBe("/w/sub");
