@@ -439,15 +439,6 @@ async function resolveAll(
   existence: Map<string, boolean | undefined>,
 ): Promise<Step<Resolved[]>> {
   // A Delete acts on the name itself: a symlink is removed, never the file it points to.
-  for (const operation of operations) {
-    for (const given of operation.type === "update" && operation.moveTo !== undefined
-      ? [operation.path, operation.moveTo]
-      : [operation.path]) {
-      const form = pathFormError(given) ?? trailingSlashError(given, operation.type);
-      if (form !== undefined)
-        return { ok: false, error: { ...form, message: `${form.message} (in ${header(operation)})` } };
-    }
-  }
   const requests: Array<Promise<Checked>> = [];
   for (const operation of operations) {
     const moves = operation.type === "update" && operation.moveTo !== undefined;
@@ -472,6 +463,12 @@ async function resolveAll(
         };
       const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
       existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
+    }
+    // Admitted by the gate, but a form the model did not mean: a URL, `~`, or a directory's `/`.
+    for (const given of moves ? [operation.path, operation.moveTo!] : [operation.path]) {
+      const form = pathFormError(given) ?? trailingSlashError(given, operation.type);
+      if (form !== undefined)
+        return { ok: false, error: { ...form, message: `${form.message} (in ${header(operation)})` } };
     }
     const path = (mine[0] as { path: string }).path;
     const moveTo = moves ? (mine[1] as { path: string }).path : undefined;
