@@ -56,6 +56,7 @@ export {
   type AiSdkToolCall,
   type AiSdkToolContext,
   type AiSdkToolSource,
+  type StrictModelInput,
   toAiSdkTool,
 } from "./tool.js";
 export { type AiSdkToolOutput, toAiSdkOutput } from "./output.js";

@@ -49,12 +49,27 @@ export interface AiSdkToolCall<Context = AiSdkToolContext> extends ToolCall {
 /** A value, or a function of the AI SDK call giving it (the `fs` and `state` options of the AI SDK factories). */
 export type AiSdkPerCall<T, Context = AiSdkToolContext> = T | ((call: AiSdkToolCall<Context>) => T | Promise<T>);
 
-/** An AI SDK tool made from a core tool: model input in, the whole core result out. */
+/**
+ * A model input as strict mode sends it: each optional parameter may also be `null` (strict mode
+ * makes every parameter required and nullable; `null` means left out). What `execute` and
+ * `needsApproval` accept.
+ *
+ * @example
+ * ```ts
+ * type Sent = StrictModelInput<{ path: string; offset?: number }>; // { path: string; offset?: number | null }
+ * ```
+ */
+export type StrictModelInput<T> = T extends object ? { [K in keyof T]: {} extends Pick<T, K> ? T[K] | null : T[K] } : T;
+
+/**
+ * An AI SDK tool made from a core tool: model input in (optional parameters as `null` too, as
+ * strict mode sends them: {@link StrictModelInput}), the whole core result out.
+ */
 export type AiSdkFsTool<
   ModelInput = Record<string, unknown>,
   Result extends ToolResult = ToolResult,
   Context = AiSdkToolContext,
-> = Tool<ModelInput, Result, Context> & {
+> = Tool<StrictModelInput<ModelInput>, Result, Context> & {
   readonly strict: true;
   /** The tool's name (its signature's): the key to give it in `tools`, as `{ [read.name]: read }`. */
   readonly name: string;
@@ -222,10 +237,11 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     return input as ModelInput;
   };
 
-  const inputSchema = jsonSchema<ModelInput>(strict.schema as JSONSchema7, {
+  const inputSchema = jsonSchema<StrictModelInput<ModelInput>>(strict.schema as JSONSchema7, {
     validate: (value) => {
       try {
-        return { success: true, value: check(value) };
+        // Nulls taken out: a ModelInput, which is also a StrictModelInput (null is only allowed, never required).
+        return { success: true, value: check(value) as StrictModelInput<ModelInput> };
       } catch (error) {
         if (ToolInputError.isInstance(error)) return { success: false, error };
         throw error;
@@ -242,8 +258,14 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
   }
   const approvalMode = options.needsApproval === true && approval !== undefined;
 
-  const run = async (input: ModelInput, executionOptions: ToolExecutionOptions<Context>): Promise<Result> => {
+  const run = async (
+    given: StrictModelInput<ModelInput>,
+    executionOptions: ToolExecutionOptions<Context>,
+  ): Promise<Result> => {
     const call = toToolCall(executionOptions);
+    // The SDK hands over the input its schema validated (nulls already taken out); a direct call
+    // may pass the model's own strict-mode input, `null` for a parameter left out.
+    const input = check(given);
     const coreInput = core.validate(signature.toInput(input));
     let runner = core;
     if (approvalMode) {
@@ -269,11 +291,11 @@ export function adaptCoreTool<CoreInput, ModelInput, Result extends ToolResult, 
     ...(approvalMode
       ? {
           needsApproval: async (
-            input: ModelInput,
+            given: StrictModelInput<ModelInput>,
             needsOptions: { toolCallId: string; messages: ModelMessage[]; context: Context },
           ) => {
             const call = toToolCall(needsOptions);
-            const coreInput = core.validate(signature.toInput(input));
+            const coreInput = core.validate(signature.toInput(check(given)));
             const requests = await probeApprovals(
               factory,
               approval.contextOptions,

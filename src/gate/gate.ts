@@ -378,7 +378,7 @@ export const LOST_NO_FOLLOW_MESSAGE =
  * `ENAMETOOLONG` (over 4096 bytes, or a name over 255), `ELOOP` (more than 40 symlinks), and
  * `EDENIED` (outside the roots and not admitted). Messages name the path; the input and loop
  * refusals also name the allowed roots; the fail-closed refusal reads exactly
- * `Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.`
+ * `Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.`
  *
  * An `approve` answer of yes is remembered for the gate's lifetime per tool and real path (and
  * per command line), so a tool's stat-then-read asks once. A callback that throws (or rejects)
@@ -662,7 +662,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     }
     return toolError(
       "EDENIED",
-      `Permission denied: ${real}${via} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`,
+      `Permission denied: ${real}${via} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.`,
       real,
     );
   }
@@ -711,7 +711,7 @@ export function createGate(givenOptions: GateOptions): Gate {
     }
     return toolError(
       "EDENIED",
-      `Permission denied: the command ${shown} matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.`,
+      `Permission denied: the command ${shown} matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.`,
     );
   }
 

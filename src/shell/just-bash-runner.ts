@@ -108,8 +108,12 @@ function isGate(value: Gate | FileSystem): value is Gate {
  *
  * @param options - see {@link JustBashCommandRunnerOptions}.
  * @returns a runner named `just-bash`, with `confined: true`.
- * @throws TypeError at creation for an unknown option, a missing `fs`, a relative `cwd` or a
- *   `limits` that is not an object. `run` rejects only when just-bash cannot be loaded.
+ * @throws TypeError at creation for an unknown option, an `fs` that is neither a Gate nor a
+ *   FileSystem (`null`, a string: `justBashCommandRunner needs an fs option (a Gate, or a
+ *   FileSystem)`), a relative `cwd` or a `limits` that is not an object. Without `fs` nothing is
+ *   thrown: `justBashCommandRunner({})` works on a fresh, empty in-memory store of its own, which
+ *   no other tool sees (pass the tools' gate or backend to share their files). `run` rejects only
+ *   when just-bash cannot be loaded.
  * @example
  * ```ts
  * const gate = createGate({ fs: memoryFileSystem(), cwd: "/w" });

@@ -106,7 +106,7 @@ describe("needsApproval wired to the gate", () => {
         output: {
           type: "error-text",
           value:
-            'Permission denied: /outside/secret.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
+            'Permission denied: /outside/secret.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.',
         },
       },
     ]);

@@ -85,3 +85,10 @@ createAiSdkFsTools({ fs, bash: true });
 createAiSdkFsTools({ fs, reed: {} });
 // @ts-expect-error a shared key inside one tool's options
 createAiSdkFsTools({ fs, read: { digest: async () => "" } });
+
+// Strict mode sends null for an optional parameter left out: execute accepts it (trial finding 12).
+type ReadExecuteInput = Parameters<NonNullable<typeof plain.tools.read.execute>>[0];
+expectTypeOf<{ path: string; offset: null; limit: null }>().toExtend<ReadExecuteInput>();
+expectTypeOf<{ path: string; offset: number }>().toExtend<ReadExecuteInput>();
+// @ts-expect-error path is required and never null
+expectTypeOf<{ path: null }>().toExtend<ReadExecuteInput>();

@@ -21,7 +21,7 @@ import { memoryStore } from "../../src/tools/kit/state.js";
 import { sha256Digest } from "../../src/contract/digest.js";
 import type { ToolSignature } from "../../src/tools/kit/tool.js";
 import type { ReadInput } from "../../src/tools/read/index.js";
-import type { ReadResult } from "../../src/tools/kit/result.js";
+import { resultText, type ReadResult, type SearchResult } from "../../src/tools/kit/result.js";
 import { scriptedModel, toolOutputsSentAt } from "./mock-model.js";
 
 /** A 1×1 PNG (70 bytes). */
@@ -495,5 +495,20 @@ describe("AI SDK single edit tools share the backend's default locks", () => {
     expect(decoder.decode(await fs.readFile("/w/a.txt"))).toBe(
       `${lines.map((_, index) => `edited ${index}`).join("\n")}\n`,
     );
+  });
+});
+
+describe("createAiSdkFsTools: execute takes strict mode's null for a parameter left out (trial finding 12)", () => {
+  test("read with offset: null and limit: null reads the whole file; grep with null options searches", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\ntwo\n" } });
+    const { tools } = createAiSdkFsTools({ fs, cwd: "/w", grep: true });
+    const options = { toolCallId: "1", messages: [], context: {} };
+    const read = (await tools.read.execute!({ path: "a.txt", offset: null, limit: null }, options)) as ReadResult;
+    expect([read.ok, resultText(read)]).toEqual([true, "1|one\n2|two"]);
+    const found = (await tools.grep.execute!(
+      { pattern: "two", path: null, glob: null, ignoreCase: null },
+      options,
+    )) as SearchResult;
+    expect(resultText(found)).toBe("a.txt:2:two");
   });
 });

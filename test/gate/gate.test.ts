@@ -23,7 +23,7 @@ async function fixture() {
 }
 
 const FAIL_CLOSED = (path: string, tool: string) =>
-  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`;
+  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.`;
 
 describe("createGate: backslashNames", () => {
   const withBackslashNames = (fs: FileSystem): FileSystem => ({
@@ -126,7 +126,7 @@ describe("createGate: refusals", () => {
       error: {
         code: "EDENIED",
         message:
-          'Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
+          'Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.',
         path: "/etc/hosts",
       },
     });
@@ -156,7 +156,7 @@ describe("createGate: refusals", () => {
       error: {
         code: "EDENIED",
         message:
-          'Permission denied: /etc/hosts (the real path of /w/hosts-link, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.',
+          'Permission denied: /etc/hosts (the real path of /w/hosts-link, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.',
         path: "/etc/hosts",
       },
     });
@@ -495,7 +495,7 @@ describe("createGate: commands", () => {
       error: {
         code: "EDENIED",
         message:
-          'Permission denied: the command "npm install" matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+          'Permission denied: the command "npm install" matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.',
       },
     });
   });
@@ -580,7 +580,7 @@ describe("gate.fs", () => {
     expect(FsError.isInstance(error)).toBe(true);
     expect((error as FsError).code).toBe("EACCES");
     expect((error as FsError).message).toBe(
-      `EACCES: permission denied, open 'etc-link/hosts' (${'Permission denied: /etc/hosts (the real path of /w/etc-link/hosts, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "writeFile" to the permissions config.'})`,
+      `EACCES: permission denied, open 'etc-link/hosts' (${'Permission denied: /etc/hosts (the real path of /w/etc-link/hosts, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "writeFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.'})`,
     );
     await expect(gate.fs.readdir("/etc")).rejects.toMatchObject({ code: "EACCES" });
     await expect(gate.fs.rename("a.txt", "../w-evil/a.txt")).rejects.toMatchObject({ code: "EACCES" });

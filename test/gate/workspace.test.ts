@@ -44,7 +44,7 @@ describe("createWorkspace", () => {
     await fs.symlink!("/etc", "/w/etc");
     const workspace = createWorkspace({ fs, root: "/w" });
     expect(await message(workspace.readFile("../etc/hosts"))).toBe(
-      `EACCES EACCES: permission denied, open '../etc/hosts' (Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config.)`,
+      `EACCES EACCES: permission denied, open '../etc/hosts' (Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.)`,
     );
     expect(await message(workspace.writeFile("etc/hosts", "pwned"))).toMatch(
       /^EACCES EACCES: permission denied, open 'etc\/hosts'/,

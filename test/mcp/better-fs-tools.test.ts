@@ -74,7 +74,7 @@ describe("better-fs-tools dialect", () => {
     const mcp = await connect({ fs: memoryFileSystem({ files: { ...files(), "/secret/key": "KEY" } }), cwd: "/w" });
     const denied =
       "Permission denied: /secret/key is outside the workspace and interactive permission prompts are not " +
-      'available in this execution context. Add an allow rule for "readFile" to the permissions config.';
+      'available in this execution context. Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.';
     expect(await mcp.call("read", { path: "/secret/key" })).toEqual({
       content: [{ type: "text", text: denied }],
       structuredContent: { kind: "read", ok: false, error: { code: "EDENIED", message: denied, path: "/secret/key" } },

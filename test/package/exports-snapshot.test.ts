@@ -427,6 +427,7 @@ const ENTRIES: Readonly<Record<string, PinnedEntry>> = {
       "CoreOptionsOf",
       "CoreResultOf",
       "NullStripper",
+      "StrictModelInput",
       "StrictSchema",
     ],
   },

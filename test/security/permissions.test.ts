@@ -6,7 +6,7 @@ import { resultText } from "../../src/tools/kit/result.js";
 import type { AllowRule, PermissionOptions } from "../../src/gate/gate.js";
 
 const FAIL_CLOSED = (path: string, tool: string) =>
-  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config.`;
+  `Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${tool}" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.`;
 
 async function setup(permissions?: PermissionOptions) {
   const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n", "/etc/hosts": "127.0.0.1 localhost\n" } });
@@ -78,7 +78,7 @@ describe("permissions through the tools", () => {
     const refused = await tools.bash.execute({ command: "rm a.txt" });
     expect({ ok: refused.ok, text: resultText(refused) }).toEqual({
       ok: false,
-      text: 'Permission denied: the command "rm a.txt" matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+      text: 'Permission denied: the command "rm a.txt" matches no runBash rule and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.',
     });
   });
 });

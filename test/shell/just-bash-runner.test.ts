@@ -102,7 +102,7 @@ describe("justBashCommandRunner", () => {
       timeoutMs: 5_000,
     });
     const reason = (path: string, rule: string) =>
-      `(Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${rule}" to the permissions config.)`;
+      `(Permission denied: ${path} is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for "${rule}" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.)`;
     expect(out).toEqual({
       stdout: "after\n",
       stderr:
@@ -124,7 +124,7 @@ describe("justBashCommandRunner", () => {
     expect(result.stdout).toBe("a\n");
     expect(result.stderr).toBe(
       "cat: /secret/key: No such file or directory\n" +
-        "bash: refused: EACCES: permission denied, open '/secret/key' (Permission denied: /secret/key is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config.)\n",
+        "bash: refused: EACCES: permission denied, open '/secret/key' (Permission denied: /secret/key is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.)\n",
     );
     const bare = justBashCommandRunner({ fs });
     expect((await bare.run({ command: "cat /secret/key", cwd: "/", env: {}, timeoutMs: 5_000 })).stdout).toBe(
@@ -211,6 +211,13 @@ describe("justBashCommandRunner", () => {
     ).toBe("");
   });
 
+  it("trial finding 11: justBashCommandRunner({}) does not throw (as its TSDoc now says): a store of its own", async () => {
+    const runner = justBashCommandRunner({});
+    expect([runner.name, runner.cwd, runner.confined]).toEqual(["just-bash", "/", true]);
+    const out = await runner.run({ command: "echo x > b.txt && ls", cwd: "/", env: {}, timeoutMs: 5_000 });
+    expect(out).toEqual({ stdout: "b.txt\n", stderr: "", exitCode: 0, timedOut: false });
+  });
+
   it("declares its cwd: the given one, the gate's, or the backend's own", async () => {
     const { fs, gate } = setup({ "/w/a.txt": "alpha\n", "/p/b.txt": "beta\n" });
     expect(justBashCommandRunner({ fs: gate, cwd: "/w/sub" }).cwd).toBe("/w/sub");
@@ -222,7 +229,7 @@ describe("justBashCommandRunner", () => {
     expect(await runner.run({ command: "pwd; cat b.txt; cat /w/a.txt", cwd: "", env: {}, timeoutMs: 5_000 })).toEqual({
       stdout: "/p\nbeta\n",
       stderr:
-        "cat: /w/a.txt: No such file or directory\nbash: refused: EACCES: permission denied, open '/w/a.txt' (Permission denied: /w/a.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config.)\n",
+        "cat: /w/a.txt: No such file or directory\nbash: refused: EACCES: permission denied, open '/w/a.txt' (Permission denied: /w/a.txt is outside the workspace and interactive permission prompts are not available in this execution context. Add an allow rule for \"readFile\" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.)\n",
       exitCode: 1,
       timedOut: false,
     });

@@ -131,7 +131,7 @@ describe("ai-sdk-adapter.txt: Recommended configuration", () => {
       error: {
         code: "EDENIED",
         message:
-          'Permission denied: the command "pwd" would run with the node runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+          'Permission denied: the command "pwd" would run with the node runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.',
       },
     });
   });
@@ -325,7 +325,7 @@ describe("ai-sdk-adapter.txt: Bash tool", () => {
         output: {
           type: "error-text",
           value:
-            'Permission denied: the command "cat bash.txt" would run with the node runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+            'Permission denied: the command "cat bash.txt" would run with the node runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.',
         },
       },
     ]);

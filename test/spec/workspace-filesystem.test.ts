@@ -350,7 +350,7 @@ describe("Navlog scaffold example and Tool-output offloading", () => {
 describe("Permissions", () => {
   const refusal =
     "Permission denied: /etc/hosts is outside the workspace and interactive permission prompts are not available in this execution context. " +
-    'Add an allow rule for "readFile" to the permissions config.';
+    'Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.';
 
   it("a path outside the workspace with no rule fails closed, for the tool and for ctx.fs alike", async () => {
     const fs = memoryFileSystem({ files: { "/etc/hosts": "127.0.0.1 localhost\n", "/w/a.txt": "a\n" } });
@@ -374,7 +374,7 @@ describe("Permissions", () => {
     const { readFile } = agentTools({ fs, cwd: "/w" });
     expect(await readFile({ path: "etc-link/hosts" })).toBe(
       "Permission denied: /etc/hosts (the real path of /w/etc-link/hosts, through a symlink) is outside the workspace and interactive permission prompts are not available in this execution context. " +
-        'Add an allow rule for "readFile" to the permissions config.',
+        'Add an allow rule for "readFile" to the permissions config. A model cannot change the permissions: use a path inside the workspace, or ask the user to allow this one.',
     );
   });
 

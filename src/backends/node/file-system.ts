@@ -22,6 +22,7 @@ import {
 import { hostRealpath as hostRealpathOf, lookupHostPath, type HostLookup } from "./lookup.js";
 import { assertKnownOptions } from "../../contract/options.js";
 import { declareNoFollow } from "../../contract/no-follow.js";
+import { memoryLocks, type Locks } from "../../contract/locks.js";
 
 /** The backend's name in messages and descriptions. */
 export const NODE_FILE_SYSTEM_NAME = "node";
@@ -58,6 +59,14 @@ export interface NodeFileSystem extends FileSystem {
 }
 
 const KNOWN_OPTIONS = ["root", "cwd", "allowedRoots"];
+
+/**
+ * One set of per-path locks for every Node backend of this process, keyed by host path: two
+ * backend objects over one directory (two tool sets, two agents) serialize their edits of a file,
+ * so the read-before-write check of the second sees the first's write (`ESTALE`) instead of both
+ * reporting success with one edit lost. Other processes are not covered (no lock files).
+ */
+const hostLocks: Locks = memoryLocks();
 
 /** The calls admitted on the directories above an allowed root: lookups that read no content. */
 const ANCESTOR_LOOKUPS: ReadonlySet<string> = new Set(["lstat", "realpath", "readlink"]);
@@ -161,6 +170,11 @@ function absoluteOption(option: string, value: unknown): string {
  * naming the caller's path; `realpath` of a missing path rejects with `ENOENT` (or `ENOTDIR`)
  * carrying `resolvedPrefix`, the real existing part and the names after it, so the gate checks a
  * missing path with that one call.
+ *
+ * The backend carries `locks`: one set per process, keyed by host path, so the tools over two
+ * backend objects on one directory serialize their edits of a file (with read-before-write
+ * stores, the later edit is refused `ESTALE` instead of both reporting success with one lost).
+ * Another process is not covered: give its tools a shared `locks` (e.g. `redisLocks`).
  *
  * Limits: a descriptor pins a directory, not its place in the tree. A directory moved elsewhere
  * (by someone who can write both there and here) after its descriptor was verified is still
@@ -864,8 +878,16 @@ export function nodeFileSystem(options: NodeFileSystemOptions = {}): NodeFileSys
         return toNamespace(target) ?? target;
       }),
   });
+  const locks: Locks = {
+    run: (keys, fn) =>
+      hostLocks.run(
+        keys.map((key) => (checkPathInput(key) === undefined && key.startsWith("/") ? toHost(key, "lock") : key)),
+        fn,
+      ),
+  };
   const fs: NodeFileSystem = {
     ...methods(false),
+    locks,
     cwd,
     allowedRoots,
     root: hostRoot,

@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { pathFormError, trailingSlashError } from "../kit/path-form.js";
 import { baseName, createResolutionCache, parentPath, resolvePath, type ResolutionCache } from "../../contract/path.js";
 import { sameBytes } from "../../contract/bytes.js";
 import { mapConcurrent } from "../../contract/concurrency.js";
@@ -463,6 +464,12 @@ async function resolveAll(
       const seen = existence.has(outcome.path) ? existence.get(outcome.path) : outcome.exists;
       existence.set(outcome.path, seen === outcome.exists ? seen : undefined);
     }
+    // Admitted by the gate, but a form the model did not mean: a URL, `~`, or a directory's `/`.
+    for (const given of moves ? [operation.path, operation.moveTo!] : [operation.path]) {
+      const form = pathFormError(given) ?? trailingSlashError(given, operation.type);
+      if (form !== undefined)
+        return { ok: false, error: { ...form, message: `${form.message} (in ${header(operation)})` } };
+    }
     const path = (mine[0] as { path: string }).path;
     const moveTo = moves ? (mine[1] as { path: string }).path : undefined;
     resolved.push(moveTo === undefined || moveTo === path ? { operation, path } : { operation, path, moveTo });
@@ -614,6 +621,14 @@ function computeChanges(
       }
       // Codex overwrites an existing file here; so does this tool, and says so.
       const existed = (pending.get(path) ?? originals.get(path))?.kind === "file";
+      if (existed && operation.createOnly === true) {
+        return fail(
+          "EEXIST",
+          `Cannot create ${show(path)}: it already exists, and this diff creates it from nothing (--- /dev/null). ` +
+            `To change it, diff against its current content (--- a/${show(path)} and +++ b/${show(path)}); to replace it whole, write it.`,
+          path,
+        );
+      }
       pending.set(path, { kind: "file", bytes: encodeText({ text: operation.contents, bom: false }) });
       changes.push({ action: existed ? "updated" : "added", path });
       summary.push(existed ? `A ${show(path)} (replaced the existing file)` : `A ${show(path)}`);

@@ -30,11 +30,25 @@ export interface PatchChunk {
    * with a line break, as the reference tool's does.
    */
   readonly finalNewline?: boolean | "keep";
+  /**
+   * From a unified diff's hunk header (`@@ -12,0 +13,2 @@`): the old start line, 1-based. It
+   * only breaks ties (lines matching in several places, as `-U0` hunks without context often
+   * do, go where the header says when it names one of those places) and places a hunk with no
+   * old lines (inserted after that line; 0: at the start). Undefined for the envelope.
+   */
+  readonly oldStart?: number;
 }
 
 /** One file operation of a patch. `line` is the 1-based line of its `***` header in the patch. */
 export type PatchOperation =
-  | { readonly type: "add"; readonly path: string; readonly contents: string; readonly line: number }
+  | {
+      readonly type: "add";
+      readonly path: string;
+      readonly contents: string;
+      readonly line: number;
+      /** True from a unified diff's `--- /dev/null`: the file must not exist (the envelope's Add File replaces one). */
+      readonly createOnly?: boolean;
+    }
   | { readonly type: "delete"; readonly path: string; readonly line: number }
   | {
       readonly type: "update";

@@ -73,7 +73,8 @@ const UNIFIED_RANGE = /^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$/;
  *
  * @param text - the whole patch, optionally wrapped in a heredoc; CRLF or LF line breaks.
  * @returns `{ ok: true, operations }`, or `{ ok: false, message, line }` naming the 1-based
- *   patch line at fault (messages follow the reference tool's wording).
+ *   patch line at fault (messages follow the reference tool's wording; a patch wrapped in a
+ *   Markdown code fence is refused saying to send it without the fence lines).
  * @example
  * ```ts
  * parsePatch("*** Begin Patch\n*** Delete File: a.txt\n*** End Patch");
@@ -84,6 +85,13 @@ export function parsePatch(text: string): ParsedPatch {
   const all = unwrapHeredoc(text.trim().split(/\r?\n/));
   if (isUnifiedDiff(all)) return parseUnifiedDiff(all);
   const first = all[0]?.trim();
+  if (first?.startsWith("```") === true || first?.startsWith("~~~") === true) {
+    return {
+      ok: false,
+      message: `Invalid patch: it is wrapped in a Markdown code fence ('${first.length > 40 ? `${first.slice(0, 40)}…` : first}' on line 1); send the patch text alone, without the fence lines, starting with '*** Begin Patch' (or, for a unified diff, 'diff --git a/<path> b/<path>' or '--- a/<path>')`,
+      line: 1,
+    };
+  }
   const last = all[all.length - 1]?.trim();
   if (first !== BEGIN_PATCH) {
     return {

@@ -21,10 +21,13 @@
  * tab, and C-style quotes. Without a `diff --git` line, the file changed is the one `+++` names
  * (`diff -u a.txt.orig a.txt` changes `a.txt`): only git's headers move a file. A hunk is placed by its lines, as an envelope hunk is (the line numbers
  * of its `@@` header are not trusted: models get them wrong); its counts say where it ends, and a
- * hunk whose counts are off is read to the next header. `\ No newline at end of file` after the
+ * hunk whose counts are off is read to the next header. The header's old start breaks ties only
+ * (lines found in several places, as `-U0` hunks often are) and places a hunk that removes and
+ * keeps nothing (`@@ -3,0 +4,2 @@`: after line 3). `\ No newline at end of file` after the
  * last new line makes the file end without a line break (after an old line only: with one);
  * without it, the file's end stays as it was.
- * Binary diffs and copies are refused.
+ * Binary diffs and copies are refused. A new file (`--- /dev/null`) must not exist yet: unlike the
+ * envelope's Add File, it is refused (`EEXIST`) over an existing file, as `git apply` refuses it.
  *
  * @module
  */
@@ -228,7 +231,7 @@ export function parseUnifiedDiff(lines: readonly string[]): ParsedPatch {
       const added = hunks.flatMap((hunk) => hunk.chunk.newLines);
       const last = hunks[hunks.length - 1]?.chunk;
       const contents = added.length === 0 ? "" : `${added.join("\n")}${last?.finalNewline === false ? "" : "\n"}`;
-      operations.push({ type: "add", path, contents, line: start + 1 });
+      operations.push({ type: "add", path, contents, line: start + 1, createOnly: true });
     } else if (isDeleted) {
       operations.push({ type: "delete", path, line: start + 1 });
     } else {
@@ -279,8 +282,15 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     const line = lines[index] ?? "";
     const marker = line[0] ?? "";
     if (marker === NO_NEWLINE) {
+      if (previous === NO_NEWLINE || previous === "") {
+        return {
+          message: `'${line}' ${previous === "" ? "opens the hunk" : "repeats the line before it"}: '\\ No newline at end of file' comes once, right after the line it is about (the file's last old line, its last new line, or each)`,
+          index,
+        };
+      }
       if (previous === "-" || previous === " ") oldEndsBare = true;
       if (previous === "+" || previous === " ") newEndsBare = true;
+      previous = NO_NEWLINE;
       continue;
     }
     const done = oldLeft <= 0 && newLeft <= 0;
@@ -288,6 +298,12 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     if (done && !(marker === " " || marker === "+" || marker === "-")) break;
     if (line.startsWith("@@") || line.startsWith("diff --git ")) break;
     if (done && isPair(index)) break;
+    if ((oldEndsBare && (marker === " " || marker === "-")) || (newEndsBare && (marker === " " || marker === "+"))) {
+      return {
+        message: `'${line}' follows '\\ No newline at end of file', which may only come after the file's last ${oldEndsBare && newEndsBare ? "" : oldEndsBare ? "old " : "new "}line: move the marker after the last line, or leave it out`,
+        index,
+      };
+    }
     if (marker === " " || line === "") {
       sources.push(oldLines.length);
       oldLines.push(line.slice(1));
@@ -332,6 +348,7 @@ function parseHunk(lines: readonly string[], start: number, isPair: (at: number)
     endOfFile: endsFile && oldLines.length > 0,
     line: start + 1,
     finalNewline: endsFile ? !newEndsBare : "keep",
+    oldStart: Number(counts[1]),
   };
   return { hunk: { chunk, removesOrKeeps }, next: index };
 }

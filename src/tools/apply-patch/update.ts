@@ -279,7 +279,13 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], display
     }
     if (chunk.oldLines.length === 0) {
       // Without @@ context the lines are appended; the next hunk still searches from the cursor.
-      const at = chunk.contexts.length > 0 ? cursor : count;
+      // A unified diff's insertion goes after its header's old line (never before the cursor).
+      const at =
+        chunk.contexts.length > 0
+          ? cursor
+          : chunk.oldStart !== undefined
+            ? Math.min(Math.max(chunk.oldStart, cursor), count)
+            : count;
       replacements.push({ start: at, length: 0, lines: chunk.newLines, sources: chunk.sources });
       continue;
     }
@@ -297,6 +303,10 @@ export function applyChunks(text: string, chunks: readonly PatchChunk[], display
       const kept = pattern.length;
       sources = sources.map((source) => (source < kept ? source : -1));
       found = seek(split, pattern, cursor, chunk.endOfFile);
+    }
+    if (found.kind === "ambiguous" && chunk.oldStart !== undefined && found.indexes.includes(chunk.oldStart - 1)) {
+      // A tie broken by the unified diff's header: it names one of the places the lines are.
+      found = { kind: "found", index: chunk.oldStart - 1, pass: found.pass };
     }
     if (found.kind === "missing") {
       const after = cursor > 0 ? ` after file line ${cursor}` : "";

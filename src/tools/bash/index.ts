@@ -166,7 +166,9 @@ function shortMarker(removedBytes: number, removedLines: number): string {
  * command goes to `approve` (a yes is remembered per command line), and without `approve` it is
  * refused with `EDENIED`: `Permission denied: the command "ls" would run with the node runner,
  * which is not confined to the workspace, and interactive permission prompts are not available
- * in this execution context. Add an allow rule for "runBash" to the permissions config.`
+ * in this execution context. Add an allow rule for "runBash" to the permissions config. A model
+ * cannot change the permissions: use the file tools or a command the rules allow, or ask the user
+ * to allow this one.`
  *
  * Result: `stdout`, `stderr`, `exitCode`, and one text part: stdout, then `[stderr]` and stderr,
  * then `[exit code N]`. A non-zero exit is still `ok: true` (the command ran). Output over
@@ -392,7 +394,7 @@ function setupBash(options: ToolContextOptions & BashToolSettings, fallback: Fal
         code: "EDENIED",
         message:
           `Permission denied: the command ${shown} would run with the ${runnerName} runner, which is not confined to the workspace, ` +
-          `and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.`,
+          `and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.`,
       },
     };
   }

@@ -22,6 +22,7 @@ import {
 } from "../kit/text.js";
 import type { CoreTool } from "../kit/tool.js";
 import { matchLinesText } from "./match-lines.js";
+import { trailingSlashError } from "../kit/path-form.js";
 
 /** The `edit` tool's own options (none yet). */
 export type EditToolSettings = Record<never, never>;
@@ -75,6 +76,9 @@ export const EDIT_DESCRIPTION =
 /** Largest file (in characters) searched again with whitespace ignored for a not-found hint: 4 Mi. */
 const WHITESPACE_HINT_MAX_CHARS = 4 * 1024 * 1024;
 
+/** Most occurrences one `replaceAll` edit replaces: 1,000,000 (more is refused with `EFBIG`, nothing written). */
+export const MAX_REPLACEMENTS = 1_000_000;
+
 /** Most match lines listed in an ambiguity error. */
 const MAX_LISTED_LINES = 10;
 
@@ -88,8 +92,9 @@ const MAX_LISTED_LINES = 10;
  *   (`oldText: "\r\n", newText: "\n"` in a CRLF file: line endings are kept), with no change listed. Failures leave the file untouched: `ENOMATCH` (not found;
  *   hints for whitespace and CRLF differences), `EAMBIGUOUS` (several matches, overlapping ones
  *   counted, with their lines), `EINPUT` (empty oldText; oldText or newText with a lone
- *   surrogate, which has no UTF-8 form), `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
- *   (not UTF-8), `ENOENT`, `EISDIR`, `EDENIED` (checked for read and for write). The read, the
+ *   surrogate, which has no UTF-8 form), `EFBIG` (`replaceAll` over more than
+ *   {@link MAX_REPLACEMENTS} occurrences), `ENOMATCH` saying so for an oldText longer than the file, `ENOTREAD`/`ESTALE` (with a state store), `EBINARY`, `EILSEQ`
+ *   (not UTF-8), `ENOENT`, `EISDIR` (also for a path ending in `/`), `EDENIED` (checked for read and for write). The read, the
  *   freshness check and the write run inside `locks` (by default shared by every tool over the
  *   same backend object), so parallel edits of one file serialize and all land.
  * @throws TypeError at creation for an unknown option.
@@ -119,6 +124,8 @@ const editTool = defineCoreTool({
     if (!checked.ok) return errorResult("mutation", checked.error);
     const path = checked.path;
     const display = gate.display(path);
+    const slash = trailingSlashError(input.path, "edit", path);
+    if (slash !== undefined) return errorResult("mutation", slash);
     if (input.oldText === "") {
       return errorResult("mutation", {
         code: "EINPUT",
@@ -281,8 +288,21 @@ export function planEdit(bytes: Uint8Array, input: EditInput, path: string, disp
       let at = view.indexOf(oldText, first + oldText.length);
       at >= 0;
       at = view.indexOf(oldText, at + oldText.length)
-    )
+    ) {
+      if (starts.length === MAX_REPLACEMENTS) {
+        return {
+          error: {
+            code: "EFBIG",
+            path,
+            message:
+              `oldText occurs more than ${formatCount(MAX_REPLACEMENTS)} times in ${displayPath}; replaceAll changes at most ` +
+              `${formatCount(MAX_REPLACEMENTS)} occurrences in one edit. The file was not changed. Use a longer oldText ` +
+              "that occurs fewer times, or write the file whole.",
+          },
+        };
+      }
       starts.push(at);
+    }
   } else if (view.indexOf(oldText, first + 1) >= 0) {
     // Overlapping matches count: `aa` occurs twice in `aaa`. Counted and summarized in one pass,
     // without keeping every position (a file may hold millions).
@@ -445,13 +465,12 @@ function notFoundMessage(
   if (/^\s*\d+\|/.test(oldText)) {
     hints.push("oldText seems to start with a line-number prefix from read (`12|`); leave the prefixes out.");
   }
-  // The whitespace-blind search is a hint only; skip it for a very large file or oldText (the
-  // work stays bounded: a few native passes over at most WHITESPACE_HINT_MAX_CHARS each).
-  const squeezedOld =
-    view.length <= WHITESPACE_HINT_MAX_CHARS && oldText.length <= WHITESPACE_HINT_MAX_CHARS
-      ? squeezeBlanks(oldText)
-      : "";
-  if (squeezedOld.trim() !== "") {
+  // Runs of spaces and tabs as one space (one native pass, linear even for a huge oldText).
+  const squeezedOld = squeezeBlanks(oldText);
+  const longer = squeezedOld.length > view.length;
+  // The whitespace-blind search is a hint only; skip it for a very large file (the work stays
+  // bounded: a few native passes over at most WHITESPACE_HINT_MAX_CHARS).
+  if (!longer && squeezedOld.trim() !== "" && view.length <= WHITESPACE_HINT_MAX_CHARS) {
     const at = squeezeBlanks(view).indexOf(squeezedOld);
     if (at >= 0) {
       const source = sourceIndex(view, at);
@@ -467,6 +486,12 @@ function notFoundMessage(
   if (hasCrlf && givenOldText.includes("\n") && !givenOldText.includes("\r\n")) {
     hints.push(
       `${displayPath} has CRLF line endings; oldText with LF line endings is matched against them, so line endings are not the difference.`,
+    );
+  }
+  if (hints.length === 0 && longer) {
+    hints.push(
+      `oldText is longer than the whole file (${formatCount(oldText.length)} characters against ${formatCount(view.length)}), ` +
+        "so it cannot occur in it: read the file again and copy only the text to replace.",
     );
   }
   if (hints.length === 0) hints.push("Read the file again and copy the text exactly, including indentation.");

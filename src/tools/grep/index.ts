@@ -22,6 +22,7 @@ import { createBytePrefilter } from "./literal-prefilter.js";
 import { createLineMatcher, findMatchingLines, type LineMatcher } from "./line-matcher.js";
 import { backtrackingFeature, loadLinearEngine } from "./linear-engine.js";
 import { patternRisk, riskyPatternReason } from "./regex-risk.js";
+import { shownPattern, syntaxReason } from "./shown-pattern.js";
 import { errorResult, textParts, type SearchResult, type SkippedLongLines } from "../kit/result.js";
 import { resolveSearchSettings, SEARCH_SETTING_KEYS, type SearchSettings } from "../kit/search-settings.js";
 import { BINARY_SNIFF_BYTES, decodeUtf8, findInvalidUtf8, formatCount, hasNulByte, plural } from "../kit/text.js";
@@ -165,7 +166,8 @@ function effectivePattern(input: GrepInput): { pattern: string; ignoreCase: bool
  * Compile the model's pattern: with the `u` flag when it is valid there (so `\p{L}` works),
  * else without.
  *
- * @returns the per-line expression, or the syntax error's message.
+ * @returns the per-line expression, or why it does not compile ({@link syntaxReason}: without
+ *   the engine's copy of the pattern, with a hint for inline flags such as `(?i)`).
  */
 export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp | string {
   const flags = ignoreCase ? "i" : "";
@@ -175,7 +177,7 @@ export function compileGrepPattern(pattern: string, ignoreCase: boolean): RegExp
     try {
       return new RegExp(pattern, flags);
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      return syntaxReason(error instanceof Error ? error.message : String(error), pattern);
     }
   }
 }
@@ -262,7 +264,7 @@ const grepTool = defineCoreTool({
     if (typeof lineRe === "string") {
       return errorResult("search", {
         code: "EINPUT",
-        message: `Invalid regular expression ${JSON.stringify(input.pattern)}: ${lineRe}`,
+        message: `Invalid regular expression ${shownPattern(input.pattern)}: ${lineRe}`,
       });
     }
     let filter: ((path: string) => boolean) | undefined;
@@ -394,9 +396,7 @@ const grepTool = defineCoreTool({
         kind: "search",
         ok: true,
         parts: textParts(
-          withNotes(
-            `No matches for ${JSON.stringify(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`,
-          ),
+          withNotes(`No matches for ${shownPattern(input.pattern)} in ${where}; searched ${plural(searched, "file")}.`),
         ),
         count: 0,
         ...unreadableField,

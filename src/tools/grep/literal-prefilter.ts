@@ -13,7 +13,7 @@
  * @module
  */
 
-/** Shortest required literal worth looking for first, in characters: 3. */
+/** Shortest required literal worth looking for first, in characters: 3 (1 when it holds punctuation, like the `(` of `\w+\(`). */
 export const MIN_PREFILTER_LITERAL_LENGTH = 3;
 
 /**
@@ -91,10 +91,12 @@ function skipClass(pattern: string, at: number): number {
  *
  * @param expression - the compiled expression (its `source` and `flags` are read).
  * @returns the literal, or undefined when none of at least {@link MIN_PREFILTER_LITERAL_LENGTH}
- *   characters is required, or the expression lacks the `u` flag.
+ *   characters (or a shorter one with punctuation, `(` for `\w+\(`) is required, or the
+ *   expression lacks the `u` flag.
  * @example
  * ```ts
  * requiredLiteral(/function \w+\(/u); // "function "
+ * requiredLiteral(/\w+\(/u); // "("
  * requiredLiteral(/foo|bar/u); // undefined
  * requiredLiteral(/abcd\-/); // undefined (not compiled with `u`)
  * ```
@@ -162,7 +164,9 @@ export function requiredLiteral(expression: RegExp): string | undefined {
     index++;
   }
   endRun();
-  return best.length >= MIN_PREFILTER_LITERAL_LENGTH ? best : undefined;
+  // A shorter run is kept when it holds punctuation (`\w+\(` needs a `(`): rarer than letters,
+  // and the patterns around it (`\w+`) are the ones V8 is slowest on where it is missing.
+  return best.length >= MIN_PREFILTER_LITERAL_LENGTH || (best !== "" && /[^0-9A-Za-z_ ]/.test(best)) ? best : undefined;
 }
 
 const LOWERCASE_BIT = 0x20;

@@ -48,6 +48,7 @@
  */
 import ret from "ret";
 import safeRegex from "safe-regex2";
+import { shownPattern } from "./shown-pattern.js";
 
 /** `ret`'s parser: CommonJS whose `module.exports` is the tokenizer function (its types name it `default`). */
 const parseRegex: (pattern: string) => unknown =
@@ -479,7 +480,7 @@ export function patternRisk(pattern: string, ignoreCase = false): PatternRisk | 
  */
 export function riskyPatternReason(pattern: string, ignoreCase = false, shown = pattern): string | undefined {
   const risk = patternRisk(pattern, ignoreCase);
-  const refused = `grep input pattern ${JSON.stringify(shown)} was refused: `;
+  const refused = `grep input pattern ${shownPattern(shown)} was refused: `;
   switch (risk) {
     case "nested":
       return (

@@ -9,7 +9,8 @@
 import { assertKnownOptions } from "../../contract/options.js";
 import { CONTEXT_OPTION_KEYS, createContextResolver, type ToolContext, type ToolContextOptions } from "./context.js";
 import { checkInput, specSchema, type InputSpec } from "./input.js";
-import { RELAXED_DURABILITY_NOTE, type ToolResult } from "./result.js";
+import { pathFormError } from "./path-form.js";
+import { errorResult, RELAXED_DURABILITY_NOTE, type ToolResult } from "./result.js";
 import { coreTool, guardExecute, type CoreTool, type JsonSchema, type ToolCall } from "./tool.js";
 
 /** A tool input described by its own check and schema instead of an {@link InputSpec}. */
@@ -63,8 +64,9 @@ function isCustom<Input>(spec: InputSpec | CustomInput<Input>): spec is CustomIn
  * At creation the factory: refuses unknown option keys (anything outside
  * {@link CONTEXT_OPTION_KEYS} and `settings`); runs `setup`; checks the shared options
  * ({@link createContextResolver}). Each `execute` checks the input (`spec`, then `check`; a
- * refusal is an `EINPUT` result), resolves the call's context and runs `run` inside
- * {@link guardExecute}.
+ * refusal is an `EINPUT` result), refuses an input `path` written as a `file:` URL or with a `~`
+ * home prefix ({@link pathFormError}: an `EINPUT` result naming the path to give), resolves the
+ * call's context and runs `run` inside {@link guardExecute}.
  *
  * @param definition - the tool's names, kind, input, settings and body ({@link CoreToolDefinition}).
  * @returns the factory `(options) => CoreTool`; the tool is a function of its input that also
@@ -124,6 +126,9 @@ export function defineCoreTool<Options extends ToolContextOptions, Input, Result
       inputSchema: definition.schema === undefined ? baseSchema : definition.schema(baseSchema, setup),
       validate,
       execute: guardExecute<Input, Result>(kind, validate, async (input: Input, call?: ToolCall): Promise<Result> => {
+        const given = (input as { readonly path?: unknown }).path;
+        const form = typeof given === "string" ? pathFormError(given) : undefined;
+        if (form !== undefined) return errorResult(kind, form) as unknown as Result;
         const context = await resolve(call);
         return withDurability(await definition.run(input, context, setup), context.gate.fs.durability);
       }),

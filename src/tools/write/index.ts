@@ -12,6 +12,7 @@ import type { InputSpec } from "../kit/input.js";
 import { errorResult, textParts, type MutationResult } from "../kit/result.js";
 import { encodeUtf8, loneSurrogateMessage } from "../kit/text.js";
 import type { CoreTool } from "../kit/tool.js";
+import { trailingSlashError } from "../kit/path-form.js";
 
 /** The `write` tool's own options (none yet; the key exists so bundles can pass settings later). */
 export type WriteToolSettings = Record<never, never>;
@@ -53,7 +54,9 @@ export const WRITE_DESCRIPTION =
  * @param options - the shared context options.
  * @returns a {@link CoreTool} named `write` whose result text is `wrote N bytes to PATH`, with a
  *   change `added` (new file) or `updated`. Failures (`ok: false`, nothing written): `EISDIR` (the
- *   target is a directory), `EINPUT` (content with a lone surrogate, half of a character, which
+ *   target is a directory, or the path ends in `/`: `Cannot write "newdir/": a path ending in "/"
+ *   names a directory, not a file. ...`), `EINPUT` (a `file:` URL or `~/` path: the path to give
+ *   instead), `EINPUT` (content with a lone surrogate, half of a character, which
  *   has no UTF-8 form), `ENOTDIR` (a parent is a file), `ENOTREAD`/`ESTALE` (with a state
  *   store: an existing file not read in this session, or changed since), `EDENIED`, backend
  *   errors such as `ENOSPC` or `EROFS`; `ESTALE` also when another call wrote the file after this
@@ -84,6 +87,8 @@ const writeTool = defineCoreTool({
     if (!checked.ok) return errorResult("mutation", checked.error);
     const path = checked.path;
     const display = gate.display(path);
+    const slash = trailingSlashError(input.path, "write", path);
+    if (slash !== undefined) return errorResult("mutation", slash);
     const malformed = loneSurrogateMessage({ content: input.content });
     if (malformed !== undefined) return errorResult("mutation", { code: "EINPUT", path, message: malformed });
     // What this session knew of the file when the call began: the check below, inside the

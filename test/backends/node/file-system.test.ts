@@ -768,3 +768,52 @@ describe("nodeFileSystem: the umask, deleted roots, access and birth times", () 
     ]);
   });
 });
+
+describe("nodeFileSystem: two backend objects over one directory share their locks", () => {
+  it("trial finding 3: two tool sets, each with its own backend and read-before-write store, never lose an edit", async () => {
+    const { createFsTools } = await import("../../../src/shell/defaults.js");
+    const { memoryStore } = await import("../../../src/tools/kit/state.js");
+    const { resultText } = await import("../../../src/index.js");
+    const dir = await mkdtemp(join(tmpdir(), "bft-node-two-"));
+    try {
+      await writeFile(join(dir, "c.txt"), "c0\nc1\n");
+      const a = createFsTools({ fs: nodeFileSystem({ cwd: dir }), cwd: dir, state: memoryStore() });
+      const b = createFsTools({ fs: nodeFileSystem({ cwd: dir }), cwd: dir, state: memoryStore() });
+      await a.read.execute({ path: "c.txt" });
+      await b.read.execute({ path: "c.txt" });
+      const [ra, rb] = await Promise.all([
+        a.edit.execute({ path: "c.txt", oldText: "c0", newText: "C0" }),
+        b.edit.execute({ path: "c.txt", oldText: "c1", newText: "C1" }),
+      ]);
+      expect([ra.ok, rb.ok]).toEqual([true, false]);
+      expect(resultText(ra)).toBe("replaced 1 occurrence in c.txt at line 1");
+      expect(resultText(rb)).toBe("c.txt has changed since it was last read. Read the file again, then retry.");
+      expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("C0\nc1\n");
+      // After reading again, b's edit lands beside a's.
+      await b.read.execute({ path: "c.txt" });
+      const again = await b.edit.execute({ path: "c.txt", oldText: "c1", newText: "C1" });
+      expect(again.ok).toBe(true);
+      expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("C0\nC1\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("without a read-before-write store both edits land (each reads the file inside the shared lock)", async () => {
+    const { createFsTools } = await import("../../../src/shell/defaults.js");
+    const dir = await mkdtemp(join(tmpdir(), "bft-node-two-"));
+    try {
+      await writeFile(join(dir, "c.txt"), "c0\nc1\n");
+      const a = createFsTools({ fs: nodeFileSystem({ cwd: dir }), cwd: dir, state: false });
+      const b = createFsTools({ fs: nodeFileSystem({ root: dir }), cwd: "/", state: false });
+      const results = await Promise.all([
+        a.edit.execute({ path: "c.txt", oldText: "c0", newText: "C0" }),
+        b.edit.execute({ path: "/c.txt", oldText: "c1", newText: "C1" }),
+      ]);
+      expect(results.map((result) => result.ok)).toEqual([true, true]);
+      expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("C0\nC1\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -829,3 +829,26 @@ describe("apply_patch and deny rules", () => {
     );
   });
 });
+
+describe("apply_patch: paths ending in /, file: URLs and ~ (trial findings 5 and 9)", () => {
+  test("each is refused naming the operation, and nothing changes", async () => {
+    const { fs, run } = setup({ "/w/a.txt": "one\n" });
+    const add = await run(wrap("*** Add File: newdir/\n+x\n*** Update File: a.txt\n@@\n-one\n+ONE"));
+    expect(add.error).toEqual({
+      code: "EISDIR",
+      message: `Cannot add "newdir/": a path ending in "/" names a directory, not a file. For the file "newdir" itself, leave out the final "/". (in '*** Add File: newdir/' at patch line 2)\nNothing was changed.`,
+    });
+    const update = await run(wrap("*** Update File: a.txt/\n@@\n-one\n+ONE"));
+    expect(resultText(update)).toBe(
+      `Cannot update "a.txt/": a path ending in "/" names a directory, not a file. For the file "a.txt" itself, leave out the final "/". (in '*** Update File: a.txt/' at patch line 2)\nNothing was changed.`,
+    );
+    const url = await run(wrap("*** Update File: a.txt\n*** Move to: file:///w/b.txt\n@@\n-one\n+ONE"));
+    expect(resultText(url)).toBe(
+      `"file:///w/b.txt" is a URL; give the path itself: "/w/b.txt". (in '*** Update File: a.txt' at patch line 2)\nNothing was changed.`,
+    );
+    const home = await run(wrap("*** Delete File: ~/a.txt"));
+    expect(home.error?.code).toBe("EINPUT");
+    expect(await text(fs, "/w/a.txt")).toBe("one\n");
+    expect((await fs.readdir("/w")).map((entry) => entry.name)).toEqual(["a.txt"]);
+  });
+});

@@ -35,7 +35,7 @@ function writeTree(root: string, files: Record<string, string>): void {
 }
 
 /** `git diff` (renames found) from `before` to `after`, both maps of path → text. */
-function gitDiff(before: Record<string, string>, after: Record<string, string>): string {
+function gitDiff(before: Record<string, string>, after: Record<string, string>, ...options: string[]): string {
   const root = mkdtempSync(join(tmpdir(), "bft-unified-"));
   repos.push(root);
   git(root, "init", "-q");
@@ -45,7 +45,7 @@ function gitDiff(before: Record<string, string>, after: Record<string, string>):
   for (const path of Object.keys(before)) if (!(path in after)) rmSync(join(root, path));
   writeTree(root, after);
   git(root, "add", "-A");
-  return git(root, "diff", "--cached", "-M");
+  return git(root, "diff", "--cached", "-M", ...options);
 }
 
 /** Apply `patch` to `before` in memory: the tool's result and every file after. */
@@ -240,6 +240,7 @@ describe("apply_patch: unified diffs from git", () => {
               endOfFile: false,
               line: 3,
               finalNewline: "keep",
+              oldStart: 1,
             },
           ],
         },
@@ -324,5 +325,65 @@ describe("apply_patch: a hunk header whose counts are far off (found by a new-us
     const result = await tool.execute({ patch: "--- a/a.txt\n+++ b/a.txt\n@@ -2,3 +2,3 @@\n-two\n+TWO" });
     expect(result.ok).toBe(true);
     expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\nTWO\n\n\n");
+  });
+});
+
+describe("apply_patch: unified diffs the trial found mishandled (finding 6)", () => {
+  test("-U0 hunks: a tie goes where the header says, an insertion after the header's line", async () => {
+    const before = { "a.txt": "x\na\nx\nb\nx\n", "b.txt": lines(5) };
+    const after = { "a.txt": "x\na\nx\nb\ny\n", "b.txt": "line 1\nline 2\nline 3\nnew\nline 4\nline 5\n" };
+    const patch = gitDiff(before, after, "-U0");
+    expect(patch).toContain("@@ -5 +5 @@ b\n-x\n+y\n");
+    expect(patch).toContain("@@ -3,0 +4 @@ line 3\n+new\n");
+    expect(await apply(before, patch)).toEqual({
+      ok: true,
+      text: "Success. Updated the following files:\nM a.txt\nM b.txt",
+      files: after,
+    });
+    // A header naming none of the places the lines are is no tie-break: still ambiguous.
+    const off = await apply(before, "--- a/a.txt\n+++ b/a.txt\n@@ -2 +2 @@\n-x\n+y\n");
+    expect(off.ok).toBe(false);
+    expect(off.files).toEqual(before);
+  });
+
+  test("--- /dev/null onto an existing file is EEXIST, and the file is kept", async () => {
+    const before = { "a.txt": "keep\n" };
+    const result = await apply(before, "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+new\n");
+    expect(result).toEqual({
+      ok: false,
+      text: "Cannot create a.txt: it already exists, and this diff creates it from nothing (--- /dev/null). To change it, diff against its current content (--- a/a.txt and +++ b/a.txt); to replace it whole, write it.\nNothing was changed.",
+      files: before,
+    });
+  });
+
+  test("a repeated or misplaced '\\ No newline at end of file' is refused saying where it belongs", async () => {
+    const before = { "a.txt": "one\ntwo\n" };
+    const twice = await apply(
+      before,
+      "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n\\ No newline at end of file\n\\ No newline at end of file\n",
+    );
+    expect(twice).toEqual({
+      ok: false,
+      text: "Invalid unified diff on line 7: '\\ No newline at end of file' repeats the line before it: '\\ No newline at end of file' comes once, right after the line it is about (the file's last old line, its last new line, or each)\nNothing was changed.",
+      files: before,
+    });
+    const early = await apply(
+      before,
+      "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-one\n\\ No newline at end of file\n+ONE\n two\n",
+    );
+    expect(early.text).toBe(
+      "Invalid unified diff on line 7: ' two' follows '\\ No newline at end of file', which may only come after the file's last old line: move the marker after the last line, or leave it out\nNothing was changed.",
+    );
+    expect(early.files).toEqual(before);
+  });
+
+  test("a diff in a Markdown fence is refused with the hint to drop the fence", async () => {
+    const before = { "a.txt": "one\n" };
+    const result = await apply(before, "```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n```\n");
+    expect(result).toEqual({
+      ok: false,
+      text: "Invalid patch: it is wrapped in a Markdown code fence ('```diff' on line 1); send the patch text alone, without the fence lines, starting with '*** Begin Patch' (or, for a unified diff, 'diff --git a/<path> b/<path>' or '--- a/<path>')\nNothing was changed.",
+      files: before,
+    });
   });
 });

@@ -233,7 +233,7 @@ describe("bash tool: permissions", () => {
       error: {
         code: "EDENIED",
         message:
-          'Permission denied: the command "cat /etc/passwd" would run with the real runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config.',
+          'Permission denied: the command "cat /etc/passwd" would run with the real runner, which is not confined to the workspace, and interactive permission prompts are not available in this execution context. Add an allow rule for "runBash" to the permissions config. A model cannot change the permissions: use the file tools or a command the rules allow, or ask the user to allow this one.',
       },
       stdout: "",
     });

@@ -4,20 +4,52 @@ import { testEditTool } from "../kit/suite.js";
 testEditTool(async () => memoryFileSystem());
 
 import { describe, expect, test } from "vitest";
-import { createEditTool } from "../../../src/tools/edit/index.js";
+import { createEditTool, MAX_REPLACEMENTS } from "../../../src/tools/edit/index.js";
 import { resultText } from "../../../src/tools/kit/result.js";
 
 describe("edit: huge match counts", () => {
-  test("replaceAll over 17 million matches writes and reports, without throwing", async () => {
+  test("replaceAll over 17 million matches is refused at once with EFBIG (trial finding 8), the file unchanged", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
     const edit = createEditTool({ fs, cwd: "/w" });
     const result = await edit.execute({ path: "a.txt", oldText: "a", newText: "b", replaceAll: true });
+    expect(result.error).toEqual({
+      code: "EFBIG",
+      path: "/w/a.txt",
+      message:
+        "oldText occurs more than 1,000,000 times in a.txt; replaceAll changes at most 1,000,000 occurrences in one edit. The file was not changed. Use a longer oldText that occurs fewer times, or write the file whole.",
+    });
+    const bytes = await fs.readFile("/w/a.txt");
+    expect([bytes.length, bytes[0]]).toEqual([34_000_000, 0x61]);
+  }, 60_000);
+
+  test("replaceAll of exactly 1,000,000 occurrences (MAX_REPLACEMENTS) writes and reports", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(MAX_REPLACEMENTS) } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "a", newText: "b", replaceAll: true });
     expect(resultText(result)).toBe(
-      "replaced 17,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 16,999,990 more",
+      "replaced 1,000,000 occurrences in a.txt at lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 999,990 more",
     );
     const bytes = await fs.readFile("/w/a.txt");
-    expect([bytes.length, bytes[0], bytes[bytes.length - 2]]).toEqual([34_000_000, 0x62, 0x62]);
+    expect([bytes.length, bytes[0], bytes[bytes.length - 2]]).toEqual([2_000_000, 0x62, 0x62]);
   }, 60_000);
+
+  test("an oldText longer than the file is ENOMATCH saying so (trial finding 8)", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one two\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt", oldText: "short  x".repeat(2_000_000), newText: "b" });
+    expect(result.error).toEqual({
+      code: "ENOMATCH",
+      path: "/w/a.txt",
+      message:
+        "oldText was not found in a.txt; the file was not changed. oldText is longer than the whole file (16,000,000 characters against 8), so it cannot occur in it: read the file again and copy only the text to replace.",
+    });
+    // Blanks squeezed, a longer oldText can still match: then the whitespace hint is given.
+    const spaced = await edit.execute({ path: "a.txt", oldText: "one         two", newText: "b" });
+    expect(resultText(spaced)).toBe(
+      "oldText was not found in a.txt; the file was not changed. It matches at line 1 if spaces and tabs are ignored: the whitespace differs (the file's line 1 is indented with spaces). Copy the exact whitespace from read's output.",
+    );
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one two\n");
+  });
 
   test("without replaceAll, a huge count is EAMBIGUOUS with the count", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n".repeat(17_000_000) } });
@@ -146,13 +178,13 @@ describe("edit: a lone CR is a line ending, as read shows it", () => {
 });
 
 describe("edit: the not-found hint is linear work", () => {
-  test("a 5 MB oldText on a two-byte file is ENOMATCH with the plain hint (the whitespace-blind search is skipped)", async () => {
+  test("a 5 MB oldText on a two-byte file is ENOMATCH saying it is longer than the file (the whitespace-blind search is skipped)", async () => {
     const fs = memoryFileSystem({ files: { "/w/a.txt": "x\n" } });
     const edit = createEditTool({ fs, cwd: "/w" });
     const result = await edit.execute({ path: "a.txt", oldText: "y".repeat(5_000_000), newText: "z" });
     expect([result.error?.code, resultText(result)]).toEqual([
       "ENOMATCH",
-      "oldText was not found in a.txt; the file was not changed. Read the file again and copy the text exactly, including indentation.",
+      "oldText was not found in a.txt; the file was not changed. oldText is longer than the whole file (5,000,000 characters against 2), so it cannot occur in it: read the file again and copy only the text to replace.",
     ]);
     expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("x\n");
   });
@@ -166,5 +198,20 @@ describe("edit: the not-found hint is linear work", () => {
     expect(resultText(result)).toBe(
       "oldText was not found in a.txt; the file was not changed. It matches at line 1001 if spaces and tabs are ignored: the whitespace differs (the file's line 1001 is indented with tabs). Copy the exact whitespace from read's output.",
     );
+  });
+});
+
+describe("edit: a path ending in / (trial finding 5)", () => {
+  test("a.txt/ is EISDIR saying to leave out the /; the file is unchanged", async () => {
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "one\n" } });
+    const edit = createEditTool({ fs, cwd: "/w" });
+    const result = await edit.execute({ path: "a.txt/", oldText: "one", newText: "two" });
+    expect(result.error).toEqual({
+      code: "EISDIR",
+      path: "/w/a.txt",
+      message:
+        'Cannot edit "a.txt/": a path ending in "/" names a directory, not a file. For the file "a.txt" itself, leave out the final "/".',
+    });
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("one\n");
   });
 });

@@ -40,6 +40,10 @@ describe("requiredLiteral", () => {
     ["[]|abcd", undefined],
     ["[^](?:[a]bcde)?", undefined],
     ["a/bcd", "a/bcd"],
+    ["\\w+\\(", "("],
+    ["(?:\\w+\\.)?\\w+\\(", "("],
+    ["\\w+=\\d", "="],
+    ["ab\\d", undefined],
   ] as const)("%s (compiled with u) → %s", (pattern, literal) => {
     expect(compiled(pattern).unicode).toBe(true);
     expect(requiredLiteral(compiled(pattern))).toBe(literal);
@@ -265,5 +269,18 @@ describe("createBytePrefilter", () => {
       matched: seen.matched > 500,
       ruledOut: seen.ruledOut > 100,
     }).toEqual({ unicode: true, legacy: true, matched: true, ruledOut: true });
+  });
+});
+
+describe("grep: \\w+\\( over a very long line without '(' (trial finding 4)", () => {
+  it("the prefilter rules the file out on its bytes, so the expression never runs on it", async () => {
+    const long = `${"word".repeat(250_000)}\n`;
+    const prefilter = createBytePrefilter(compiled("\\w+\\("))!;
+    expect(prefilter.literal).toBe("(");
+    expect(prefilter.scan(bytes(long))).toBe("none");
+    expect(prefilter.scan(bytes("call(x)\n"))).toBe("maybe");
+    const fs = memoryFileSystem({ files: { "/w/long.txt": long, "/w/code.ts": "const a = 1;\nrun(a);\n" } });
+    const grep = createGrepTool({ fs, cwd: "/w" });
+    expect(resultText(await grep.execute({ pattern: "(?:\\w+\\.)?\\w+\\(" }))).toBe("code.ts:2:run(a);");
   });
 });

@@ -246,3 +246,26 @@ describe("data in fields", () => {
     ]);
   });
 });
+
+describe("defineCoreTool: an input path written as a file: URL or with ~ (trial finding 9)", () => {
+  it("every core tool with a path refuses it with the path to give, before the backend is used", async () => {
+    const { createFsTools } = await import("../../../src/shell/defaults.js");
+    const fs = memoryFileSystem({ files: { "/w/a.txt": "a\n" } });
+    const tools = createFsTools({ fs, cwd: "/w", state: false });
+    const url = '"file:///w/a.txt" is a URL; give the path itself: "/w/a.txt".';
+    for (const result of [
+      await tools.read.execute({ path: "file:///w/a.txt" }),
+      await tools.edit.execute({ path: "file:///w/a.txt", oldText: "a", newText: "b" }),
+      await tools.list.execute({ path: "file:///w/a.txt" }),
+      await tools.grep.execute({ pattern: "a", path: "file:///w/a.txt" }),
+      await tools.glob.execute({ pattern: "*", path: "file:///w/a.txt" }),
+    ]) {
+      expect(result.error).toEqual({ code: "EINPUT", message: url });
+    }
+    const home = await tools.read.execute({ path: "~/a.txt" });
+    expect(resultText(home)).toBe(
+      '"~/a.txt": "~" (a home directory) is not expanded here. Give the path relative to the working directory ("a.txt") or absolute; for a directory really named "~", write "./~/a.txt".',
+    );
+    expect(new TextDecoder().decode(await fs.readFile("/w/a.txt"))).toBe("a\n");
+  });
+});

@@ -882,7 +882,7 @@ export function testGrepTool(createFs: CreateFs): void {
       const result = await tools.grep.execute({ pattern: "(" });
       expect(result.error?.code).toBe("EINPUT");
       expect(text(result)).toBe(
-        "grep input pattern is not a valid regular expression: Invalid regular expression: /(/: Unterminated group",
+        "grep input pattern is not a valid regular expression: Unterminated group",
       );
     });
 
