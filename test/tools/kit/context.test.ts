@@ -109,8 +109,7 @@ describe("execute never throws for bad input or a failing backend", () => {
     const grep = createGrepTool({ fs, cwd: "/w" });
     expect((await grep.execute({ pattern: "(" })).error).toEqual({
       code: "EINPUT",
-      message:
-        "grep input pattern is not a valid regular expression: Unterminated group",
+      message: "grep input pattern is not a valid regular expression: Unterminated group",
     });
     const list = createListTool({ fs, cwd: "/w" });
     expect((await list.execute({ path: 3 } as never)).error).toEqual({

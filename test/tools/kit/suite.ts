@@ -881,9 +881,7 @@ export function testGrepTool(createFs: CreateFs): void {
       expect(() => tools.grep.validate({ pattern: "(" })).toThrow(ToolInputError);
       const result = await tools.grep.execute({ pattern: "(" });
       expect(result.error?.code).toBe("EINPUT");
-      expect(text(result)).toBe(
-        "grep input pattern is not a valid regular expression: Unterminated group",
-      );
+      expect(text(result)).toBe("grep input pattern is not a valid regular expression: Unterminated group");
     });
 
     test("\\p{L} works (Unicode mode when the pattern allows it)", async () => {
