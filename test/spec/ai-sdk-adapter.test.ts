@@ -215,7 +215,7 @@ describe("ai-sdk-adapter.txt: Bundle options", () => {
       toInput: (input) => input,
     });
     expect(thrown(() => createAiSdkFsTools({ fs, read: { signature: named("edit") } }))).toBe(
-      'TypeError: createAiSdkFsTools has two tools named "edit" (read and edit options): give one signature another name',
+      'TypeError: createAiSdkFsTools edit.signature gives the tool name "edit", which the read tool has too: give one signature another name',
     );
     expect(thrown(() => createAiSdkFsTools({ fs, bash: true } as never))).toBe(
       'TypeError: createAiSdkFsTools bash must be an object with a runner and an env: the portable bundle has no default runner (got true). Give runner: justBashCommandRunner({ fs, cwd }) from "better-fs-tools/shell" (a shell over the same files, confined to cwd, in the browser or Node) or nodeCommandRunner({ cwd }) from "better-fs-tools/node" (real processes, Node only), and env: the variables the commands see ({} for none)',

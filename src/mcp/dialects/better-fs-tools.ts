@@ -56,6 +56,16 @@ function buildTools(
   const selected = selectTools("createMcpServer", { ...given, readOnly }, { onByDefault: ON_BY_DEFAULT }).sort(
     (a, b) => BETTER_FS_TOOLS_NAMES.indexOf(NAMES[a.key]) - BETTER_FS_TOOLS_NAMES.indexOf(NAMES[b.key]),
   );
+  // Two tools with one name are this entry point's misuse: refused here, before createFsTools
+  // would name itself in the error.
+  const names = new Set<string>();
+  for (const { key, signature } of selected) {
+    const name = signature?.name ?? NAMES[key];
+    if (names.has(name)) {
+      optionValueError("createMcpServer", `${key}.signature`, `names a second tool "${name}": give it another name`);
+    }
+    names.add(name);
+  }
   // Bash is made below, with its runner; the rest as createFsTools makes them.
   const core = createFsTools({ ...rest, ...scope, ...given, readOnly, bash: false }) as Readonly<
     Record<string, CoreTool<unknown> | undefined>
