@@ -121,7 +121,7 @@ export function runBrowserCorpus(
   symlinks: boolean,
   backendSkip: Readonly<Record<string, string>> = {},
 ): void {
-  for (const { name, target, skip: targetSkip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
+  for (const { name, target, skip: targetSkip, contained, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
     const skip = { ...backendSkip, ...targetSkip };
     runSecurityCorpus({
       name: `${name} on ${backendName} (Chromium)`,
@@ -130,6 +130,7 @@ export function runBrowserCorpus(
       checkGateCodes: gateCodes === true,
       ...(destroy === undefined ? {} : { destroy }),
       skip,
+      ...(contained === undefined ? {} : { contained }),
       shareDeepFixtures: independent === true,
     });
   }

@@ -35,7 +35,7 @@ async function destroy(fs: FileSystem): Promise<void> {
   await writers.get(fs)?.close();
 }
 
-for (const { name, target, skip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
+for (const { name, target, skip, contained, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGETS]) {
   runSecurityCorpus({
     name: `${name} on an opfs-mirror reader tab (Chromium)`,
     backend: reader,
@@ -43,6 +43,7 @@ for (const { name, target, skip, gateCodes } of [...CORE_TARGETS, ...TOOL_TARGET
     checkGateCodes: gateCodes === true,
     destroy,
     ...(skip === undefined ? {} : { skip }),
+    ...(contained === undefined ? {} : { contained }),
   });
 }
 

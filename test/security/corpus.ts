@@ -63,6 +63,12 @@ export interface SecurityCorpusOptions {
   /** Rows skipped on this target, by name, with the reason: each is registered as `it.skip("<row>: skipped, <reason>")`. */
   readonly skip?: Readonly<Record<string, string>>;
   /**
+   * Rows this target contains rather than refuses, by name, with the reason: the attempt may
+   * succeed, but nothing outside is read, listed or changed (checked as for every row). Each is
+   * registered as `"<row>, contained here: <reason>"`.
+   */
+  readonly contained?: Readonly<Record<string, string>>;
+  /**
    * Every `backend()` call gives a store of its own (a new memory volume, temporary directory,
    * OPFS root, database or key prefix), so the deep-path read and list rows may share one fixture
    * per backend across targets (see {@link sharesFixture}). Leave it unset for a backend whose
@@ -156,7 +162,7 @@ async function runRace(
     const at = `swap after call ${after}`;
     expectNoLeak(outcome);
     expect(await snapshotOutside(raw), `${at}: outside changed`).toEqual(before);
-    if (after === 0) expect({ at, ok: outcome.ok }).toEqual({ at, ok: false });
+    if (after === 0 && attack.expect !== "contained") expect({ at, ok: outcome.ok }).toEqual({ at, ok: false });
     if (!swapping.fired()) {
       // The attempt made fewer calls than `after`: nothing was swapped; a read or list sees the inside.
       expect(after, "the attempt made no backend call after the first").toBeGreaterThan(1);
@@ -248,11 +254,20 @@ export function runSecurityCorpus(options: SecurityCorpusOptions, attacks: reado
       (["read", "write", "list"] as const).filter((access) => probeTarget[access] !== undefined),
     );
 
-    const stale = Object.keys(options.skip ?? {}).filter((name) => !ATTACKS.some((attack) => attack.name === name));
-    if (stale.length > 0) throw new Error(`${options.name}: skip names no row of the corpus: ${stale.join(", ")}`);
+    const stale = [...Object.keys(options.skip ?? {}), ...Object.keys(options.contained ?? {})].filter(
+      (name) => !ATTACKS.some((attack) => attack.name === name),
+    );
+    if (stale.length > 0)
+      throw new Error(`${options.name}: skip or contained names no row of the corpus: ${stale.join(", ")}`);
     const namesHere = options.backslashNames === true && probe.capabilities.backslashNames === true;
     for (const given of attacks) {
-      const attack = namesHere && given.family === "backslash" ? asNameRow(given) : given;
+      const containedHere = options.contained?.[given.name];
+      const attack: Attack =
+        namesHere && given.family === "backslash"
+          ? asNameRow(given)
+          : containedHere !== undefined
+            ? { ...given, expect: "contained", name: `${given.name}, contained here: ${containedHere}` }
+            : given;
       // A row the target cannot express at all (it has no such access, or the backend has no
       // symlinks) is not registered: it does not apply. A row in `skip` is registered as a
       // skipped case whose name says why.

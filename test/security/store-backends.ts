@@ -58,7 +58,7 @@ export function runStoreCorpus(
       deepSkip: skipDeep(DEEP_2000_SKIP_REASON),
     })),
   ];
-  for (const { name, target, skip, gateCodes, deepSkip } of targets) {
+  for (const { name, target, skip, contained, gateCodes, deepSkip } of targets) {
     runSecurityCorpus({
       name: `${name} on ${backendName}`,
       backend,
@@ -66,6 +66,7 @@ export function runStoreCorpus(
       checkGateCodes: gateCodes === true,
       ...(destroy === undefined ? {} : { destroy }),
       skip: { ...deepSkip, ...skip },
+      ...(contained === undefined ? {} : { contained }),
       shareDeepFixtures: independent === true,
     });
   }

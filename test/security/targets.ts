@@ -15,6 +15,8 @@ export interface NamedTarget {
   readonly name: string;
   readonly target: (fs: FileSystem) => AttackTarget;
   readonly skip?: Readonly<Record<string, string>>;
+  /** Rows it contains rather than refuses, with the reason (see `SecurityCorpusOptions.contained`). */
+  readonly contained?: Readonly<Record<string, string>>;
   /** Its outcomes carry the gate's codes. */
   readonly gateCodes?: boolean;
 }
@@ -127,6 +129,18 @@ const bashListGaps = {
   "deep-path: 200 odd legal names, present (list)":
     "just-bash 3.4.2 ls globs its own operands: the quoted name '*' in this path is matched against fs.getAllPaths() (empty in our bridge) instead of being listed, so ls exits 2 (cat and cd of the same path work)",
 };
+/**
+ * The shell stats a link leading outside the workspace as the link itself (so `rm` and `mv` act
+ * on the link, never its target): `ls` of such a link prints the link's own name, and lists
+ * nothing outside.
+ */
+const LINK_AS_ITSELF =
+  "the shell stats a link leading outside as the link itself (so rm and mv act on the link), so ls prints the link's name and lists nothing outside";
+const bashListContained = {
+  "symlink-leaf: leaf → /outside/secret.txt (list)": LINK_AS_ITSELF,
+  "symlink-dir: dir-link (list)": LINK_AS_ITSELF,
+  "race: listed directory swapped for a link to /outside (list)": LINK_AS_ITSELF,
+};
 /** Every tool. */
 export const TOOL_TARGETS: readonly NamedTarget[] = [
   {
@@ -209,5 +223,6 @@ export const TOOL_TARGETS: readonly NamedTarget[] = [
       };
     },
     skip: bashListGaps,
+    contained: bashListContained,
   },
 ];

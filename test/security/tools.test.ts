@@ -10,7 +10,7 @@ import { TOOL_TARGETS } from "./targets.js";
 
 describe("security corpus through the tools", () => {
   for (const { name: backendName, backend, destroy, independent } of NODE_CORPUS_BACKENDS) {
-    for (const { name, target, skip } of TOOL_TARGETS) {
+    for (const { name, target, skip, contained } of TOOL_TARGETS) {
       runSecurityCorpus({
         name: `${name} on ${backendName}`,
         backend,
@@ -18,6 +18,7 @@ describe("security corpus through the tools", () => {
         target,
         shareDeepFixtures: independent === true,
         ...(skip === undefined ? {} : { skip }),
+        ...(contained === undefined ? {} : { contained }),
       });
     }
   }
