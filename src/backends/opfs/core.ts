@@ -16,7 +16,7 @@ export const OPFS_SWAP_SUFFIX = ".crswap";
 
 /**
  * Name of the folder at the workspace root where the Worker backend writes a file's new bytes
- * before moving them onto its name ({@link OpfsCoreOptions.tempDir}). Hidden from `readdir`; a
+ * before moving them onto its name ({@link OpfsCoreOptions.writeThroughTemp}). Hidden from `readdir`; a
  * path through it is refused with `EACCES`.
  */
 export const OPFS_TEMP_DIR = ".better-fs-tools-tmp";
@@ -29,7 +29,7 @@ export interface OpfsFileIo {
   read(handle: FileSystemFileHandle, path: string): Promise<Uint8Array>;
   /**
    * Replace the whole file; on failure the previous content must be intact. With
-   * {@link OpfsCoreOptions.tempDir}, `handle` is always a new empty temporary file, moved onto
+   * {@link OpfsCoreOptions.writeThroughTemp}, `handle` is always a new empty temporary file, moved onto
    * its name once this resolves: the bytes must be on disk (flushed) and the file closed.
    */
   write(handle: FileSystemFileHandle, data: Uint8Array, path: string): Promise<void>;
@@ -56,13 +56,14 @@ export interface OpfsCoreOptions {
   /** How long a call waits for a file another context holds open, in milliseconds. */
   readonly busyTimeoutMs: number;
   /**
-   * Name of a folder at the root ({@link OPFS_TEMP_DIR}) to write files through: the bytes go to
-   * a new file there, then `FileSystemHandle.move()` replaces the target at once, so a write cut
-   * short (the Worker ended) leaves the file as it was. The folder's leftovers are removed on the
-   * first write; it is hidden from `readdir`, and paths through it are refused (`EACCES`). Unset:
-   * files are written in place by `io.write` (which must then be atomic itself).
+   * Write files through the temporary folder {@link OPFS_TEMP_DIR}: the bytes go to a new file
+   * there, then `FileSystemHandle.move()` replaces the target at once, so a write cut short (the
+   * Worker ended) leaves the file as it was. The folder's leftovers are removed on the first
+   * write. Unset: files are written in place by `io.write` (which must then be atomic itself).
+   * Either way the folder is hidden from `readdir` and paths through it are refused (`EACCES`),
+   * so a main-thread backend on the same root never shows it.
    */
-  readonly tempDir?: string;
+  readonly writeThroughTemp?: boolean;
   /** Free space figure for ENOSPC messages; default `navigator.storage.estimate()`. */
   readonly estimate?: () => Promise<{ quota?: number; usage?: number }>;
 }
@@ -126,12 +127,12 @@ function sleep(ms: number): Promise<void> {
 export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
   const { io } = options;
   const cache = createHandleCache({ getRoot: options.getRoot });
-  const { tempDir } = options;
+  const tempDir = OPFS_TEMP_DIR;
 
   /** {@link pathParts}, refusing a path through the temporary folder (`EACCES`). */
   function parse(path: string, syscall: string): string[] {
     const parts = pathParts(path);
-    if (tempDir !== undefined && parts[0] === tempDir) {
+    if (parts[0] === tempDir) {
       throw new FsError("EACCES", {
         syscall,
         path,
@@ -143,7 +144,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
 
   /** True for an entry `readdir` and tree copies skip in the directory `dirPath`. */
   function hidden(dirPath: string, name: string): boolean {
-    return name.endsWith(OPFS_SWAP_SUFFIX) || (tempDir !== undefined && dirPath === "/" && name === tempDir);
+    return name.endsWith(OPFS_SWAP_SUFFIX) || (dirPath === "/" && name === tempDir);
   }
 
   /** Walk to the directory of the first `count` names; DOMExceptions propagate. */
@@ -357,7 +358,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     path: string,
     context: { readonly syscall: string; readonly path: string; readonly dest?: string },
   ): Promise<FileSystemFileHandle> {
-    if (tempDir !== undefined) return writeReplacing(tempDir, parent, name, data, path, context);
+    if (options.writeThroughTemp === true) return writeReplacing(tempDir, parent, name, data, path, context);
     const startedMs = Date.now();
     const handle = await parent.getFileHandle(name, { create: true });
     try {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { createOpfsCore, OPFS_TEMP_DIR, type OpfsFileIo } from "./core.js";
+import { createOpfsCore, type OpfsFileIo } from "./core.js";
 import { mainThreadIo } from "./main-io.js";
 import { OPFS_CONNECT_KIND, serveOpfsPort, type OpfsConnectMessage } from "./rpc.js";
 import { resolveOpfsRoot } from "./root.js";
@@ -46,7 +46,7 @@ export function startOpfsWorker(scope: Pick<EventTarget, "addEventListener">): v
           io,
           busyTimeoutMs: data.busyTimeoutMs,
           // Sync access handles write in place: new bytes go through a temporary file instead.
-          ...(syncAccess ? { tempDir: OPFS_TEMP_DIR } : {}),
+          writeThroughTemp: syncAccess,
         }),
       ),
     );

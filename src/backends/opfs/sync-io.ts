@@ -2,7 +2,7 @@
  * File I/O for the OPFS backend inside a dedicated Worker: reads through `createSyncAccessHandle()`
  * handles kept open across calls (opening one costs about as much as a `createWritable`), closed
  * after an idle time, beyond a count, and before a remove or a move; writes into a new temporary
- * file, flushed, that the core then moves onto the file's name (see `OpfsCoreOptions.tempDir`).
+ * file, flushed, that the core then moves onto the file's name (see `OpfsCoreOptions.writeThroughTemp`).
  *
  * @module
  */
@@ -90,7 +90,7 @@ async function writeNew(handle: FileSystemFileHandle, data: Uint8Array): Promise
  * Workers).
  *
  * Reads go through handles kept open. A write goes to a new temporary file (the core's
- * `tempDir`) through a handle of its own, flushed and closed before the core moves it onto the
+ * `writeThroughTemp`) through a handle of its own, flushed and closed before the core moves it onto the
  * file's name: the file is replaced whole or not at all, even when the Worker ends mid-write.
  *
  * @param options - idle time and handle count.
