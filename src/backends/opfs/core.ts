@@ -40,8 +40,6 @@ export interface OpfsFileIo {
    * sync access handle keeps the file from being removed or moved by anyone else), else `undefined`.
    */
   readOpen?(path: string): Uint8Array | undefined;
-  /** Fast path: replace the bytes of `path` if a handle to it is open; `false` when none is. */
-  writeOpen?(path: string, data: Uint8Array): boolean;
   /** Close whatever is held open at `path` or below it (before a remove or a move). */
   release(path: string): Promise<void>;
   /** Close everything. */
@@ -440,14 +438,6 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
       const parts = parse(path, "open");
       const canonical = joinParts(parts);
       try {
-        try {
-          if (io.writeOpen?.(canonical, data) === true) return;
-        } catch (error) {
-          if (isDomError(error, "QuotaExceededError")) {
-            throw toFsError(error, { syscall: "open", path, detail: await quotaDetail(data.byteLength) });
-          }
-          throw error;
-        }
         await fresh(async (attempt) => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
           const parent = await dir(attempt, parts, parts.length - 1, true);
