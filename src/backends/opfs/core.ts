@@ -14,13 +14,24 @@ import { createHandleCache, type DirNode } from "./handles.js";
 /** Suffix of the swap files Chromium creates beside a file while a `createWritable` is open. */
 export const OPFS_SWAP_SUFFIX = ".crswap";
 
+/**
+ * Name of the folder at the workspace root where the Worker backend writes a file's new bytes
+ * before moving them onto its name ({@link OpfsCoreOptions.writeThroughTemp}). Hidden from `readdir`; a
+ * path through it is refused with `EACCES`.
+ */
+export const OPFS_TEMP_DIR = ".better-fs-tools-tmp";
+
 /** How file bytes move in and out of OPFS. */
 export interface OpfsFileIo {
   /** True when sync access handles are used (capability `syncAccess`). */
   readonly syncAccess: boolean;
   /** The whole file. */
   read(handle: FileSystemFileHandle, path: string): Promise<Uint8Array>;
-  /** Replace the whole file; on failure the previous content must be intact. */
+  /**
+   * Replace the whole file; on failure the previous content must be intact. With
+   * {@link OpfsCoreOptions.writeThroughTemp}, `handle` is always a new empty temporary file, moved onto
+   * its name once this resolves: the bytes must be on disk (flushed) and the file closed.
+   */
   write(handle: FileSystemFileHandle, data: Uint8Array, path: string): Promise<void>;
   /** Size in bytes and modification time in milliseconds since the epoch. */
   stat(handle: FileSystemFileHandle, path: string): Promise<{ size: number; mtimeMs: number }>;
@@ -29,8 +40,6 @@ export interface OpfsFileIo {
    * sync access handle keeps the file from being removed or moved by anyone else), else `undefined`.
    */
   readOpen?(path: string): Uint8Array | undefined;
-  /** Fast path: replace the bytes of `path` if a handle to it is open; `false` when none is. */
-  writeOpen?(path: string, data: Uint8Array): boolean;
   /** Close whatever is held open at `path` or below it (before a remove or a move). */
   release(path: string): Promise<void>;
   /** Close everything. */
@@ -44,6 +53,15 @@ export interface OpfsCoreOptions {
   readonly io: OpfsFileIo;
   /** How long a call waits for a file another context holds open, in milliseconds. */
   readonly busyTimeoutMs: number;
+  /**
+   * Write files through the temporary folder {@link OPFS_TEMP_DIR}: the bytes go to a new file
+   * there, then `FileSystemHandle.move()` replaces the target at once, so a write cut short (the
+   * Worker ended) leaves the file as it was. The folder's leftovers are removed on the first
+   * write. Unset: files are written in place by `io.write` (which must then be atomic itself).
+   * Either way the folder is hidden from `readdir` and paths through it are refused (`EACCES`),
+   * so a main-thread backend on the same root never shows it.
+   */
+  readonly writeThroughTemp?: boolean;
   /** Free space figure for ENOSPC messages; default `navigator.storage.estimate()`. */
   readonly estimate?: () => Promise<{ quota?: number; usage?: number }>;
 }
@@ -107,6 +125,25 @@ function sleep(ms: number): Promise<void> {
 export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
   const { io } = options;
   const cache = createHandleCache({ getRoot: options.getRoot });
+  const tempDir = OPFS_TEMP_DIR;
+
+  /** {@link pathParts}, refusing a path through the temporary folder (`EACCES`). */
+  function parse(path: string, syscall: string): string[] {
+    const parts = pathParts(path);
+    if (parts[0] === tempDir) {
+      throw new FsError("EACCES", {
+        syscall,
+        path,
+        detail: `${tempDir} is reserved for the backend's temporary files`,
+      });
+    }
+    return parts;
+  }
+
+  /** True for an entry `readdir` and tree copies skip in the directory `dirPath`. */
+  function hidden(dirPath: string, name: string): boolean {
+    return name.endsWith(OPFS_SWAP_SUFFIX) || (dirPath === "/" && name === tempDir);
+  }
 
   /** Walk to the directory of the first `count` names; DOMExceptions propagate. */
   function dir(attempt: Attempt, parts: readonly string[], count: number, create: boolean): Promise<DirNode> {
@@ -189,7 +226,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
   }
 
   async function statOf(path: string, syscall: "stat" | "lstat"): Promise<FileStat> {
-    const parts = pathParts(path);
+    const parts = parse(path, syscall);
     try {
       return await fresh(async (attempt) => {
         const entry = await lookup(attempt, parts);
@@ -248,6 +285,70 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     }
   }
 
+  let tempFolder: Promise<FileSystemDirectoryHandle> | undefined;
+
+  /**
+   * The temporary folder, made on first use after removing what an earlier Worker left in it
+   * (files of writes cut short). A file another context still holds open (its write in flight)
+   * cannot be removed and is kept.
+   */
+  function temporaryFolder(name: string): Promise<FileSystemDirectoryHandle> {
+    tempFolder ??= (async () => {
+      const root = await options.getRoot();
+      const folder = await root.getDirectoryHandle(name, { create: true });
+      const leftovers: string[] = [];
+      for await (const leftover of folder.keys()) leftovers.push(leftover);
+      for (const leftover of leftovers) await folder.removeEntry(leftover, { recursive: true }).catch(() => undefined);
+      return folder;
+    })();
+    tempFolder.catch(() => {
+      tempFolder = undefined;
+    });
+    return tempFolder;
+  }
+
+  /**
+   * Replace `parent/name` through the temporary folder: the bytes go to a new file there
+   * (written, flushed and closed by `io.write`), then `move()` puts it onto the name, replacing
+   * the old file at once. Any failure before the move leaves the old file untouched and removes
+   * the temporary one.
+   */
+  async function writeReplacing(
+    folderName: string,
+    parent: FileSystemDirectoryHandle,
+    name: string,
+    data: Uint8Array,
+    path: string,
+    context: { readonly syscall: string; readonly path: string; readonly dest?: string },
+  ): Promise<FileSystemFileHandle> {
+    // A directory at the name: TypeMismatchError, as a create would give (EISDIR).
+    try {
+      await parent.getFileHandle(name);
+    } catch (error) {
+      if (!isDomError(error, "NotFoundError")) throw error;
+    }
+    const folder = await temporaryFolder(folderName);
+    const temporaryName = crypto.randomUUID();
+    const temporary = await folder.getFileHandle(temporaryName, { create: true });
+    try {
+      await io.write(temporary, data, `/${folderName}/${temporaryName}`);
+      // Our own handle on the old file would make the move fail.
+      await io.release(path);
+      const move = (
+        temporary as FileSystemFileHandle & { move(parent: FileSystemDirectoryHandle, name: string): Promise<void> }
+      ).move;
+      await whenFree(() => move.call(temporary, parent, name));
+    } catch (error) {
+      await folder.removeEntry(temporaryName).catch(() => undefined);
+      if (isDomError(error, "QuotaExceededError")) {
+        throw toFsError(error, { ...context, detail: await quotaDetail(data.byteLength) });
+      }
+      throw error;
+    }
+    // The moved handle names `parent/name` now.
+    return temporary;
+  }
+
   async function writeInto(
     parent: FileSystemDirectoryHandle,
     name: string,
@@ -255,6 +356,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     path: string,
     context: { readonly syscall: string; readonly path: string; readonly dest?: string },
   ): Promise<FileSystemFileHandle> {
+    if (options.writeThroughTemp === true) return writeReplacing(tempDir, parent, name, data, path, context);
     const startedMs = Date.now();
     const handle = await parent.getFileHandle(name, { create: true });
     try {
@@ -292,8 +394,8 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     }
   }
 
-  async function isEmpty(handle: FileSystemDirectoryHandle): Promise<boolean> {
-    for await (const _ of handle.keys()) return false;
+  async function isEmpty(handle: FileSystemDirectoryHandle, dirPath: string): Promise<boolean> {
+    for await (const name of handle.keys()) if (!hidden(dirPath, name)) return false;
     return true;
   }
 
@@ -302,7 +404,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     capabilities: io.syncAccess ? { syncAccess: true } : {},
 
     async readFile(path) {
-      const parts = pathParts(path);
+      const parts = parse(path, "open");
       const canonical = joinParts(parts);
       try {
         const open = io.readOpen?.(canonical);
@@ -333,17 +435,9 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     },
 
     async writeFile(path, data) {
-      const parts = pathParts(path);
+      const parts = parse(path, "open");
       const canonical = joinParts(parts);
       try {
-        try {
-          if (io.writeOpen?.(canonical, data) === true) return;
-        } catch (error) {
-          if (isDomError(error, "QuotaExceededError")) {
-            throw toFsError(error, { syscall: "open", path, detail: await quotaDetail(data.byteLength) });
-          }
-          throw error;
-        }
         await fresh(async (attempt) => {
           if (parts.length === 0) throw new FsError("EISDIR", { syscall: "open", path });
           const parent = await dir(attempt, parts, parts.length - 1, true);
@@ -370,14 +464,14 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     lstat: (path) => statOf(path, "lstat"),
 
     async readdir(path) {
-      const parts = pathParts(path);
+      const parts = parse(path, "scandir");
       try {
         return await fresh(async (attempt) => {
           const node = await dir(attempt, parts, parts.length, false);
           const entries: DirEntry[] = [];
           const met: Array<readonly [string, FileSystemHandle]> = [];
           for await (const [name, child] of node.handle.entries()) {
-            if (name.endsWith(OPFS_SWAP_SUFFIX)) continue;
+            if (hidden(joinParts(parts), name)) continue;
             met.push([name, child]);
             entries.push({ name, type: child.kind === "directory" ? "directory" : "file" });
           }
@@ -390,7 +484,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     },
 
     async mkdir(path, mkdirOptions) {
-      const parts = pathParts(path);
+      const parts = parse(path, "mkdir");
       const recursive = mkdirOptions?.recursive === true;
       try {
         await fresh(async (attempt) => {
@@ -422,7 +516,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     },
 
     async rm(path, rmOptions) {
-      const parts = pathParts(path);
+      const parts = parse(path, "rm");
       const recursive = rmOptions?.recursive === true;
       const force = rmOptions?.force === true;
       const canonical = joinParts(parts);
@@ -431,12 +525,12 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
           if (parts.length === 0) {
             const { handle } = await dir(attempt, parts, 0, false);
             if (!recursive) {
-              if (await isEmpty(handle)) throw new FsError("EPERM", { syscall: "rm", path });
+              if (await isEmpty(handle, "/")) throw new FsError("EPERM", { syscall: "rm", path });
               throw new FsError("ENOTEMPTY", { syscall: "rm", path });
             }
             await io.release("/");
             const names: string[] = [];
-            for await (const name of handle.keys()) names.push(name);
+            for await (const name of handle.keys()) if (name !== tempDir) names.push(name);
             try {
               for (const name of names) await whenFree(() => handle.removeEntry(name, { recursive: true }));
             } finally {
@@ -470,8 +564,8 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     },
 
     async rename(from, to) {
-      const fromParts = pathParts(from);
-      const toParts = pathParts(to);
+      const fromParts = parse(from, "rename");
+      const toParts = parse(to, "rename");
       const fromPath = joinParts(fromParts);
       const toPath = joinParts(toParts);
       const context = { syscall: "rename", path: from, dest: to } as const;
@@ -494,7 +588,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
           if (source.kind === "file" && existing?.kind === "directory") throw new FsError("EISDIR", context);
           if (source.kind === "directory" && existing?.kind === "file") throw new FsError("ENOTDIR", context);
           if (source.kind === "directory" && existing?.kind === "directory") {
-            if (!(await isEmpty(existing.node.handle))) throw new FsError("ENOTEMPTY", context);
+            if (!(await isEmpty(existing.node.handle, toPath))) throw new FsError("ENOTEMPTY", context);
             await toParent.handle.removeEntry(toName);
             cache.forget(toParts);
           }
@@ -545,7 +639,7 @@ export function createOpfsCore(options: OpfsCoreOptions): OpfsCore {
     },
 
     async realpath(path) {
-      const parts = pathParts(path);
+      const parts = parse(path, "realpath");
       try {
         // Existence is all a realpath needs here (no symlinks): the look-up, not a stat.
         await fresh((attempt) => lookup(attempt, parts));

@@ -40,8 +40,10 @@
  * - Not available (opaque origins, some private modes, old browsers): creation throws, or the
  *   first call rejects, with `ENOTSUP` naming the fallback, `idbFileSystem` from `better-fs-tools/idb`.
  * - Limits: no symlinks; directories have `mtimeMs` 0; names with `\` are refused (`EINVAL`);
- *   a crash during a Worker write may leave that one file partly written (the main-thread path
- *   replaces files atomically).
+ *   the folder `.better-fs-tools-tmp` at the root is the Worker's (hidden, paths through it
+ *   refused with `EACCES`). Every write replaces the file whole or not at all, also when the
+ *   Worker ends mid-write (the main thread through `createWritable`, the Worker through a
+ *   flushed temporary file moved onto the name).
  *
  * @module
  */
@@ -140,8 +142,12 @@ export async function isOpfsSupported(): Promise<boolean> {
  *   old content only on `close()`; a failed write aborts it and leaves the old content. Swap
  *   files (`*.crswap`) are hidden from `readdir`. A `File` that went stale while being read
  *   (`NotReadableError`) is fetched again.
- * - `worker`: the same calls run in a dedicated Worker through sync access handles held open
- *   across calls (capability `syncAccess`); the main thread talks to it over a `MessagePort`.
+ * - `worker`: the same calls run in a dedicated Worker through sync access handles (capability
+ *   `syncAccess`); the main thread talks to it over a `MessagePort`. Reads use handles held
+ *   open across calls; a write goes to a new file in `.better-fs-tools-tmp` at the root
+ *   (written, flushed, closed), then `move()` puts it onto the name, so a Worker that ends
+ *   mid-write leaves the old file; leftovers are removed on the first write of the next Worker.
+ * - Paths through `/.better-fs-tools-tmp` are refused with `EACCES` and `readdir("/")` hides it.
  * - `rename` uses `FileSystemFileHandle.move()` where present; otherwise, and for directories,
  *   it copies, then removes the source only once the copy is complete.
  * - No symlinks (capability `symlink` not declared). Directories report `mtimeMs` 0.
@@ -150,7 +156,8 @@ export async function isOpfsSupported(): Promise<boolean> {
  *
  * @param options - root, worker and timeouts; see {@link OpfsFileSystemOptions}.
  * @returns the backend; every method rejects with `FsError`: `ENOENT`, `EISDIR`, `ENOTDIR`,
- *   `EEXIST`, `ENOTEMPTY`, `EINVAL` (a name OPFS refuses: `\`), `EBUSY` (held open by another
+ *   `EEXIST`, `ENOTEMPTY`, `EINVAL` (a name OPFS refuses: `\`), `EACCES` (a path through the
+ *   reserved `/.better-fs-tools-tmp`), `EBUSY` (held open by another
  *   tab or Worker past `busyTimeoutMs`), `ENOSPC` (quota; the message gives the bytes asked and
  *   the quota left, and the old content is intact), `ENOTSUP` on the first call where OPFS is
  *   refused (naming the `idb` fallback), `EIO` otherwise.

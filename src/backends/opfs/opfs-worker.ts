@@ -31,7 +31,8 @@ export function startOpfsWorker(scope: Pick<EventTarget, "addEventListener">): v
   scope.addEventListener("message", (event) => {
     const data = (event as MessageEvent<unknown>).data;
     if (!isConnect(data)) return;
-    const io: OpfsFileIo = canUseSyncAccess()
+    const syncAccess = canUseSyncAccess();
+    const io: OpfsFileIo = syncAccess
       ? syncAccessIo({
           ...(data.syncHandleIdleMs === undefined ? {} : { idleMs: data.syncHandleIdleMs }),
           ...(data.maxSyncHandles === undefined ? {} : { maxHandles: data.maxSyncHandles }),
@@ -40,7 +41,13 @@ export function startOpfsWorker(scope: Pick<EventTarget, "addEventListener">): v
     holdWorkerLife(data.lifeLock, () =>
       serveOpfsPort(
         data.port,
-        createOpfsCore({ getRoot: () => resolveOpfsRoot(data.root), io, busyTimeoutMs: data.busyTimeoutMs }),
+        createOpfsCore({
+          getRoot: () => resolveOpfsRoot(data.root),
+          io,
+          busyTimeoutMs: data.busyTimeoutMs,
+          // Sync access handles write in place: new bytes go through a temporary file instead.
+          writeThroughTemp: syncAccess,
+        }),
       ),
     );
   });

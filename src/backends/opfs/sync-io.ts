@@ -1,7 +1,8 @@
 /**
- * File I/O for the OPFS backend inside a dedicated Worker: `createSyncAccessHandle()` handles
- * kept open across calls (opening one costs about as much as a `createWritable`), closed after
- * an idle time, beyond a count, and before a remove or a move.
+ * File I/O for the OPFS backend inside a dedicated Worker: reads through `createSyncAccessHandle()`
+ * handles kept open across calls (opening one costs about as much as a `createWritable`), closed
+ * after an idle time, beyond a count, and before a remove or a move; writes into a new temporary
+ * file, flushed, that the core then moves onto the file's name (see `OpfsCoreOptions.writeThroughTemp`).
  *
  * @module
  */
@@ -48,8 +49,6 @@ interface Open {
    * earlier and has not used it yet must open the file again.
    */
   closed: boolean;
-  /** Modification time of our last write, in milliseconds since the epoch. */
-  mtimeMs: number | undefined;
   lastUsedMs: number;
 }
 
@@ -67,30 +66,32 @@ function readAll(held: Open): Uint8Array {
   return offset === size ? bytes : bytes.slice(0, offset);
 }
 
-function writeAll(held: Open, data: Uint8Array): void {
-  held.lastUsedMs = Date.now();
-  const { access } = held;
-  const oldSize = access.getSize();
-  // Grow first: a quota error here leaves the old bytes untouched.
-  if (data.byteLength > oldSize) access.truncate(data.byteLength);
-  let offset = 0;
-  while (offset < data.byteLength) {
-    offset += access.write(data.subarray(offset), { at: offset });
+/**
+ * Write `data` into a new empty file through a sync access handle of its own, flush it (the
+ * bytes are on disk before the file is moved onto its name), and close it.
+ */
+async function writeNew(handle: FileSystemFileHandle, data: Uint8Array): Promise<void> {
+  const access = await (handle as SyncCapableFileHandle).createSyncAccessHandle();
+  try {
+    // Size first: a quota error comes before any byte is written.
+    access.truncate(data.byteLength);
+    let offset = 0;
+    while (offset < data.byteLength) {
+      offset += access.write(data.subarray(offset), { at: offset });
+    }
+    access.flush();
+  } finally {
+    access.close();
   }
-  if (data.byteLength < oldSize) access.truncate(data.byteLength);
-  // No flush() per write: it is an fsync (milliseconds each). The bytes are in the file
-  // already; close() (idle, release, or the file system's close()) flushes them.
-  held.mtimeMs = Date.now();
 }
 
 /**
  * The Worker {@link OpfsFileIo}. Only usable where `createSyncAccessHandle` exists (dedicated
  * Workers).
  *
- * Writes keep the previous content on a quota error: the file is grown first (which fails
- * before anything changes), then written in place, then truncated. Writes are not fsynced one
- * by one: a handle is flushed when it closes (after `idleMs`, before a remove or move, or on
- * `close()`), so an operating-system crash may lose the writes of that last second.
+ * Reads go through handles kept open. A write goes to a new temporary file (the core's
+ * `writeThroughTemp`) through a handle of its own, flushed and closed before the core moves it onto the
+ * file's name: the file is replaced whole or not at all, even when the Worker ends mid-write.
  *
  * @param options - idle time and handle count.
  */
@@ -182,7 +183,7 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
         const opening: Promise<Open> = (handle as SyncCapableFileHandle)
           .createSyncAccessHandle()
           .then((access): Open => {
-            const held: Open = { access, closed: false, mtimeMs: undefined, lastUsedMs: Date.now() };
+            const held: Open = { access, closed: false, lastUsedMs: Date.now() };
             if (open.get(path) === opening) settled.set(path, held);
             return held;
           });
@@ -211,18 +212,12 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
     async read(handle, path) {
       return withHandle(handle, path, readAll);
     },
-    async write(handle, data, path) {
-      await withHandle(handle, path, (held) => writeAll(held, data));
+    async write(handle, data) {
+      await writeNew(handle, data);
     },
     readOpen(path) {
       const held = openNow(path);
       return held === undefined ? undefined : readAll(held);
-    },
-    writeOpen(path, data) {
-      const held = openNow(path);
-      if (held === undefined) return false;
-      writeAll(held, data);
-      return true;
     },
     async stat(handle, path) {
       // The size comes from the open handle when there is one (it sees every write at once), read
@@ -234,7 +229,7 @@ export function syncAccessIo(options: SyncAccessIoOptions = {}): OpfsFileIo {
         const wasOpen = open.has(path);
         const file = await handle.getFile();
         const held = openNow(path);
-        if (held !== undefined) return { size: held.access.getSize(), mtimeMs: held.mtimeMs ?? file.lastModified };
+        if (held !== undefined) return { size: held.access.getSize(), mtimeMs: file.lastModified };
         if (!wasOpen || attempt >= 3) return { size: file.size, mtimeMs: file.lastModified };
       }
     },

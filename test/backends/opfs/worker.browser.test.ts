@@ -7,6 +7,7 @@ import { testFileSystem } from "better-fs-tools/conformance";
 import { FsError } from "../../../src/contract/errors.js";
 import { opfsFileSystem, type OpfsFileSystem } from "../../../src/backends/opfs/index.js";
 import { rejection } from "../../contract/rejection.js";
+import { OPFS_TEMP_DIR } from "../../../src/backends/opfs/core.js";
 import { wipe } from "./wipe.js";
 
 const ROOT = "test-opfs-worker";
@@ -38,6 +39,50 @@ describe("opfs (worker) specifics", () => {
     await fs.close();
     const main = opfsFileSystem({ root: `/${ROOT}` });
     expect(decoder.decode(await main.readFile("/a/b.txt"))).toBe("from the worker");
+  });
+
+  it("writes through a temporary file: nothing left in the temporary folder, leftovers removed at the first write", async () => {
+    await wipe(ROOT);
+    const raw = await (await navigator.storage.getDirectory()).getDirectoryHandle(ROOT, { create: true });
+    const folder = await raw.getDirectoryHandle(OPFS_TEMP_DIR, { create: true });
+    // What a Worker ended mid-write leaves: a temporary file never moved onto its name.
+    const leftover = await (await folder.getFileHandle("cut-short", { create: true })).createWritable();
+    await leftover.write("half");
+    await leftover.close();
+    const fs = opfsFileSystem({ root: `/${ROOT}`, worker: true });
+    await fs.writeFile("/a.txt", encoder.encode("one"));
+    await fs.writeFile("/a.txt", encoder.encode("two, longer"));
+    expect(decoder.decode(await fs.readFile("/a.txt"))).toBe("two, longer");
+    const names: string[] = [];
+    for await (const name of folder.keys()) names.push(name);
+    expect(names).toEqual([]);
+    expect(await fs.readdir("/")).toEqual([{ name: "a.txt", type: "file" }]);
+    await fs.close();
+  });
+
+  it("refuses every path through the temporary folder and hides it, also from a main-thread backend on the root", async () => {
+    const fs = await fresh();
+    await fs.writeFile("/a.txt", encoder.encode("x"));
+    const inside = `/${OPFS_TEMP_DIR}/t`;
+    const codes = [
+      (await rejection(fs.readFile(inside))).code,
+      (await rejection(fs.writeFile(inside, encoder.encode("y")))).code,
+      (await rejection(fs.stat(`/${OPFS_TEMP_DIR}`))).code,
+      (await rejection(fs.readdir(`/d/../${OPFS_TEMP_DIR}`))).code,
+      (await rejection(fs.mkdir(inside))).code,
+      (await rejection(fs.rm(`/${OPFS_TEMP_DIR}`, { recursive: true }))).code,
+      (await rejection(fs.rename("/a.txt", inside))).code,
+      (await rejection(fs.realpath(`/${OPFS_TEMP_DIR}`))).code,
+    ];
+    expect(codes).toEqual(["EACCES", "EACCES", "EACCES", "EACCES", "EACCES", "EACCES", "EACCES", "EACCES"]);
+    await fs.rm("/a.txt");
+    // The temporary folder does not count: the root is empty.
+    expect((await rejection(fs.rm("/"))).code).toBe("EPERM");
+    await fs.close();
+    const main = opfsFileSystem({ root: `/${ROOT}` });
+    expect(await main.readdir("/")).toEqual([]);
+    expect((await rejection(main.readFile(inside))).code).toBe("EACCES");
+    await main.close();
   });
 
   it("keeps the old content when a write shrinks or grows the file", async () => {

@@ -64,12 +64,6 @@ export interface ModelOptions {
    * (the place's Worker is terminated; see {@link ModelPlace.worker}).
    */
   readonly faults: false | "errors" | "dying-worker";
-  /**
-   * With `"dying-worker"`: the file a killed call was writing may be left partly written (a
-   * backend that writes in place, as OPFS in a Worker does, says so in its docs); every other
-   * path must still be as before or after.
-   */
-  readonly tornWrites?: boolean;
   /** fast-check seed (reproduce a failure). */
   readonly seed?: number;
 }
@@ -479,12 +473,10 @@ export async function runModel(options: ModelOptions): Promise<{ steps: number; 
             for (const path of new Set([...model.keys(), ...expectedAfter.keys(), ...actual.keys()])) {
               const now = actual.get(path);
               const states = [model.get(path), expectedAfter.get(path)];
-              const torn =
-                killed && options.tornWrites === true && command.touches.includes(path) && now?.kind === "file";
               expect({
                 command: command.label,
                 path,
-                ok: torn || states.some((state) => sameEntry(state, now)),
+                ok: states.some((state) => sameEntry(state, now)),
               }).toEqual({
                 command: command.label,
                 path,
