@@ -73,6 +73,8 @@ const ANCESTOR_LOOKUPS: ReadonlySet<string> = new Set(["lstat", "realpath", "rea
 const READ_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const DEFAULT_FILE_MODE = 0o666;
+/** Node's bound on one read (`kIoMaxLength`, 2 GiB - 1 bytes): a longer `read` aborts the process. */
+const MAX_READ_BYTES = 2 ** 31 - 1;
 
 function typeOf(stats: Stats | { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileType {
   if (stats.isSymbolicLink()) return "symlink";
@@ -95,10 +97,12 @@ function toFileStat(stats: Stats): FileStat {
 /**
  * The bytes of an opened regular file whose `fstat` gave `size`: read into one buffer of that
  * size (as Node's `readFile` does for a regular file, without its second `fstat`); a file that
- * reports 0 bytes (procfs, sysfs) is read to its end in chunks by `readFile`.
+ * reports 0 bytes (procfs, sysfs) is read to its end in chunks by `readFile`, and one over
+ * Node's 2 GiB read bound is left to `readFile` too, which refuses it (`ERR_FS_FILE_TOO_LARGE`)
+ * where one `read` of that length would abort the process (a native assertion).
  */
 async function readOpened(handle: FileHandle, size: number): Promise<Uint8Array> {
-  if (size === 0) {
+  if (size === 0 || size > MAX_READ_BYTES) {
     const data = await handle.readFile();
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
