@@ -2,7 +2,7 @@
  * The playground as the e2e tests see it: built by Vite into a temporary directory and served by
  * `vite preview` on 127.0.0.1 (an http page is a secure context, so OPFS works), on a free port.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,22 @@ import { build, preview, type PreviewServer } from "vite";
 
 /** The demo's directory (its `vite.config.ts` is used as is). */
 export const DEMO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "demo");
+
+/** The playground's sample project, as the page loads it. */
+export const SAMPLE = join(DEMO, "sample-project");
+
+/** The number of files in {@link SAMPLE} (what the page's tree shows once it is loaded). */
+export async function sampleCount(): Promise<number> {
+  let count = 0;
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) await walk(join(dir, entry.name));
+      else count += 1;
+    }
+  };
+  await walk(SAMPLE);
+  return count;
+}
 
 /** A served build of the playground; `close()` stops the server and removes the build. */
 export interface ServedDemo {

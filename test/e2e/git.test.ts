@@ -7,12 +7,12 @@
  * and the commit are reachable and nothing overflows (a screenshot of the offer compared with
  * test/e2e/__screenshots__/, see ./screenshots.ts).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Dialog, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, serveDemo, type ServedDemo } from "./demo-server.js";
+import { SAMPLE, sampleCount, serveDemo, type ServedDemo } from "./demo-server.js";
 import { launchPersistentChromium, resolveChromium } from "../../scripts/chromium.mjs";
 import {
   MAX_MISMATCHED_RATIO,
@@ -24,7 +24,6 @@ import {
   writeReference,
 } from "./screenshots.js";
 
-const SAMPLE = join(DEMO, "sample-project");
 /** A fixed author and committer date, so commit ids are the same on every run and storage. */
 const DATE = "GIT_AUTHOR_DATE='@1767225600 +0000' GIT_COMMITTER_DATE='@1767225600 +0000'";
 
@@ -38,18 +37,6 @@ let profileDir = "";
 let demo: ServedDemo | undefined;
 let context: BrowserContext;
 let page: Page;
-
-async function sampleCount(): Promise<number> {
-  let count = 0;
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) await walk(join(dir, entry.name));
-      else count += 1;
-    }
-  };
-  await walk(SAMPLE);
-  return count;
-}
 
 async function ready(backend: string): Promise<void> {
   await page.waitForSelector(`body[data-ready=true][data-backend=${backend}]`, { timeout: 120_000 });

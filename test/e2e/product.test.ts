@@ -10,13 +10,13 @@
  * Screenshots of the narrow page are compared with test/e2e/__screenshots__/ (see
  * ./screenshots.ts; `UPDATE_SCREENSHOTS=1` rewrites them).
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import type { BrowserContext, Dialog, Page } from "playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO, serveDemo, type ServedDemo } from "./demo-server.js";
+import { SAMPLE, sampleCount, serveDemo, type ServedDemo } from "./demo-server.js";
 import { launchPersistentChromium, resolveChromium } from "../../scripts/chromium.mjs";
 import {
   MAX_MISMATCHED_RATIO,
@@ -30,7 +30,6 @@ import {
 
 const BROWSER = browserLabel(await resolveChromium());
 const RECORDED = recordedBrowser();
-const SAMPLE = join(DEMO, "sample-project");
 const DISCARD_QUESTION =
   "The memory workspace has changes that are saved nowhere else; switching storage discards them (Export zip keeps a copy). Switch anyway?";
 const DENIED =
@@ -46,18 +45,6 @@ let page: Page;
 /** Messages of the page's native dialogs (confirm), in order; each is answered with `confirmAnswer`. */
 const dialogs: string[] = [];
 let confirmAnswer = true;
-
-async function sampleCount(): Promise<number> {
-  let count = 0;
-  const walk = async (dir: string): Promise<void> => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) await walk(join(dir, entry.name));
-      else count += 1;
-    }
-  };
-  await walk(SAMPLE);
-  return count;
-}
 
 async function ready(backend: string): Promise<void> {
   await page.waitForSelector(`body[data-ready=true][data-backend=${backend}]`, { timeout: 120_000 });
