@@ -785,13 +785,20 @@ describe("nodeFileSystem: two backend objects over one directory share their loc
         a.edit.execute({ path: "c.txt", oldText: "c0", newText: "C0" }),
         b.edit.execute({ path: "c.txt", oldText: "c1", newText: "C1" }),
       ]);
-      expect([ra.ok, rb.ok]).toEqual([true, false]);
-      expect(resultText(ra)).toBe("replaced 1 occurrence in c.txt at line 1");
-      expect(resultText(rb)).toBe("c.txt has changed since it was last read. Read the file again, then retry.");
-      expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("C0\nc1\n");
-      // After reading again, b's edit lands beside a's.
-      await b.read.execute({ path: "c.txt" });
-      const again = await b.edit.execute({ path: "c.txt", oldText: "c1", newText: "C1" });
+      // Which edit takes the lock first is the scheduler's choice; exactly one lands, the other is
+      // refused as stale and lands after a fresh read.
+      const aWon = ra.ok;
+      const [winner, loser] = aWon ? [ra, rb] : [rb, ra];
+      const [loserTools, loserEdit] = aWon
+        ? [b, { path: "c.txt", oldText: "c1", newText: "C1" }]
+        : [a, { path: "c.txt", oldText: "c0", newText: "C0" }];
+      expect([winner.ok, loser.ok]).toEqual([true, false]);
+      expect(resultText(winner)).toBe(`replaced 1 occurrence in c.txt at line ${aWon ? 1 : 2}`);
+      expect(resultText(loser)).toBe("c.txt has changed since it was last read. Read the file again, then retry.");
+      expect(await readFile(join(dir, "c.txt"), "utf8")).toBe(aWon ? "C0\nc1\n" : "c0\nC1\n");
+      // After reading again, the refused edit lands beside the other.
+      await loserTools.read.execute({ path: "c.txt" });
+      const again = await loserTools.edit.execute(loserEdit);
       expect(again.ok).toBe(true);
       expect(await readFile(join(dir, "c.txt"), "utf8")).toBe("C0\nC1\n");
     } finally {
